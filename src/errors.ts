@@ -1,0 +1,260 @@
+/**
+ * Every error planloop throws is a {@link PlanloopError} with a stable `code`, so hosts can branch
+ * on `error.code` instead of parsing messages. Messages say what failed, on what, and how to fix it.
+ */
+
+/** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */
+export type PlanloopErrorCode =
+  /** A todo, markdown doc or other input failed validation. */
+  | 'invalid_input'
+  /** The planner model's output could not be parsed or validated. */
+  | 'planner_output_invalid'
+  /** The model stopped at its length limit before finishing its JSON. */
+  | 'planner_output_truncated'
+  /** A turn envelope from the model could not be parsed or validated. */
+  | 'envelope_invalid'
+  /** todo_adjust tried to add todos (insert/add/create key, or a replace with a new id). */
+  | 'envelope_insert_forbidden'
+  /** A model provider failed (HTTP error, network error, malformed stream). */
+  | 'provider_error'
+  /** The platform lacks something a provider needs (e.g. Chrome's Prompt API). */
+  | 'provider_unavailable'
+  /** The operation was aborted through an AbortSignal. */
+  | 'aborted'
+  /** The operation took longer than its timeout. */
+  | 'timeout'
+  /** The plan has no LLM but a call needs one. */
+  | 'no_llm'
+  /** A document changed while the model was rewriting it. */
+  | 'edit_conflict'
+  /** A stored snapshot is corrupt or failed validation, or a save failed. */
+  | 'storage_error'
+  /** A host set-up clashes with planloop (tool name, state field). */
+  | 'config_conflict'
+  /** A tool-call graph failed validation. */
+  | 'graph_invalid'
+  /** A tool-call graph tried to write a state path twice. */
+  | 'state_write_once'
+  /** A tool in a tool-call graph failed and the call declared no error path. */
+  | 'tool_failed'
+  /** The host rejected a plan in an approval hook. */
+  | 'plan_rejected'
+  /** A run or loop exceeded its turn bound. */
+  | 'turn_limit';
+
+/** Options shared by every planloop error. */
+export interface PlanloopErrorOptions {
+  cause?: unknown;
+}
+
+/**
+ * Base class of every error planloop throws.
+ *
+ * @example
+ * ```ts
+ * try { plan.todos.create({ intent: 'narrate', description: '' }); }
+ * catch (error) {
+ *   if (error instanceof PlanloopError && error.code === 'invalid_input') console.warn(error.message);
+ * }
+ * ```
+ */
+export class PlanloopError extends Error {
+  readonly code: PlanloopErrorCode;
+
+  constructor(code: PlanloopErrorCode, message: string, options: PlanloopErrorOptions = {}) {
+    super(message, options.cause === undefined ? undefined : { cause: options.cause });
+    this.name = new.target.name;
+    this.code = code;
+  }
+}
+
+/** One problem found by validation: a path such as `todos[2].status` and what is wrong there. */
+export interface ValidationIssue {
+  path: string;
+  message: string;
+}
+
+/**
+ * Input failed validation. `issues` lists every problem with its path (`[2].description`).
+ *
+ * @example
+ * ```ts
+ * try { plan.todos.createMany([{ intent: 'narrate', description: 'ok' }, { intent: '', description: 'x' }]); }
+ * catch (error) { if (error instanceof ValidationError) console.log(error.issues[0]?.path); } // "[1].intent"
+ * ```
+ */
+export class ValidationError extends PlanloopError {
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(message: string, issues: readonly ValidationIssue[], options: PlanloopErrorOptions = {}) {
+    super('invalid_input', message, options);
+    this.issues = issues;
+  }
+}
+
+/**
+ * The planner's (or another structured call's) model output was unusable, after retries.
+ * Keeps the raw text so hosts can log it.
+ *
+ * @example
+ * ```ts
+ * try { await plan.makeTodos({ task: 'Tour pricing' }); }
+ * catch (error) { if (error instanceof PlannerOutputError) console.log(error.code, error.raw); }
+ * ```
+ */
+export class PlannerOutputError extends PlanloopError {
+  readonly raw: string;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    code: 'planner_output_invalid' | 'planner_output_truncated',
+    message: string,
+    details: { raw: string; issues?: readonly ValidationIssue[] },
+    options: PlanloopErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.raw = details.raw;
+    this.issues = details.issues ?? [];
+  }
+}
+
+/**
+ * A turn envelope from the model was malformed. `message` is written to be fed back to the model
+ * verbatim; `raw` keeps the text.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseTurnEnvelope(text);
+ * if (!result.success) messages.push({ role: 'user', content: result.error.message });
+ * ```
+ */
+export class EnvelopeError extends PlanloopError {
+  readonly raw: string;
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(
+    code: 'envelope_invalid' | 'envelope_insert_forbidden',
+    message: string,
+    details: { raw?: string; issues?: readonly ValidationIssue[] } = {},
+    options: PlanloopErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.raw = details.raw ?? '';
+    this.issues = details.issues ?? [];
+  }
+}
+
+/**
+ * A model provider failed. `status` is the HTTP status when there was one, `body` an excerpt of
+ * the response, and `retryable` says whether trying again can help (429 and 5xx, network errors).
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof ProviderError && error.retryable) scheduleRetry(error.retryAfterMs); }
+ * ```
+ */
+export class ProviderError extends PlanloopError {
+  readonly status: number | undefined;
+  readonly body: string | undefined;
+  readonly retryable: boolean;
+  /** Milliseconds the server asked us to wait (from `Retry-After`), when it said. */
+  readonly retryAfterMs: number | undefined;
+  readonly provider: string;
+
+  constructor(
+    message: string,
+    details: { provider: string; status?: number; body?: string; retryable: boolean; retryAfterMs?: number },
+    options: PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' } = {},
+  ) {
+    super(options.code ?? 'provider_error', message, options);
+    this.provider = details.provider;
+    this.status = details.status;
+    this.body = details.body;
+    this.retryable = details.retryable;
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+
+/**
+ * The operation was aborted (code `aborted`) or timed out (code `timeout`). Nothing was changed.
+ *
+ * @example
+ * ```ts
+ * const controller = new AbortController();
+ * const pending = plan.makeTodos({ task }, { signal: controller.signal });
+ * controller.abort();
+ * await pending.catch((error) => error.code); // 'aborted'
+ * ```
+ */
+export class AbortError extends PlanloopError {
+  constructor(message = 'The operation was aborted.', options: PlanloopErrorOptions & { code?: 'aborted' | 'timeout' } = {}) {
+    super(options.code ?? 'aborted', message, options);
+  }
+}
+
+/**
+ * A document was edited or deleted while the model was rewriting it; the newer document was kept.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof ConflictError) reloadEditor(error.id); }
+ * ```
+ */
+export class ConflictError extends PlanloopError {
+  readonly id: string;
+
+  constructor(id: string, message: string) {
+    super('edit_conflict', message);
+    this.id = id;
+  }
+}
+
+/**
+ * Loading or saving a snapshot failed. `raw` keeps unusable stored data so that nothing is lost.
+ *
+ * @example
+ * ```ts
+ * plan.on('storage-error', ({ error }) => console.warn(error.operation, error.message));
+ * ```
+ */
+export class StorageError extends PlanloopError {
+  readonly operation: 'load' | 'save';
+  readonly raw: unknown;
+
+  constructor(operation: 'load' | 'save', message: string, details: { raw?: unknown } = {}, options: PlanloopErrorOptions = {}) {
+    super('storage_error', message, options);
+    this.operation = operation;
+    this.raw = details.raw;
+  }
+}
+
+/** Throws an {@link AbortError} when `signal` is aborted (keeping a timeout's `timeout` code). */
+export function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted) throw toAbortError(signal.reason);
+}
+
+/**
+ * Turns whatever an aborted signal carries into an {@link AbortError}.
+ *
+ * @example
+ * ```ts
+ * signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
+ * ```
+ */
+export function toAbortError(reason: unknown): AbortError {
+  if (reason instanceof AbortError) return reason;
+  if (reason instanceof Error && reason.name === 'TimeoutError') {
+    return new AbortError('The operation timed out.', { code: 'timeout', cause: reason });
+  }
+  return new AbortError('The operation was aborted.', { cause: reason });
+}
+
+/** Renders a zod-style path (`['todos', 2, 'status']`) as `todos[2].status`. */
+export function formatPath(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out === '' ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

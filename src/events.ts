@@ -1,0 +1,106 @@
+import type { MarkdownChangeEvent } from './artifacts/markdown.js';
+import type { TodoItem, TodosChangeEvent } from './artifacts/todos.js';
+import type { TodoAdjust, TurnAction, TurnEnvelope } from './envelope/schema.js';
+import type { PlanloopError, StorageError } from './errors.js';
+import type { LLMUsage } from './llm/provider.js';
+
+/** The result of `makeTodos`: a one-sentence summary in the user's language and the ordered todos. */
+export interface TaskPlan {
+  task_summary: string;
+  todos: TodoItem[];
+}
+
+/** What `plan.adjust` did. */
+export interface AdjustResult {
+  /** Ids that became `completed`. */
+  completed: string[];
+  /** Ids rewritten in place. */
+  replaced: string[];
+  /** Ids that were skipped, and why (unknown, already completed, …). */
+  ignored: Array<{ id: string; reason: string }>;
+}
+
+/** Where a `plan-update` came from. */
+export type PlanUpdateSource = 'adjust' | 'make-todos' | 'write-todos' | 'checklist' | 'tool-result' | 'graph' | 'host';
+
+/** The phases of the reasoning trail (plan, act, obs, reflect). */
+export type ReasoningPhase = 'plan' | 'act' | 'obs' | 'reflect';
+
+/** What a turn observed: a tool's result or error, the user's answer, or feedback to the model. */
+export interface Observation {
+  kind: 'tool-result' | 'tool-error' | 'answer' | 'feedback';
+  /** The tool name, for tool observations. */
+  name?: string;
+  /** One short line the next prompt carries. */
+  summary: string;
+  data?: unknown;
+}
+
+/** Why a run ended without an error. */
+export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'declined' | 'output';
+
+/** The events of one plan, by name. Every payload is one readonly object. */
+export interface PlanEventMap {
+  /** The todo list changed (any mutation). */
+  'todos-change': TodosChangeEvent;
+  /** A markdown document changed. */
+  'markdown-change': MarkdownChangeEvent;
+  /** Stored data was loaded (or there was none). */
+  'plan-hydrate': { readonly todos: TodoItem[]; readonly markdownCount: number; readonly restored: boolean };
+  /** makeTodos produced a new plan. */
+  'plan-create': { readonly plan: TaskPlan };
+  /** The streamed task summary grew. `text` is everything so far. */
+  'summary-delta': { readonly delta: string; readonly text: string };
+  /** The todo list as a stream event (for UIs and wire protocols). */
+  'plan-update': {
+    readonly todos: TodoItem[];
+    readonly source: PlanUpdateSource;
+    readonly tool_call_id?: string;
+    readonly revision?: number;
+  };
+  /** Loading or saving failed; the in-memory plan is intact. */
+  'storage-error': { readonly error: StorageError };
+  /** Something the host should know that is not an error (e.g. a checklist file too large to seed). */
+  'plan-warning': { readonly code: string; readonly message: string };
+  /** A loop run started. */
+  'run-start': { readonly runId: string; readonly task: string; readonly resumed: boolean; readonly maxTurns: number };
+  /** A turn started. */
+  'turn-start': { readonly runId: string; readonly turn: number; readonly maxTurns: number };
+  /** An action is being dispatched. */
+  'action': { readonly runId: string; readonly turn: number; readonly index: number; readonly action: TurnAction };
+  /** A turn ended. */
+  'turn-end': {
+    readonly runId: string;
+    readonly turn: number;
+    readonly envelope: TurnEnvelope;
+    readonly adjust: AdjustResult;
+    readonly observations: Observation[];
+    readonly usage?: LLMUsage;
+  };
+  /** A run ended normally. */
+  'run-finish': { readonly runId: string; readonly reason: RunFinishReason; readonly turns: number; readonly summary?: string };
+  /** A run ended with an error. */
+  'run-error': { readonly runId: string; readonly turn: number; readonly error: PlanloopError | Error };
+  /** A tagged line of the reasoning trail: plan, act, obs or reflect. */
+  'reasoning-step': { readonly runId?: string; readonly phase: ReasoningPhase; readonly summary: string; readonly turn: number; readonly timestamp: number };
+  /** A tool-call graph call started. */
+  'call-start': { readonly index: number; readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+  /** A tool-call graph call ended. */
+  'call-end': { readonly index: number; readonly tool: string; readonly outputPath?: string; readonly value: unknown };
+  /** A tool-call graph call failed. */
+  'call-error': { readonly index: number; readonly tool: string; readonly error: unknown; readonly handled: boolean };
+}
+
+/** A plan event re-emitted by a parent plan: `subagent.plan-update`, with the subagent's name. */
+export type SubagentEventMap = {
+  [K in keyof PlanEventMap as `subagent.${K}`]: PlanEventMap[K] & { readonly subagent: string };
+};
+
+/** Every event a plan can emit. */
+export type PlanEvents = PlanEventMap & SubagentEventMap;
+
+/** The name of a plan event. */
+export type PlanEventName = keyof PlanEvents;
+
+/** The todo-adjust payload type, re-exported for event consumers. */
+export type { TodoAdjust };

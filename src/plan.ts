@@ -1,0 +1,271 @@
+import { MarkdownArtifact } from './artifacts/markdown.js';
+import { TodosArtifact } from './artifacts/todos.js';
+import { TypedEmitter, type Listener, type Unsubscribe } from './emitter.js';
+import { applyTodoAdjust } from './envelope/adjust.js';
+import type { TodoAdjustInput } from './envelope/schema.js';
+import { PlanloopError, StorageError } from './errors.js';
+import type { AdjustResult, PlanEvents, TaskPlan } from './events.js';
+import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
+import { rewriteDocument } from './planning/edit-with-instruction.js';
+import { makeTodos, type MakeTodosOptions, type PlanInput } from './planning/make-todos.js';
+import { createSaveQueue, type SaveQueue } from './storage/save-queue.js';
+import { SNAPSHOT_VERSION, safeParseSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
+
+/**
+ * What `new Plan()` takes.
+ *
+ * @example
+ * ```ts
+ * const config: PlanConfig = { llm, agentName: 'Guide', storage: createLocalStorageAdapter() };
+ * ```
+ */
+export interface PlanConfig {
+  /** A provider, or a router (`plan` role for makeTodos, `edit` for editWithInstruction, then `default`). */
+  llm?: LLMSource;
+  /** How the planner introduces itself ("You are <agentName>, …"). */
+  agentName?: string;
+  /** Strategic context (sitemap model, playbook): sent once per run, in the planning call only. */
+  appendSystemPrompt?: string;
+  /** Replaces the built-in planner prompt entirely. */
+  systemPrompt?: string;
+  /** Where the plan persists. Without it the plan lives in memory only. */
+  storage?: PlanStorageAdapter;
+}
+
+type HydrationState = 'idle' | 'loading' | 'done' | 'unreadable';
+
+/**
+ * A visible, persistent plan for an in-page agent: ordered todos, markdown documents, one
+ * planning call (`makeTodos`) and the per-turn `adjust`.
+ *
+ * Persistence: the plan saves after every mutation (bursts coalesce, saves never overlap or land
+ * out of order) and never writes storage before it has read it.
+ *
+ * Work done before hydration finishes is kept: stored todos and documents are loaded first and the
+ * earlier local ones follow them (a local id that collides with a stored one gets a fresh id). A
+ * `todos.reset()` or `makeTodos()` before hydration finishes means "this is the plan now": the
+ * stored todos are not merged back in, though their ids stay retired.
+ *
+ * @example
+ * ```ts
+ * const plan = new Plan({ llm, agentName: 'Guide', storage: createLocalStorageAdapter() });
+ * plan.attachTo(agent);          // agent.plan === plan; hydration starts
+ * await plan.ready;
+ * const { task_summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
+ * plan.adjust({ remove: [todos[0].id] });
+ * ```
+ */
+export class Plan {
+  readonly todos: TodosArtifact;
+  readonly markdown: MarkdownArtifact;
+  readonly llm: LLMSource | undefined;
+  readonly agentName: string | undefined;
+  readonly appendSystemPrompt: string | undefined;
+  readonly systemPrompt: string | undefined;
+  readonly storage: PlanStorageAdapter | undefined;
+
+  readonly #events = new TypedEmitter<PlanEvents>();
+  readonly #saves: SaveQueue | undefined;
+  #hydration: HydrationState = 'idle';
+  #ready: Promise<void> | undefined;
+  #changedBeforeHydration = false;
+  #resetBeforeHydration = false;
+  #hydrating = false;
+
+  constructor(config: PlanConfig = {}) {
+    this.llm = config.llm;
+    this.agentName = config.agentName;
+    this.appendSystemPrompt = config.appendSystemPrompt;
+    this.systemPrompt = config.systemPrompt;
+    this.storage = config.storage;
+    this.todos = new TodosArtifact();
+    this.markdown = new MarkdownArtifact({
+      editor: (doc, instruction, options) => rewriteDocument(this, doc, instruction, options),
+    });
+    if (this.storage) {
+      const storage = this.storage;
+      this.#saves = createSaveQueue(() => this.#save(storage), {
+        onError: (error) => this.#storageError('save', error),
+      });
+    }
+    this.todos.onChange((event) => {
+      this.#noteChange(event.change.type === 'reset');
+      this.#events.emit('todos-change', event);
+    });
+    this.markdown.onChange((event) => {
+      this.#noteChange(false);
+      this.#events.emit('markdown-change', event);
+    });
+  }
+
+  /**
+   * Makes the plan reachable as `host.plan` and starts hydration from storage. Calling it again,
+   * with the same or another host, attaches again but hydrates only once.
+   */
+  attachTo<Host extends object>(host: Host): Host & { plan: Plan } {
+    (host as Host & { plan: Plan }).plan = this;
+    void this.hydrate();
+    return host as Host & { plan: Plan };
+  }
+
+  /**
+   * Resolves when hydration has finished (at once when there is no storage). Reading it starts
+   * hydration if `attachTo` has not. Never rejects: load problems go to `storage-error`.
+   */
+  get ready(): Promise<void> {
+    return this.#ready ?? this.hydrate();
+  }
+
+  /**
+   * Loads the stored snapshot once. A stored plan that is corrupt or fails validation is
+   * reported (`storage-error`), handed to the adapter's `backup`, and the plan starts empty. A
+   * load that throws (storage unreachable) is reported and the plan does not save over data it
+   * could not read; call `hydrate()` again to retry.
+   */
+  hydrate(): Promise<void> {
+    if (this.#ready && this.#hydration !== 'unreadable') return this.#ready;
+    this.#ready = this.#load();
+    return this.#ready;
+  }
+
+  /** Subscribes to a typed event; returns the function that unsubscribes. */
+  on<K extends keyof PlanEvents & string>(name: K, listener: Listener<PlanEvents[K]>): Unsubscribe {
+    return this.#events.on(name, listener);
+  }
+
+  /** Subscribes to every event (`listener(name, payload)`): for forwarding and logging. */
+  onAny(listener: (name: keyof PlanEvents & string, payload: PlanEvents[keyof PlanEvents]) => void): Unsubscribe {
+    return this.#events.onAny(listener);
+  }
+
+  /**
+   * Emits a plan event. For integrations built on the plan (the turn loop, dialect adapters,
+   * tool-call graphs) so that one `on()` sees everything a run does.
+   */
+  emit<K extends keyof PlanEvents & string>(name: K, payload: PlanEvents[K]): void {
+    this.#events.emit(name, payload);
+  }
+
+  /** The provider for `role` (`plan`, `turn`, `edit`), falling back to `default`; throws `no_llm` without one. */
+  provider(role: LLMRole): LLMProvider {
+    if (!this.llm) {
+      throw new PlanloopError('no_llm', `This plan has no model for the "${role}" role: pass \`llm\` to new Plan({ llm }).`);
+    }
+    return resolveProvider(this.llm, role);
+  }
+
+  /**
+   * The planning call: one model call that lays out a task summary and ordered todos, then
+   * resets `plan.todos` to exactly those (fresh ids, `pending`) and emits `plan-create`. A failed
+   * or aborted call changes nothing.
+   */
+  makeTodos(input: PlanInput, options: MakeTodosOptions = {}): Promise<TaskPlan> {
+    return makeTodos(this, input, options);
+  }
+
+  /**
+   * Applies one turn's `todo_adjust` atomically: `remove` ids become `completed` (they stay in
+   * `list()`), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
+   * turn's `todo_id`) starts that todo in the same change. Emits `plan-update`.
+   */
+  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string } = {}): AdjustResult {
+    const { todos, ...result } = applyTodoAdjust(this.todos, todoAdjust, {
+      inProgress: options.inProgress,
+      lastId: this.todos.lastId,
+    });
+    if (result.completed.length + result.replaced.length > 0 || options.inProgress) {
+      this.#events.emit('plan-update', { todos, source: 'adjust' });
+    }
+    return result;
+  }
+
+  /** The plan as stored: todos, documents and the id counters. */
+  snapshot(): PlanSnapshot {
+    return {
+      version: SNAPSHOT_VERSION,
+      todos: this.todos.list(),
+      markdownDocs: this.markdown.list(),
+      lastIds: { todos: this.todos.lastId, markdown: this.markdown.lastId },
+    };
+  }
+
+  /** Resolves when every requested save has been attempted (failures go to `storage-error`). */
+  async flush(): Promise<void> {
+    await this.#ready;
+    await this.#saves?.flush();
+  }
+
+  #noteChange(isReset: boolean): void {
+    if (this.#hydrating) return;
+    if (this.#hydration !== 'done') {
+      this.#changedBeforeHydration = true;
+      if (isReset) this.#resetBeforeHydration = true;
+      return;
+    }
+    this.#saves?.request();
+  }
+
+  async #load(): Promise<void> {
+    const storage = this.storage;
+    if (!storage) {
+      this.#hydration = 'done';
+      return;
+    }
+    this.#hydration = 'loading';
+    let raw: unknown;
+    try {
+      raw = await storage.load();
+    } catch (error) {
+      const unreadable = !(error instanceof StorageError && error.raw !== undefined);
+      this.#storageError('load', error);
+      if (unreadable) {
+        this.#hydration = 'unreadable';
+        return;
+      }
+      await this.#backup(storage, (error as StorageError).raw, (error as StorageError).message);
+      raw = null;
+    }
+    let restored = false;
+    if (raw !== null && raw !== undefined) {
+      const parsed = safeParseSnapshot(raw);
+      if (parsed.success) {
+        this.#hydrating = true;
+        try {
+          const { todos, markdownDocs, lastIds } = parsed.data;
+          this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
+          this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
+          restored = true;
+        } finally {
+          this.#hydrating = false;
+        }
+      } else {
+        this.#storageError('load', parsed.error);
+        await this.#backup(storage, raw, parsed.error.message);
+      }
+    }
+    this.#hydration = 'done';
+    this.#events.emit('plan-hydrate', { todos: this.todos.list(), markdownCount: this.markdown.list().length, restored });
+    if (this.#changedBeforeHydration) this.#saves?.request();
+  }
+
+  async #backup(storage: PlanStorageAdapter, raw: unknown, reason: string): Promise<void> {
+    if (!storage.backup) return;
+    try {
+      await storage.backup(raw, reason);
+    } catch (error) {
+      this.#storageError('save', new StorageError('save', 'Keeping the unreadable stored plan aside failed; the data is in this error\'s `raw`.', { raw }, { cause: error }));
+    }
+  }
+
+  async #save(storage: PlanStorageAdapter): Promise<void> {
+    await storage.save(this.snapshot());
+  }
+
+  #storageError(operation: 'load' | 'save', error: unknown): void {
+    const storageError =
+      error instanceof StorageError
+        ? error
+        : new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${(error as Error)?.message ?? String(error)}`, {}, { cause: error });
+    this.#events.emit('storage-error', { error: storageError });
+  }
+}

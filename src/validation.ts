@@ -1,0 +1,103 @@
+import type { z } from 'zod/mini';
+import { formatPath, ValidationError, type ValidationIssue } from './errors.js';
+
+type ZodIssue = z.core.$ZodIssue;
+
+/**
+ * Says in words what a zod issue means. zod/mini ships no messages ("Invalid input"), and ours are
+ * read by people and fed back to models, so they name the expectation.
+ */
+export function describeIssue(issue: ZodIssue, input?: unknown): string {
+  switch (issue.code) {
+    case 'invalid_type': {
+      // zod/mini does not keep the received value, so look it up in the input when we have it.
+      if (input === undefined) return `must be ${article(issue.expected)}`;
+      const received = valueAt(input, issue.path);
+      return received === undefined ? `is required (${article(issue.expected)})` : `must be ${article(issue.expected)}, not ${kindOf(received)}`;
+    }
+    case 'too_small':
+      if (issue.origin === 'string') return Number(issue.minimum) <= 1 ? 'must not be empty' : `must have at least ${issue.minimum} characters`;
+      if (issue.origin === 'array') return `must have at least ${issue.minimum} item${Number(issue.minimum) === 1 ? '' : 's'}`;
+      return issue.inclusive ? `must be at least ${issue.minimum}` : `must be greater than ${issue.minimum}`;
+    case 'too_big':
+      if (issue.origin === 'string') return `must have at most ${issue.maximum} characters`;
+      if (issue.origin === 'array') return `must have at most ${issue.maximum} items`;
+      return `must be at most ${issue.maximum}`;
+    case 'invalid_value':
+      return `must be one of ${issue.values.map((value) => String(value)).join(', ')}`;
+    case 'unrecognized_keys':
+      return `has unknown key${issue.keys.length === 1 ? '' : 's'} ${issue.keys.join(', ')}`;
+    case 'invalid_format':
+      return `must be a valid ${issue.format}`;
+    case 'invalid_union':
+      return 'does not match any allowed shape';
+    case 'custom':
+      return issue.message;
+    default:
+      return issue.message || 'is invalid';
+  }
+}
+
+function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
+  let value = input;
+  for (const key of path) {
+    if (typeof value !== 'object' || value === null || !Object.hasOwn(value, key)) return undefined;
+    value = (value as Record<PropertyKey, unknown>)[key];
+  }
+  return value;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the fraction ${value}`;
+  return article(typeof value);
+}
+
+function article(expected: string): string {
+  if (expected === 'int') return 'an integer';
+  if (expected === 'array' || expected === 'object') return `an ${expected}`;
+  return /^[aeiou]/.test(expected) ? `an ${expected}` : `a ${expected}`;
+}
+
+/**
+ * Turns zod issues into {@link ValidationIssue}s, with paths under `prefix` (`todos[2].status`).
+ * Pass the parsed `input` so that missing fields read "is required" and wrong types say what came.
+ *
+ * @example
+ * ```ts
+ * const result = schema.safeParse(input);
+ * if (!result.success) console.log(toIssues(result.error.issues, ['todos'], input));
+ * ```
+ */
+export function toIssues(issues: readonly ZodIssue[], prefix: readonly PropertyKey[] = [], input?: unknown): ValidationIssue[] {
+  return issues.map((issue) => ({
+    path: formatPath([...prefix, ...issue.path]) || '(root)',
+    message: describeIssue(issue, input),
+  }));
+}
+
+/** One line per issue: `todos[2].status must be one of pending, in_progress, completed`. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+}
+
+/**
+ * Parses `input` with `schema` or throws a {@link ValidationError} whose message lists every issue.
+ *
+ * @example
+ * ```ts
+ * const item = parseOrThrow(TodoItemSchema, input, 'Invalid todo', ['todos', 0]);
+ * ```
+ */
+export function parseOrThrow<T>(
+  schema: z.ZodMiniType<T>,
+  input: unknown,
+  what: string,
+  prefix: readonly PropertyKey[] = [],
+): T {
+  const result = schema.safeParse(input);
+  if (result.success) return result.data;
+  const issues = toIssues(result.error.issues, prefix, input);
+  throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+}

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import { MarkdownArtifact, type MarkdownChangeEvent } from '../../src/artifacts/markdown.js';
+import { ConflictError, PlanloopError, ValidationError } from '../../src/errors.js';
+
+describe('MarkdownArtifact', () => {
+  it('creates, reads, edits and deletes documents with m-ids', () => {
+    const docs = new MarkdownArtifact();
+    const a = docs.create({ title: 'Notes', content: '# Pricing' });
+    const b = docs.create({ title: 'Draft', content: '' });
+    expect([a.id, b.id]).toEqual(['m1', 'm2']);
+    expect(docs.read('m1')).toEqual(a);
+    expect(docs.edit('m1', { content: '# Pricing tiers' })).toMatchObject({ id: 'm1', title: 'Notes', content: '# Pricing tiers' });
+    expect(docs.delete('m2')).toBe(true);
+    expect(docs.list().map((doc) => doc.id)).toEqual(['m1']);
+    expect(docs.create({ title: 'Again', content: '' }).id).toBe('m3');
+  });
+
+  it('returns null / false for unknown ids and copies from reads', () => {
+    const docs = new MarkdownArtifact();
+    docs.create({ title: 'Notes', content: 'a' });
+    docs.read('m1')!.content = 'mutated';
+    docs.list()[0]!.title = 'mutated';
+    expect(docs.read('m1')).toMatchObject({ title: 'Notes', content: 'a' });
+    expect(docs.read('m9')).toBeNull();
+    expect(docs.edit('m9', { content: 'x' })).toBeNull();
+    expect(docs.delete('m9')).toBe(false);
+  });
+
+  it('validates titles and patches', () => {
+    const docs = new MarkdownArtifact();
+    expect(() => docs.create({ title: '  ', content: '' })).toThrow(ValidationError);
+    docs.create({ title: 'Notes', content: '' });
+    expect(() => docs.edit('m1', { title: '' })).toThrow(/title must not be empty/);
+    expect(() => docs.edit('m1', { content: 42 as never })).toThrow(/content must be a string/);
+    expect(docs.read('m1')?.title).toBe('Notes');
+  });
+
+  it('keeps updatedAt strictly increasing within one millisecond', () => {
+    const docs = new MarkdownArtifact({ now: () => 1_000 });
+    const stamps = [docs.create({ title: 'a', content: '' }).updatedAt];
+    for (let i = 0; i < 5; i++) stamps.push(docs.edit('m1', { content: String(i) })!.updatedAt);
+    for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]!);
+  });
+
+  it('fires onChange once per mutation, never for no-ops', () => {
+    const docs = new MarkdownArtifact();
+    const events: MarkdownChangeEvent[] = [];
+    docs.onChange((event) => events.push(event));
+    docs.create({ title: 'a', content: '' });
+    docs.edit('m1', { content: 'b' });
+    docs.edit('m2', { content: 'b' });
+    docs.delete('m1');
+    docs.delete('m1');
+    expect(events.map((event) => event.change.type)).toEqual(['create', 'edit', 'delete']);
+  });
+
+  describe('editWithInstruction', () => {
+    it('stores what the editor returns', async () => {
+      const docs = new MarkdownArtifact({ editor: async (doc, instruction) => ({ content: `${doc.content} (${instruction})` }) });
+      docs.create({ title: 'a', content: 'text' });
+      expect(await docs.editWithInstruction('m1', 'shorter')).toMatchObject({ content: 'text (shorter)' });
+    });
+
+    it('returns null for an unknown id without calling the model', async () => {
+      let calls = 0;
+      const docs = new MarkdownArtifact({ editor: async () => (calls++, { content: 'x' }) });
+      expect(await docs.editWithInstruction('m1', 'shorter')).toBeNull();
+      expect(calls).toBe(0);
+    });
+
+    it('throws no_llm without an editor', async () => {
+      const docs = new MarkdownArtifact();
+      docs.create({ title: 'a', content: '' });
+      await expect(docs.editWithInstruction('m1', 'shorter')).rejects.toMatchObject({ code: 'no_llm' });
+      await expect(docs.editWithInstruction('m1', 'shorter')).rejects.toBeInstanceOf(PlanloopError);
+    });
+
+    it('keeps the newer document when it changed meanwhile', async () => {
+      let release!: () => void;
+      const docs = new MarkdownArtifact({
+        editor: () => new Promise((resolve) => (release = () => resolve({ content: 'model version' }))),
+      });
+      docs.create({ title: 'a', content: 'original' });
+      const pending = docs.editWithInstruction('m1', 'rewrite');
+      docs.edit('m1', { content: 'user version' });
+      release();
+      await expect(pending).rejects.toBeInstanceOf(ConflictError);
+      await expect(pending).rejects.toMatchObject({ code: 'edit_conflict' });
+      expect(docs.read('m1')?.content).toBe('user version');
+    });
+
+    it('reports a deletion during the edit as a conflict', async () => {
+      let release!: () => void;
+      const docs = new MarkdownArtifact({ editor: () => new Promise((resolve) => (release = () => resolve({ content: 'x' }))) });
+      docs.create({ title: 'a', content: 'original' });
+      const pending = docs.editWithInstruction('m1', 'rewrite');
+      docs.delete('m1');
+      release();
+      await expect(pending).rejects.toMatchObject({ code: 'edit_conflict' });
+      expect(docs.list()).toEqual([]);
+    });
+  });
+});

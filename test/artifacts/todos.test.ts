@@ -1,0 +1,175 @@
+import { describe, expect, it } from 'vitest';
+import { TodosArtifact, type TodosChangeEvent } from '../../src/artifacts/todos.js';
+import { ValidationError } from '../../src/errors.js';
+
+const seed = (description: string, intent = 'narrate') => ({ intent, description });
+
+describe('TodosArtifact CRUD', () => {
+  it('creates todos with sequential ids, pending by default', () => {
+    const todos = new TodosArtifact();
+    const a = todos.create(seed('Open pricing', 'navigate'));
+    const [b, c] = todos.createMany([seed('Explain tiers'), { ...seed('Done already'), status: 'completed', expected_turn: 3 }]);
+    expect([a.id, b?.id, c?.id]).toEqual(['t1', 't2', 't3']);
+    expect(a.status).toBe('pending');
+    expect(c).toEqual({ id: 't3', intent: 'narrate', description: 'Done already', status: 'completed', expected_turn: 3 });
+    expect(todos.list().map((todo) => todo.id)).toEqual(['t1', 't2', 't3']);
+  });
+
+  it('trims descriptions and intents', () => {
+    const todos = new TodosArtifact();
+    expect(todos.create({ intent: ' click ', description: '  Press start  ' })).toMatchObject({ intent: 'click', description: 'Press start' });
+  });
+
+  it('returns copies from every read', () => {
+    const todos = new TodosArtifact();
+    const created = todos.create(seed('Original'));
+    created.description = 'mutated';
+    todos.list()[0]!.description = 'mutated';
+    todos.get('t1')!.description = 'mutated';
+    expect(todos.get('t1')?.description).toBe('Original');
+  });
+
+  it('edits without ever changing the id, validating the merged item', () => {
+    const todos = new TodosArtifact();
+    todos.create(seed('Explain tiers'));
+    expect(todos.edit('t1', { id: 't99', description: 'Explain the three tiers' } as never)).toMatchObject({ id: 't1', description: 'Explain the three tiers' });
+    expect(() => todos.edit('t1', { status: 'done' as never })).toThrow(/status must be one of pending, in_progress, completed/);
+    expect(() => todos.edit('t1', { description: '   ' })).toThrow(ValidationError);
+    expect(todos.get('t1')?.description).toBe('Explain the three tiers');
+    expect(todos.get('t99')).toBeNull();
+  });
+
+  it('returns null / false for unknown ids and fires nothing', () => {
+    const todos = new TodosArtifact();
+    const events: TodosChangeEvent[] = [];
+    todos.onChange((event) => events.push(event));
+    expect(todos.get('t7')).toBeNull();
+    expect(todos.edit('t7', { description: 'x' })).toBeNull();
+    expect(todos.delete('t7')).toBe(false);
+    expect(events).toEqual([]);
+  });
+
+  it('reports remaining todos in order', () => {
+    const todos = new TodosArtifact();
+    todos.createMany([seed('a'), seed('b'), seed('c')]);
+    todos.edit('t2', { status: 'completed' });
+    expect(todos.remaining().map((todo) => todo.id)).toEqual(['t1', 't3']);
+  });
+});
+
+describe('TodosArtifact ids', () => {
+  it('never reuses a deleted id', () => {
+    const todos = new TodosArtifact();
+    todos.createMany([seed('a'), seed('b')]);
+    todos.delete('t2');
+    expect(todos.create(seed('c')).id).toBe('t3');
+  });
+
+  it('continues after the highest id given to reset', () => {
+    const todos = new TodosArtifact();
+    todos.reset([{ id: 't5', ...seed('kept') }, seed('assigned')]);
+    expect(todos.list().map((todo) => todo.id)).toEqual(['t5', 't6']);
+    expect(todos.create(seed('next')).id).toBe('t7');
+  });
+
+  it('does not go back after reset to an empty list', () => {
+    const todos = new TodosArtifact();
+    todos.createMany([seed('a'), seed('b'), seed('c')]);
+    todos.reset();
+    expect(todos.list()).toEqual([]);
+    expect(todos.create(seed('d')).id).toBe('t4');
+  });
+
+  it('accepts ids of another shape without moving the counter', () => {
+    const todos = new TodosArtifact();
+    todos.reset([{ id: 'intro', ...seed('a') }]);
+    expect(todos.create(seed('b')).id).toBe('t1');
+  });
+});
+
+describe('TodosArtifact validation', () => {
+  it('names the field and index of every bad item, and creates none', () => {
+    const todos = new TodosArtifact();
+    let error: unknown;
+    try {
+      todos.createMany([seed('fine'), { intent: '', description: 'x' }, { intent: 'narrate', description: ' ', expected_turn: 0 }]);
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ValidationError);
+    const issues = (error as ValidationError).issues.map((issue) => `${issue.path} ${issue.message}`);
+    expect(issues).toEqual(['[1].intent must not be empty', '[2].description must not be empty', '[2].expected_turn must be greater than 0']);
+    expect((error as ValidationError).code).toBe('invalid_input');
+    expect(todos.list()).toEqual([]);
+  });
+
+  it('rejects a non-integer expected_turn and unknown statuses', () => {
+    const todos = new TodosArtifact();
+    expect(() => todos.create({ ...seed('a'), expected_turn: 1.5 })).toThrow(/\[0\]\.expected_turn must be an integer, not the fraction 1.5/);
+    expect(() => todos.create({ ...seed('a'), status: 'blocked' as never })).toThrow(/\[0\]\.status must be one of/);
+  });
+
+  it('reset is all-or-nothing and refuses duplicate ids', () => {
+    const todos = new TodosArtifact();
+    todos.createMany([seed('keep me')]);
+    expect(() => todos.reset([{ id: 't4', ...seed('a') }, { id: 't4', ...seed('b') }])).toThrow(/\[1\]\.id repeats id "t4"/);
+    expect(() => todos.reset([seed('a'), { intent: 'narrate' } as never])).toThrow(/\[1\]\.description is required/);
+    expect(todos.list().map((todo) => todo.description)).toEqual(['keep me']);
+    expect(todos.create(seed('next')).id).toBe('t2');
+  });
+
+  it('editMany applies all edits or none', () => {
+    const todos = new TodosArtifact();
+    todos.createMany([seed('a'), seed('b')]);
+    expect(() => todos.editMany([{ id: 't1', patch: { status: 'completed' } }, { id: 't2', patch: { intent: '' } }])).toThrow(ValidationError);
+    expect(todos.list().map((todo) => todo.status)).toEqual(['pending', 'pending']);
+  });
+});
+
+describe('TodosArtifact.onChange', () => {
+  it('fires once per mutation with a copy of the list and the change', () => {
+    const todos = new TodosArtifact();
+    const events: TodosChangeEvent[] = [];
+    todos.onChange((event) => events.push(event));
+    todos.createMany([seed('a'), seed('b')]);
+    todos.edit('t1', { status: 'in_progress' });
+    todos.delete('t2');
+    todos.reset([seed('c')]);
+    expect(events.map((event) => event.change.type)).toEqual(['create', 'edit', 'delete', 'reset']);
+    expect(events[0]?.todos.map((todo) => todo.id)).toEqual(['t1', 't2']);
+    expect(events[1]?.change).toMatchObject({ type: 'edit', items: [{ id: 't1', status: 'in_progress' }], previous: [{ id: 't1', status: 'pending' }] });
+    expect(events[2]?.change).toEqual({ type: 'delete', ids: ['t2'] });
+    events[3]!.todos[0]!.description = 'mutated';
+    expect(todos.list()[0]?.description).toBe('c');
+  });
+
+  it('keeps going when a listener throws, and stops after unsubscribe', () => {
+    const todos = new TodosArtifact();
+    const seen: string[] = [];
+    const errors: unknown[] = [];
+    const original = console.error;
+    console.error = (...args: unknown[]) => errors.push(args);
+    try {
+      todos.onChange(() => {
+        throw new Error('listener bug');
+      });
+      const off = todos.onChange((event) => seen.push(event.change.type));
+      todos.create(seed('a'));
+      off();
+      todos.create(seed('b'));
+    } finally {
+      console.error = original;
+    }
+    expect(todos.list()).toHaveLength(2);
+    expect(seen).toEqual(['create']);
+    expect(errors).toHaveLength(2);
+  });
+
+  it('does not fire for a batch that creates nothing', () => {
+    const todos = new TodosArtifact();
+    const events: unknown[] = [];
+    todos.onChange((event) => events.push(event));
+    expect(todos.createMany([])).toEqual([]);
+    expect(events).toEqual([]);
+  });
+});

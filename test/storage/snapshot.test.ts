@@ -1,0 +1,35 @@
+import { describe, expect, it } from 'vitest';
+import { parseSnapshot, safeParseSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
+import { StorageError } from '../../src/errors.js';
+
+describe('parseSnapshot', () => {
+  it('migrates the bare { todos, markdownDocs } of the original module', () => {
+    const snapshot = parseSnapshot({
+      todos: [{ id: 't1', intent: 'narrate', description: 'Hello', expected_turn: 1 }],
+      markdownDocs: [{ id: 'm1', title: 'T', content: '', updatedAt: 1 }],
+    });
+    expect(snapshot).toEqual({
+      version: SNAPSHOT_VERSION,
+      todos: [{ id: 't1', intent: 'narrate', description: 'Hello', status: 'pending', expected_turn: 1 }],
+      markdownDocs: [{ id: 'm1', title: 'T', content: '', updatedAt: 1 }],
+    });
+  });
+
+  it('keeps extra keys', () => {
+    expect(parseSnapshot({ todos: [], markdownDocs: [], host: { theme: 'dark' } }).host).toEqual({ theme: 'dark' });
+  });
+
+  it('names every problem with its path', () => {
+    const result = safeParseSnapshot({ todos: [{ id: 't1', intent: 'x', description: '', status: 'later' }], markdownDocs: [{}] });
+    expect(result.success).toBe(false);
+    if (result.success) return;
+    expect(result.error).toBeInstanceOf(StorageError);
+    expect(result.issues.map((issue) => issue.path)).toEqual(
+      expect.arrayContaining(['todos[0].description', 'todos[0].status', 'markdownDocs[0].id']),
+    );
+  });
+
+  it('refuses snapshots from a newer planloop', () => {
+    expect(() => parseSnapshot({ version: SNAPSHOT_VERSION + 1, todos: [], markdownDocs: [] })).toThrow(/newer than this planloop reads/);
+  });
+});

@@ -1,0 +1,44 @@
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta.url));
+
+/**
+ * One config for three jobs:
+ * - `vite` / `npm run demo` serves `demo/` (the in-page guide) with `planloop` aliased to `src/`;
+ * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`);
+ * - `vitest` runs the unit tests in `test/` (never the Playwright specs in `e2e/`).
+ */
+export default defineConfig({
+  root: 'demo',
+  publicDir: false,
+  resolve: {
+    alias: [
+      { find: /^planloop$/, replacement: src('index.ts') },
+      { find: /^planloop\/testing$/, replacement: src('testing.ts') },
+      { find: /^planloop\/ui$/, replacement: src('ui/index.ts') },
+    ],
+  },
+  server: { port: 5173, strictPort: false },
+  preview: { port: 4173 },
+  build: {
+    outDir: fileURLToPath(new URL('./dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+    minify: false,
+    sourcemap: true,
+    lib: {
+      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts') },
+      formats: ['es'],
+    },
+    rolldownOptions: {
+      external: [/^zod/, 'nanoid', 'idb-keyval', 'eventemitter3', 'jsonrepair'],
+    },
+  },
+  test: {
+    root: '.',
+    include: ['test/**/*.test.ts'],
+    environment: 'node',
+    testTimeout: 15_000,
+  },
+});
