@@ -1,0 +1,121 @@
+/**
+ * planloop: a planner SDK for in-page LLM agents. This is the public API, as an explicit list.
+ * Test helpers live on `planloop/testing`, the `<plan-panel>` element on `planloop/ui`.
+ */
+
+// The plan and its artifacts
+export { Plan, type PlanConfig } from './plan.js';
+export {
+  TodosArtifact,
+  TODO_STATUSES,
+  type TodoItem,
+  type TodoInput,
+  type TodoSeed,
+  type TodoPatch,
+  type TodoStatus,
+  type TodoIntent,
+  type TodosChange,
+  type TodosChangeEvent,
+} from './artifacts/todos.js';
+export {
+  MarkdownArtifact,
+  type MarkdownDoc,
+  type MarkdownInput,
+  type MarkdownPatch,
+  type MarkdownChange,
+  type MarkdownChangeEvent,
+  type EditWithInstructionOptions,
+} from './artifacts/markdown.js';
+
+// Events and errors
+export type {
+  PlanEvents,
+  PlanEventMap,
+  PlanEventName,
+  SubagentEventMap,
+  TaskPlan,
+  AdjustResult,
+  Observation,
+  ReasoningPhase,
+  RunFinishReason,
+  PlanUpdateSource,
+} from './events.js';
+export type { Listener, Unsubscribe } from './emitter.js';
+export {
+  PlanloopError,
+  ValidationError,
+  PlannerOutputError,
+  EnvelopeError,
+  ProviderError,
+  AbortError,
+  ConflictError,
+  StorageError,
+  type PlanloopErrorCode,
+  type ValidationIssue,
+} from './errors.js';
+
+// Storage
+export { createMemoryAdapter, type MemoryAdapter } from './storage/memory.js';
+export { createLocalStorageAdapter, type LocalStorageAdapterOptions } from './storage/local-storage.js';
+export { createIndexedDbAdapter, type IndexedDbAdapterOptions } from './storage/indexed-db.js';
+export {
+  parseSnapshot,
+  safeParseSnapshot,
+  SNAPSHOT_VERSION,
+  type PlanSnapshot,
+  type PlanStorageAdapter,
+  type SnapshotParseResult,
+} from './storage/snapshot.js';
+
+// Models
+export {
+  createLLMRouter,
+  resolveProvider,
+  streamOrGenerate,
+  type LLMProvider,
+  type LLMRouter,
+  type LLMRouterConfig,
+  type LLMSource,
+  type LLMRole,
+  type LLMRequest,
+  type LLMResult,
+  type LLMChunk,
+  type LLMMessage,
+  type LLMUsage,
+  type FinishReason,
+} from './llm/provider.js';
+
+export { createOpenAICompatibleProvider, type OpenAICompatibleOptions } from './llm/openai-compatible.js';
+export { createAnthropicProvider, type AnthropicOptions } from './llm/anthropic.js';
+export {
+  createChromePromptProvider,
+  type ChromePromptProviderOptions,
+  type ChromeLanguageModel,
+  type ChromeLanguageModelSession,
+  type ChromePromptOptions,
+  type ChromeExpectedIO,
+} from './llm/chrome-prompt.js';
+export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput } from './llm/function-provider.js';
+export { withRetry, type RetryOptions } from './llm/retry.js';
+
+// Planning
+export { parseModelJson, type ModelJsonResult } from './planning/model-json.js';
+
+// The turn envelope
+export {
+  TurnEnvelopeSchema,
+  TodoAdjustSchema,
+  TurnActionSchema,
+  TURN_ENVELOPE_JSON_SCHEMA,
+  type TurnEnvelope,
+  type TodoAdjust,
+  type TodoAdjustInput,
+  type TodoReplace,
+  type TurnPlanning,
+  type TurnAction,
+  type NarrateAction,
+  type ToolAction,
+  type AskAction,
+  type TaskFinishAction,
+} from './envelope/schema.js';
+export { parseTodoAdjust } from './envelope/adjust.js';

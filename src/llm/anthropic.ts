@@ -1,0 +1,169 @@
+import { ProviderError, throwIfAborted } from '../errors.js';
+import { joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
+import { jsonInstruction } from './json-instruction.js';
+import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
+import { applyRetry, type RetryOptions } from './retry.js';
+import { parseSSE } from './sse.js';
+
+const PROVIDER = 'anthropic';
+
+/** Options of {@link createAnthropicProvider}. */
+export interface AnthropicOptions {
+  apiKey: string;
+  /** e.g. `claude-sonnet-4-5`. */
+  model: string;
+  /** `max_tokens`, which the Messages API requires; a request's `maxTokens` overrides it. */
+  maxTokens: number;
+  /** Default `https://api.anthropic.com` (the adapter appends `/v1/messages`). */
+  baseURL?: string;
+  /** Default: `globalThis.fetch`, read when called. */
+  fetch?: FetchLike;
+  /** Extra headers for every request (e.g. `anthropic-beta`). */
+  headers?: Record<string, string>;
+  /** Used when a request sets none. Default: the API's. */
+  temperature?: number;
+  /** Retry 429/5xx/overloaded/dropped connections: `true` for the defaults of {@link withRetry}. Default: off. */
+  retry?: boolean | RetryOptions;
+}
+
+interface AnthropicUsage {
+  input_tokens?: number;
+  output_tokens?: number;
+}
+interface AnthropicEvent {
+  type?: string;
+  message?: { usage?: AnthropicUsage };
+  delta?: { type?: string; text?: string; stop_reason?: string | null };
+  usage?: AnthropicUsage;
+  error?: { type?: string; message?: string };
+}
+interface AnthropicMessage {
+  type?: string;
+  content?: Array<{ type?: string; text?: string }>;
+  stop_reason?: string | null;
+  usage?: AnthropicUsage;
+  error?: { type?: string; message?: string };
+}
+
+/**
+ * A provider for Anthropic's Messages API, callable from the browser (it sends the
+ * `anthropic-dangerous-direct-browser-access` header; only use a key you may expose, or a proxy).
+ *
+ * System messages go to the top-level `system` field and consecutive messages of one role are
+ * merged, as the API wants. The basic API has no JSON mode, so a request's `jsonSchema` becomes an
+ * instruction appended to the system prompt (no assistant prefill is used).
+ * Defaults: `baseURL` `https://api.anthropic.com`, the API's temperature, no retries.
+ *
+ * @example
+ * ```ts
+ * const llm = createAnthropicProvider({ apiKey, model: 'claude-sonnet-4-5', maxTokens: 2048 });
+ * for await (const chunk of llm.stream!({ messages })) if (chunk.type === 'text-delta') show(chunk.delta);
+ * ```
+ */
+export function createAnthropicProvider(options: AnthropicOptions): LLMProvider {
+  const url = joinURL(options.baseURL ?? 'https://api.anthropic.com', 'v1/messages');
+
+  function send(request: LLMRequest, stream: boolean): Promise<Response> {
+    const system = request.messages.filter((m) => m.role === 'system').map((m) => m.content);
+    if (request.jsonSchema) system.push(jsonInstruction(request.jsonSchema));
+    const messages: Array<{ role: 'user' | 'assistant'; content: string }> = [];
+    for (const { role, content } of request.messages) {
+      if (role === 'system') continue;
+      const last = messages.at(-1);
+      if (last?.role === role) last.content += `\n\n${content}`;
+      else messages.push({ role, content });
+    }
+    const body: Record<string, unknown> = {
+      model: options.model,
+      max_tokens: request.maxTokens ?? options.maxTokens,
+      messages,
+    };
+    if (system.length > 0) body.system = system.join('\n\n');
+    const temperature = request.temperature ?? options.temperature;
+    if (temperature !== undefined) body.temperature = temperature;
+    if (stream) body.stream = true;
+    const headers: Record<string, string> = {
+      'x-api-key': options.apiKey,
+      'anthropic-version': '2023-06-01',
+      'anthropic-dangerous-direct-browser-access': 'true',
+      ...options.headers,
+    };
+    if (stream) headers.accept = 'text/event-stream';
+    return postJSON({ provider: PROVIDER, url, body, headers, fetch: options.fetch, signal: request.signal });
+  }
+
+  const provider: LLMProvider = {
+    async generate(request) {
+      throwIfAborted(request.signal);
+      const response = await send(request, false);
+      const json = await readJSON<AnthropicMessage>(response, PROVIDER, request.signal);
+      if (json.type === 'error' || json.error) throw eventError(json.error);
+      const text = (json.content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+      const result: LLMResult = { text };
+      const finishReason = mapStopReason(json.stop_reason);
+      if (finishReason) result.finishReason = finishReason;
+      const usage = mergeUsage(undefined, json.usage);
+      if (usage) result.usage = usage;
+      return result;
+    },
+
+    async *stream(request): AsyncIterable<LLMChunk> {
+      throwIfAborted(request.signal);
+      const response = await send(request, true);
+      let finishReason: FinishReason | undefined;
+      let usage: LLMUsage | undefined;
+      let stopped = false;
+      for await (const sse of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
+        const event = parseJSONData<AnthropicEvent>(sse.data, PROVIDER);
+        switch (event.type ?? sse.event) {
+          case 'message_start':
+            usage = mergeUsage(usage, event.message?.usage);
+            break;
+          case 'content_block_delta':
+            if (event.delta?.type === 'text_delta' && event.delta.text) yield { type: 'text-delta', delta: event.delta.text };
+            break;
+          case 'message_delta':
+            finishReason = mapStopReason(event.delta?.stop_reason) ?? finishReason;
+            usage = mergeUsage(usage, event.usage);
+            break;
+          case 'error':
+            throw eventError(event.error);
+          case 'message_stop':
+            stopped = true;
+            break;
+          default: // ping, content_block_start/stop, and event types added later
+        }
+        if (stopped) break;
+      }
+      if (!stopped && !finishReason) throw truncatedStream(PROVIDER);
+      yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
+    },
+  };
+  return applyRetry(provider, options.retry);
+}
+
+/** An `error` event (or error body): overloaded and server errors are worth retrying. */
+function eventError(error: AnthropicEvent['error']): ProviderError {
+  const type = error?.type ?? 'unknown_error';
+  const retryable = ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(type);
+  return new ProviderError(
+    `${PROVIDER} reported ${type}: ${error?.message ?? 'no message'}${retryable ? '. Retrying may help.' : ''}`,
+    { provider: PROVIDER, body: JSON.stringify(error ?? null).slice(0, 500), retryable },
+  );
+}
+
+function mapStopReason(reason: string | null | undefined): FinishReason | undefined {
+  if (!reason) return undefined;
+  if (reason === 'end_turn' || reason === 'stop_sequence') return 'stop';
+  if (reason === 'max_tokens') return 'length';
+  return 'other'; // tool_use, pause_turn, refusal
+}
+
+/** message_start carries the input count; message_delta the running output count. */
+function mergeUsage(usage: LLMUsage | undefined, next: AnthropicUsage | undefined): LLMUsage | undefined {
+  if (!next) return usage;
+  const out: LLMUsage = { ...usage };
+  if (typeof next.input_tokens === 'number') out.inputTokens = next.input_tokens;
+  if (typeof next.output_tokens === 'number') out.outputTokens = next.output_tokens;
+  return out;
+}

@@ -1,0 +1,69 @@
+import { ProviderError, throwIfAborted } from '../errors.js';
+import type { LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
+import { readStream } from './read-stream.js';
+
+/** What a function given to {@link createFunctionProvider} may return. */
+export type FunctionProviderOutput = string | LLMResult | AsyncIterable<string>;
+
+/** A backend as one function of the request. */
+export type FunctionProviderFn = (request: LLMRequest) => FunctionProviderOutput | Promise<FunctionProviderOutput>;
+
+/**
+ * Wraps any backend as a provider: `fn` gets the request (with its `signal`) and returns the text,
+ * an {@link LLMResult}, a promise of either, or an async iterable of text deltas to stream.
+ * Both `generate` and `stream` work whatever `fn` returns; a returned string finishes with `stop`.
+ *
+ * @example
+ * ```ts
+ * const llm = createFunctionProvider(async ({ messages, signal }) => {
+ *   const reply = await myBackend.chat(messages, { signal });
+ *   return reply.text;
+ * });
+ * ```
+ */
+export function createFunctionProvider(fn: FunctionProviderFn): LLMProvider {
+  if (typeof fn !== 'function') throw new TypeError('createFunctionProvider needs a function of the request.');
+
+  async function run(request: LLMRequest): Promise<FunctionProviderOutput> {
+    throwIfAborted(request.signal);
+    const output = await fn(request);
+    throwIfAborted(request.signal);
+    return output;
+  }
+
+  return {
+    async generate(request) {
+      const output = await run(request);
+      if (!isIterable(output)) return toResult(output);
+      let text = '';
+      for await (const piece of readStream(output, request.signal)) text += piece;
+      return { text, finishReason: 'stop' };
+    },
+
+    async *stream(request): AsyncIterable<LLMChunk> {
+      const output = await run(request);
+      if (isIterable(output)) {
+        for await (const delta of readStream(output, request.signal)) if (delta) yield { type: 'text-delta', delta };
+        yield { type: 'finish', finishReason: 'stop' };
+        return;
+      }
+      const result = toResult(output);
+      if (result.text) yield { type: 'text-delta', delta: result.text };
+      yield { type: 'finish', finishReason: result.finishReason ?? 'stop', ...(result.usage ? { usage: result.usage } : {}) };
+    },
+  };
+}
+
+function isIterable(output: FunctionProviderOutput): output is AsyncIterable<string> {
+  return typeof output === 'object' && output !== null && Symbol.asyncIterator in output;
+}
+
+function toResult(output: string | LLMResult): LLMResult {
+  if (typeof output === 'string') return { text: output, finishReason: 'stop' };
+  if (output && typeof output.text === 'string') return output;
+  throw new ProviderError(
+    `The function given to createFunctionProvider returned ${JSON.stringify(output)?.slice(0, 80)}; ` +
+      'return a string, { text }, or an async iterable of strings.',
+    { provider: 'function', retryable: false },
+  );
+}

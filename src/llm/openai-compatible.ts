@@ -1,0 +1,195 @@
+import { ProviderError, throwIfAborted } from '../errors.js';
+import { createDeltaNormalizer } from './delta-normalizer.js';
+import { joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
+import { jsonInstruction } from './json-instruction.js';
+import type { FinishReason, LLMChunk, LLMMessage, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
+import { applyRetry, type RetryOptions } from './retry.js';
+import { parseSSE } from './sse.js';
+
+const PROVIDER = 'openai-compatible';
+
+/** Options of {@link createOpenAICompatibleProvider}. */
+export interface OpenAICompatibleOptions {
+  /** The API root, e.g. `https://api.openai.com/v1` or `http://localhost:11434/v1` (Ollama). */
+  baseURL: string;
+  model: string;
+  /** Sent as `Authorization: Bearer …` when given. */
+  apiKey?: string;
+  /** Extra headers for every request. */
+  headers?: Record<string, string>;
+  /** Default: `globalThis.fetch`, read when called. */
+  fetch?: FetchLike;
+  /** Used when a request sets none. Default: the server's. */
+  temperature?: number;
+  /** Retry 429/5xx/dropped connections: `true` for the defaults of {@link withRetry}. Default: off. */
+  retry?: boolean | RetryOptions;
+}
+
+/** What this provider learned about a server that rejected a request field; remembered across calls. */
+interface Quirks {
+  jsonObject: boolean;
+  maxCompletionTokens: boolean;
+  noStreamOptions: boolean;
+}
+
+interface ChatUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+}
+interface ChatChoice {
+  message?: { content?: string | null };
+  delta?: { content?: string | null };
+  finish_reason?: string | null;
+}
+interface ChatPayload {
+  choices?: ChatChoice[] | null;
+  usage?: ChatUsage | null;
+  error?: unknown;
+  object?: string;
+  message?: string;
+}
+
+/**
+ * A provider for any server speaking OpenAI's Chat Completions API: OpenAI, Ollama, vLLM,
+ * LM Studio, llama.cpp's server, WebLLM's engine.
+ *
+ * A request's `jsonSchema` is sent as `response_format: { type: 'json_schema' }` (non-strict, so any
+ * schema is accepted). Servers that refuse it (HTTP 400/422 naming `response_format`/`json_schema`)
+ * are asked again once with `{ type: 'json_object' }` plus the schema in a system message, and this
+ * provider keeps using that for later calls. Likewise for servers that want
+ * `max_completion_tokens` instead of `max_tokens`, or reject `stream_options`.
+ * Streams handle deltas and also hosts that resend the whole text so far in each chunk.
+ * Defaults: no API key, the server's temperature, no retries.
+ *
+ * @example
+ * ```ts
+ * const llm = createOpenAICompatibleProvider({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey });
+ * const { text } = await llm.generate({ messages: [{ role: 'user', content: 'Say hi' }] });
+ * ```
+ */
+export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions): LLMProvider {
+  const url = joinURL(options.baseURL, 'chat/completions');
+  const quirks: Quirks = { jsonObject: false, maxCompletionTokens: false, noStreamOptions: false };
+
+  function buildBody(request: LLMRequest, stream: boolean): Record<string, unknown> {
+    const body: Record<string, unknown> = { model: options.model, messages: request.messages };
+    const temperature = request.temperature ?? options.temperature;
+    if (temperature !== undefined) body.temperature = temperature;
+    if (request.maxTokens !== undefined) body[quirks.maxCompletionTokens ? 'max_completion_tokens' : 'max_tokens'] = request.maxTokens;
+    if (request.jsonSchema) {
+      if (quirks.jsonObject) {
+        // json_object only guarantees JSON; the schema travels as an instruction instead.
+        const hint: LLMMessage = { role: 'system', content: jsonInstruction(request.jsonSchema) };
+        body.messages = [...request.messages, hint];
+        body.response_format = { type: 'json_object' };
+      } else {
+        body.response_format = { type: 'json_schema', json_schema: { name: 'response', schema: request.jsonSchema, strict: false } };
+      }
+    }
+    if (stream) {
+      body.stream = true;
+      if (!quirks.noStreamOptions) body.stream_options = { include_usage: true };
+    }
+    return body;
+  }
+
+  /** Notes a field this server refused; true when asking again can help. */
+  function learn(error: unknown, body: Record<string, unknown>): boolean {
+    if (!(error instanceof ProviderError) || (error.status !== 400 && error.status !== 422)) return false;
+    const text = error.body ?? '';
+    if (!quirks.jsonObject && body.response_format && /response_format|json_schema/i.test(text)) return (quirks.jsonObject = true);
+    if (!quirks.maxCompletionTokens && 'max_tokens' in body && /max_completion_tokens/.test(text)) return (quirks.maxCompletionTokens = true);
+    if (!quirks.noStreamOptions && body.stream_options && /stream_options/.test(text)) return (quirks.noStreamOptions = true);
+    return false;
+  }
+
+  async function send(request: LLMRequest, stream: boolean): Promise<Response> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.apiKey) headers.authorization = `Bearer ${options.apiKey}`;
+    if (stream) headers.accept = 'text/event-stream';
+    for (let attempt = 0; ; attempt++) {
+      const body = buildBody(request, stream);
+      try {
+        return await postJSON({ provider: PROVIDER, url, body, headers, fetch: options.fetch, signal: request.signal });
+      } catch (error) {
+        if (attempt < 3 && learn(error, body)) continue;
+        throw error;
+      }
+    }
+  }
+
+  const provider: LLMProvider = {
+    async generate(request) {
+      throwIfAborted(request.signal);
+      const response = await send(request, false);
+      const json = await readJSON<ChatPayload>(response, PROVIDER, request.signal);
+      throwIfPayloadError(json);
+      const choice = json.choices?.[0];
+      if (!choice) throw new ProviderError(`${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
+      const result: LLMResult = { text: choice.message?.content ?? '' };
+      const finishReason = mapFinishReason(choice.finish_reason);
+      if (finishReason) result.finishReason = finishReason;
+      const usage = mapUsage(json.usage);
+      if (usage) result.usage = usage;
+      return result;
+    },
+
+    async *stream(request): AsyncIterable<LLMChunk> {
+      throwIfAborted(request.signal);
+      const response = await send(request, true);
+      const toDelta = createDeltaNormalizer();
+      let finishReason: FinishReason | undefined;
+      let usage: LLMUsage | undefined;
+      let done = false;
+      for await (const event of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
+        if (event.data.trim() === '[DONE]') {
+          done = true;
+          break;
+        }
+        const chunk = parseJSONData<ChatPayload>(event.data, PROVIDER);
+        throwIfPayloadError(chunk);
+        const choice = chunk.choices?.[0];
+        const content = choice?.delta?.content;
+        if (typeof content === 'string') {
+          const delta = toDelta(content);
+          if (delta) yield { type: 'text-delta', delta };
+        }
+        finishReason = mapFinishReason(choice?.finish_reason) ?? finishReason;
+        usage = mapUsage(chunk.usage) ?? usage;
+      }
+      if (!done && !finishReason) throw truncatedStream(PROVIDER);
+      yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
+    },
+  };
+  return applyRetry(provider, options.retry);
+}
+
+/** Error objects some servers put in a 200 body or in a stream event. */
+function throwIfPayloadError(payload: ChatPayload): void {
+  const error = payload.error ?? (payload.object === 'error' ? payload : undefined);
+  if (error === undefined || error === null) return;
+  const info = (typeof error === 'object' ? error : { message: String(error) }) as { message?: unknown; type?: unknown; code?: unknown };
+  const message = typeof info.message === 'string' ? info.message : JSON.stringify(error);
+  const kind = `${String(info.type ?? '')} ${String(info.code ?? '')}`;
+  const retryable = /overload|rate.?limit|server_error|timeout|unavailable|\b(429|5\d\d)\b/i.test(kind);
+  throw new ProviderError(`${PROVIDER} reported an error: ${message}`, {
+    provider: PROVIDER,
+    body: JSON.stringify(error).slice(0, 500),
+    retryable,
+  });
+}
+
+function mapFinishReason(reason: string | null | undefined): FinishReason | undefined {
+  if (!reason) return undefined;
+  if (reason === 'stop') return 'stop';
+  if (reason === 'length') return 'length';
+  return 'other'; // content_filter, tool_calls, function_call, and anything a host invents
+}
+
+function mapUsage(usage: ChatUsage | null | undefined): LLMUsage | undefined {
+  if (!usage) return undefined;
+  const out: LLMUsage = {};
+  if (typeof usage.prompt_tokens === 'number') out.inputTokens = usage.prompt_tokens;
+  if (typeof usage.completion_tokens === 'number') out.outputTokens = usage.completion_tokens;
+  return out;
+}
