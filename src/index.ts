@@ -119,3 +119,28 @@ export {
   type TaskFinishAction,
 } from './envelope/schema.js';
 export { parseTodoAdjust } from './envelope/adjust.js';
+
+// Tool-call graphs
+export { runToolPlan, type RunToolPlanOptions, type ToolPlanRun, type GraphRun, type ToolPlanResult, type CallReport, type ToolGraphEvents } from './graph/run.js';
+export { validateToolPlan, type ValidateToolPlanOptions, type ToolPlanValidation } from './graph/validate.js';
+export { dryRunToolPlan, type ToolPlanDryRun, type DryRunCall, type ArgumentBinding } from './graph/dry-run.js';
+export type { ApproveHook, ApprovalDecision, ApprovalRequest } from './graph/approval.js';
+export { toMermaid } from './graph/mermaid.js';
+export {
+  runReplanningLoop,
+  type ReplanningLoopOptions,
+  type ReplanningResult,
+  type ReplanningTurn,
+  type ReplanningEvents,
+} from './graph/replan.js';
+export { GraphState } from './graph/state.js';
+export { defineTool, toolOutcome, isToolOutcome, type ToolCall, type GraphTool, type ToolContext, type ToolOutcome } from './graph/tool.js';
+export { isReferenceString, parseReferenceExpression, formatReference, type Reference, type ReferenceExpression } from './graph/reference.js';
+export {
+  GraphValidationError,
+  StateWriteOnceError,
+  ToolCallError,
+  TurnLimitError,
+  type GraphIssue,
+  type GraphIssueKind,
+} from './graph/errors.js';

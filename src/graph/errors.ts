@@ -1,0 +1,123 @@
+import { PlanloopError, type PlanloopErrorOptions } from '../errors.js';
+
+/** What kind of problem a {@link GraphIssue} is, for hosts that branch on it. */
+export type GraphIssueKind =
+  /** A call is not an object with a `_tool` string. */
+  | 'malformed_call'
+  /** `_tool` names no registered tool. */
+  | 'unknown_tool'
+  /** Literal arguments fail the tool's schema. */
+  | 'invalid_args'
+  /** A string starts like a reference but does not parse as one. */
+  | 'malformed_reference'
+  /** A reference that no input value, state value or producing call can satisfy. */
+  | 'unresolvable_reference'
+  /** The calls depend on each other in a loop. */
+  | 'cycle'
+  /** Two calls (or one fan-out) write the same or overlapping state paths. */
+  | 'duplicate_output'
+  /** An output path already holds a value in the state (state is write-once). */
+  | 'state_write_once'
+  /** `__proto__`, `constructor` or `prototype` in a path. */
+  | 'unsafe_path';
+
+/**
+ * One problem in a tool-call plan: the index of the call, where in the call (`_outputPath`,
+ * `filters.city`) and what is wrong.
+ */
+export interface GraphIssue {
+  index: number;
+  path?: string;
+  kind: GraphIssueKind;
+  message: string;
+}
+
+/**
+ * A tool-call plan failed validation (code `graph_invalid`). `issues` lists every problem at
+ * once, each with its call index; the message is written so it can be fed back to a model.
+ *
+ * @example
+ * ```ts
+ * try { await runToolPlan(calls, { tools }); }
+ * catch (error) { if (error instanceof GraphValidationError) console.table(error.issues); }
+ * ```
+ */
+export class GraphValidationError extends PlanloopError {
+  readonly issues: readonly GraphIssue[];
+
+  constructor(issues: readonly GraphIssue[], options: PlanloopErrorOptions = {}) {
+    const lines = issues.map((issue) => `- call ${issue.index}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
+    super(
+      'graph_invalid',
+      `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
+      options,
+    );
+    this.issues = issues;
+  }
+}
+
+/**
+ * A state path that already holds a value was written again (code `state_write_once`).
+ *
+ * @example
+ * ```ts
+ * const state = new GraphState({ total: 1 });
+ * try { state.set('total', 2); } catch (error) { (error as StateWriteOnceError).path; } // 'state.total'
+ * ```
+ */
+export class StateWriteOnceError extends PlanloopError {
+  readonly path: string;
+
+  constructor(path: string, detail: string) {
+    super('state_write_once', `Cannot write ${path}: ${detail}. State is write-once; write the value to a new path instead.`);
+    this.path = path;
+  }
+}
+
+/**
+ * A tool failed and its call declared no error path (code `tool_failed`). `index` and `tool`
+ * name the call; `cause` is what the tool threw.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof ToolCallError) console.log(error.index, error.tool, error.cause); }
+ * ```
+ */
+export class ToolCallError extends PlanloopError {
+  readonly index: number;
+  readonly tool: string;
+
+  constructor(index: number, tool: string, cause: unknown) {
+    const reason = cause instanceof Error ? cause.message : String(cause);
+    super(
+      'tool_failed',
+      `Call ${index} (${tool}) failed: ${reason}. To keep the run going, give the call an error path: "_outputPath": "†state.result || †state.error".`,
+      { cause },
+    );
+    this.index = index;
+    this.tool = tool;
+  }
+}
+
+/**
+ * The replanning loop used all its turns without an output (code `turn_limit`). Keeps the state
+ * reached and the number of turns.
+ *
+ * @example
+ * ```ts
+ * catch (error) { if (error instanceof TurnLimitError) console.log(error.turns, error.state); }
+ * ```
+ */
+export class TurnLimitError extends PlanloopError {
+  readonly turns: number;
+  readonly state: Record<string, unknown>;
+
+  constructor(turns: number, state: Record<string, unknown>) {
+    super(
+      'turn_limit',
+      `The replanning loop stopped after ${turns} turn${turns === 1 ? '' : 's'} without an output. Raise maxTurns or give the model a narrower task.`,
+    );
+    this.turns = turns;
+    this.state = state;
+  }
+}

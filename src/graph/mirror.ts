@@ -1,0 +1,59 @@
+import type { TodoItem, TodoStatus } from '../artifacts/todos.js';
+import type { TypedEmitter } from '../emitter.js';
+import type { Plan } from '../plan.js';
+import { formatReference } from './reference.js';
+import type { ToolGraphEvents } from './run.js';
+import type { AnalyzedCall } from './validate.js';
+
+/** What graph runs use of a `Plan` to mirror their calls: its todos and its events. */
+export type TodoMirrorTarget = Pick<Plan, 'todos' | 'emit'>;
+
+/** Mirrors the calls of one or more graph runs as todos (intent `tool`), through the public todos API. */
+export interface TodoMirror {
+  /** Shows `calls` as pending todos; `keep` keeps the todos of earlier runs (later replanning turns). */
+  begin(calls: readonly AnalyzedCall[], keep: boolean): void;
+  /** Moves a call's todo on; `note` is appended to its description (`skipped`, `failed → state.error`). */
+  update(index: number, status: TodoStatus, note?: string): void;
+}
+
+/**
+ * A {@link TodoMirror} over `target`'s todos. Every change is also emitted as a `plan-update`
+ * (source `graph`), and the run's call events are re-emitted on the plan.
+ */
+export function createTodoMirror(target: TodoMirrorTarget, emitter: TypedEmitter<ToolGraphEvents>): TodoMirror {
+  emitter.on('call-start', (event) => target.emit('call-start', event));
+  emitter.on('call-end', ({ index, tool, result, wrote }) =>
+    target.emit('call-end', { index, tool, value: result, ...(wrote.length > 0 ? { outputPath: wrote.join(' && ') } : {}) }),
+  );
+  emitter.on('call-error', ({ index, tool, error, handled }) => target.emit('call-error', { index, tool, error, handled }));
+  const changed = () => target.emit('plan-update', { todos: target.todos.list(), source: 'graph' });
+  let kept: TodoItem[] = [];
+  let current: { id: string; description: string }[] = [];
+  return {
+    begin(calls, keep) {
+      const previous = keep ? kept : [];
+      const added = calls.map((call) => ({ intent: 'tool', description: describeCall(call), status: 'pending' as const }));
+      target.todos.reset([...previous, ...added]);
+      // reset keeps given ids and assigns new ones in order, so the new todos are the last ones.
+      const listed = target.todos.list();
+      current = listed.slice(listed.length - added.length).map(({ id, description }) => ({ id, description }));
+      kept = [...listed];
+      changed();
+    },
+    update(index, status, note) {
+      const todo = current[index];
+      if (!todo) return;
+      const patch = note === undefined ? { status } : { status, description: `${todo.description} (${note})` };
+      target.todos.edit(todo.id, patch);
+      kept = kept.map((item) => (item.id === todo.id ? { ...item, ...patch } : item));
+      changed();
+    },
+  };
+}
+
+/** A call in one line: `processPayment → state.receipt | state.error`. */
+export function describeCall(call: Pick<AnalyzedCall, 'call' | 'output'>): string {
+  if (!call.output) return call.call._tool;
+  const joiner = call.output.op === 'and' ? ' & ' : ' | ';
+  return `${call.call._tool} → ${call.output.refs.map(formatReference).join(joiner)}`;
+}
