@@ -100,6 +100,26 @@ export { withRetry, type RetryOptions } from './llm/retry.js';
 
 // Planning
 export { parseModelJson, type ModelJsonResult } from './planning/model-json.js';
+export {
+  parsePlanInput,
+  type PlanInput,
+  type MakeTodosOptions,
+  type SitemapConfig,
+  type SitemapPage,
+  type BrandPrompt,
+  type PersonaInput,
+  type SelectionContext,
+} from './planning/make-todos.js';
+export { SummaryStream } from './planning/summary-stream.js';
+export {
+  readPlannerMessage,
+  plannerUserMessage,
+  plannerSystemPrompt,
+  PLAN_OUTPUT_SCHEMA,
+  PLANNER_INTENTS,
+  TASK_MARKER,
+  SITEMAP_MARKER,
+} from './planning/prompts.js';
 
 // The turn envelope
 export {

@@ -12,10 +12,20 @@ export type ModelJsonResult =
     }
   | { ok: false; error: string; truncated: boolean };
 
+/** How many `{…}`/`[…]` spans are tried before giving up: prose rarely holds more. */
+const MAX_CANDIDATES = 8;
+
+interface Candidate {
+  text: string;
+  truncated: boolean;
+}
+
 /**
- * Reads the JSON value a model meant to send, tolerating what models do to it: code fences,
- * prose before and after, trailing commas, single quotes, comments, and an end cut off by the
- * token limit. Finds the first balanced `{…}` (else `[…]`), parses it, and falls back to jsonrepair.
+ * Reads the JSON value a model meant to send, tolerating what models do to it: code fences
+ * (also with fences inside the JSON's strings), prose before and after, trailing commas, single
+ * quotes, comments, a mismatched closing bracket, and an end cut off by the token limit. Tries the
+ * balanced `{…}` spans in order (a reply that starts with an array of objects is read as that
+ * array; other arrays only when no object parses), each strictly first and then through jsonrepair.
  * `__proto__` keys are dropped so parsed data can never reach an object's prototype.
  *
  * @example
@@ -26,30 +36,41 @@ export type ModelJsonResult =
  * ```
  */
 export function parseModelJson(text: string): ModelJsonResult {
-  const source = unfence(text.replace(/^\uFEFF/, ''));
-  // Objects first: prose such as "[Note]" before the JSON must not be taken for an array.
-  let start = source.indexOf('{');
-  if (start < 0) start = source.indexOf('[');
-  if (start < 0) {
+  const source = text.replace(/^\uFEFF/, '');
+  const candidates = findCandidates(source);
+  const first = candidates[0];
+  if (!first) {
     return { ok: false, error: 'no JSON object found in the reply; answer with one JSON object and nothing else', truncated: false };
   }
-  const end = matchingClose(source, start);
-  const truncated = end < 0;
-  const candidate = truncated ? source.slice(start) : source.slice(start, end + 1);
-  try {
-    return { ok: true, value: JSON.parse(candidate, dropProto), repaired: false, truncated };
-  } catch {
-    // fall through to repair
+  for (const candidate of candidates) {
+    const value = tryParse(candidate.text, false);
+    if (value !== undefined) return { ok: true, value, repaired: false, truncated: candidate.truncated };
   }
+  let reason = '';
+  for (const candidate of candidates) {
+    try {
+      const value = tryParse(jsonrepair(candidate.text), true);
+      if (value !== undefined) return { ok: true, value, repaired: true, truncated: candidate.truncated };
+    } catch (error) {
+      reason ||= error instanceof Error ? error.message : String(error);
+    }
+  }
+  reason ||= 'it is not an object or array';
+  return {
+    ok: false,
+    error: first.truncated ? `the JSON was cut off and could not be repaired (${reason})` : `the JSON is malformed (${reason})`,
+    truncated: first.truncated,
+  };
+}
+
+/** A parsed object or array, else undefined (a repair may also throw). */
+function tryParse(text: string, rethrow: boolean): unknown {
   try {
-    return { ok: true, value: JSON.parse(jsonrepair(candidate), dropProto), repaired: true, truncated };
+    const value: unknown = JSON.parse(text, dropProto);
+    return typeof value === 'object' && value !== null ? value : undefined;
   } catch (error) {
-    const reason = error instanceof Error ? error.message : String(error);
-    return {
-      ok: false,
-      error: truncated ? `the JSON was cut off and could not be repaired (${reason})` : `the JSON is malformed (${reason})`,
-      truncated,
-    };
+    if (rethrow) throw error;
+    return undefined;
   }
 }
 
@@ -57,19 +78,49 @@ function dropProto(key: string, value: unknown): unknown {
   return key === '__proto__' ? undefined : value;
 }
 
-/** The inside of the first ``` fence that holds JSON, else the text itself. */
-function unfence(text: string): string {
-  const fence = /```[a-zA-Z0-9_-]*[^\S\n]*\n?([\s\S]*?)(?:```|$)/g;
-  for (const match of text.matchAll(fence)) {
-    const body = match[1] ?? '';
-    if (/[{[]/.test(body)) return body;
+/**
+ * The spans that may hold the JSON, best first: a reply that starts (after an optional code
+ * fence) with an array of objects, strings or arrays gives that array first; then the `{…}` spans in order; then the
+ * JSON-looking `[…]` spans. Spans never overlap, so an inner object of a cut-off outer one is
+ * never taken for the answer.
+ */
+function findCandidates(source: string): Candidate[] {
+  const region = regionStart(source);
+  const spans: Array<Candidate & { start: number; array: boolean }> = [];
+  for (let i = region; i < source.length && spans.length < MAX_CANDIDATES; i++) {
+    const ch = source[i];
+    if (ch !== '{' && !(ch === '[' && looksLikeArray(source, i))) continue;
+    const end = matchingClose(source, i);
+    spans.push({ start: i, array: ch === '[', text: end < 0 ? source.slice(i) : source.slice(i, end + 1), truncated: end < 0 });
+    if (end < 0) break;
+    i = end;
   }
-  return text;
+  const head = spans[0];
+  const leading = head?.array && /^\s*$/.test(source.slice(region, head.start)) && /^\[\s*[[{"']/.test(head.text) ? [head] : [];
+  const objects = spans.filter((span) => !span.array);
+  const arrays = spans.filter((span) => span.array && !leading.includes(span));
+  return [...leading, ...objects, ...arrays];
+}
+
+/** Where to start looking: just inside the first code fence whose body starts with JSON, else 0. */
+function regionStart(text: string): number {
+  for (const match of text.matchAll(/```[a-zA-Z0-9_-]*[^\S\n]*\n?\s*/g)) {
+    const next = match.index + match[0].length;
+    if (text[next] === '{' || text[next] === '[') return next;
+  }
+  return 0;
+}
+
+/** `[{`, `["`, `[1`, `[]`…: an array, unlike the `[Note]` of prose. */
+function looksLikeArray(text: string, start: number): boolean {
+  return /^\[\s*[[{"'\d\-\]]/.test(text.slice(start, start + 64));
 }
 
 /**
  * The index of the bracket that closes the one at `start`, or -1 when the text ends first.
- * Skips brackets inside strings (double- or single-quoted: small models write both).
+ * Skips brackets inside strings (double- or single-quoted: small models write both) and inside
+ * `//` and `/* *\/` comments. A closer that skips levels (`[{…}}`) closes them all, as models
+ * mean it; a stray closer with no opener is ignored.
  */
 export function matchingClose(text: string, start: number): number {
   const stack: string[] = [];
@@ -82,10 +133,20 @@ export function matchingClose(text: string, start: number): number {
       continue;
     }
     if (ch === '"' || ch === "'") quote = ch;
-    else if (ch === '{') stack.push('}');
+    else if (ch === '/' && text[i + 1] === '/') {
+      const end = text.indexOf('\n', i);
+      if (end < 0) return -1;
+      i = end;
+    } else if (ch === '/' && text[i + 1] === '*') {
+      const end = text.indexOf('*/', i + 2);
+      if (end < 0) return -1;
+      i = end + 1;
+    } else if (ch === '{') stack.push('}');
     else if (ch === '[') stack.push(']');
     else if (ch === '}' || ch === ']') {
-      if (stack.pop() !== ch) return -1;
+      const at = stack.lastIndexOf(ch);
+      if (at < 0) continue;
+      stack.length = at;
       if (stack.length === 0) return i;
     }
   }

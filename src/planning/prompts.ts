@@ -1,0 +1,279 @@
+/**
+ * The prompts of the planning call (`makeTodos`) and of `editWithInstruction`, and the JSON
+ * schemas sent with them.
+ *
+ * The planner's user message is plain lines with stable markers, so that a scripted or offline
+ * model (the demo's) can read it back with {@link readPlannerMessage}:
+ *
+ * ```text
+ * Task: <the task, on one line>
+ * Locale: <BCP-47 tag> — <language name, in English>
+ * Sitemap:
+ * - <path> — <title>: <description>
+ * Brand: …
+ * Persona: …
+ * Selected on the page: …
+ * Context:
+ * <hostContext>
+ * ```
+ *
+ * Only `Task:` is always there. In a sitemap line ` — <title>` and `: <description>` appear only
+ * when given; a sitemap given as a string follows `Sitemap:` verbatim. These markers are part of
+ * the public contract: change them only together with their readers.
+ */
+
+/** The intents the built-in planner prompt offers (a todo may carry any other string too). */
+export const PLANNER_INTENTS = ['navigate', 'narrate', 'click', 'fill', 'ask', 'finish'] as const;
+
+/** The most todos a plan may have; a longer list is unusable output (it would not bound a run). */
+export const MAX_TODOS = 50;
+
+/** Marker of the task line in the planner's user message. */
+export const TASK_MARKER = 'Task:';
+
+/** Marker of the sitemap block in the planner's user message (one `- ` line per page follows). */
+export const SITEMAP_MARKER = 'Sitemap:';
+
+/**
+ * The JSON Schema of the planner's answer, sent as the request's `jsonSchema`. `task_summary`
+ * comes first so that constrained decoders write it first and it can stream while the todos are
+ * still being written. `intent` is a plain string (not an enum) so that hosts with their own
+ * `systemPrompt` can use their own intents.
+ */
+export const PLAN_OUTPUT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: {
+    task_summary: { type: 'string' },
+    todos: {
+      type: 'array',
+      minItems: 1,
+      maxItems: MAX_TODOS,
+      items: {
+        type: 'object',
+        properties: {
+          intent: { type: 'string' },
+          description: { type: 'string' },
+          expected_turn: { type: 'integer', minimum: 1 },
+        },
+        required: ['intent', 'description'],
+      },
+    },
+  },
+  required: ['task_summary', 'todos'],
+};
+
+/** The JSON Schema of an `editWithInstruction` answer. */
+export const EDIT_OUTPUT_SCHEMA: Record<string, unknown> = {
+  type: 'object',
+  properties: { title: { type: 'string' }, content: { type: 'string' } },
+  required: ['content'],
+};
+
+/**
+ * The built-in planner system prompt (about 150 words).
+ *
+ * @example
+ * ```ts
+ * plannerSystemPrompt('Guide'); // "You are Guide, an assistant that works inside a web page. …"
+ * ```
+ */
+export function plannerSystemPrompt(agentName?: string): string {
+  const who = agentName?.trim() ? `You are ${agentName.trim()}, an assistant` : 'You are an assistant';
+  return `${who} that works inside a web page and helps the user there. Before you act, plan the whole task as a short ordered list of todos. You cannot add todos later, only finish or rewrite them.
+
+Reply with one JSON object and nothing else:
+{"task_summary": "...", "todos": [{"intent": "...", "description": "...", "expected_turn": 1}]}
+
+- task_summary: one short sentence saying what you will do, in the user's language (see Locale; else the language of the task).
+- intent: navigate (open a page), narrate (explain what is on screen), click, fill (type into a field), ask (ask the user), finish (wrap up).
+- description: what the user will see happen, short, in the user's language.
+- expected_turn: the turn (1, 2, …) you expect to do it in.
+- Keep it short: usually 2 to 6 todos, in order, ending with finish. Only open pages listed in the sitemap, when there is one.`;
+}
+
+/**
+ * The planner's system message: `systemPrompt` when given (it replaces the built-in one), else
+ * {@link plannerSystemPrompt}; then `appendSystemPrompt`, once, when given.
+ *
+ * @example
+ * ```ts
+ * plannerSystem({ agentName: 'Guide', appendSystemPrompt: '# Playbook\n…' });
+ * ```
+ */
+export function plannerSystem(config: { agentName?: string | undefined; systemPrompt?: string | undefined; appendSystemPrompt?: string | undefined }): string {
+  const base = config.systemPrompt?.trim() ? config.systemPrompt : plannerSystemPrompt(config.agentName);
+  const extra = config.appendSystemPrompt?.trim() ? config.appendSystemPrompt : undefined;
+  return extra === undefined ? base : `${base}\n\n${extra}`;
+}
+
+/** A page of the sitemap the planner may send the user to. */
+export interface SitemapPage {
+  /** The route, e.g. `/pricing`. */
+  path: string;
+  title?: string;
+  /** What is on the page, in a few words. */
+  description?: string;
+}
+
+/** The site's pages: a list of pages, or free text sent as is. */
+export type SitemapConfig = readonly SitemapPage[] | string;
+
+/** The brand the agent speaks for: a name and voice, or free text. */
+export type BrandPrompt = string | { name: string; voice?: string; guidelines?: string };
+
+/** Who the user is: name, role and the tone to take, or free text. */
+export type PersonaInput = string | { name?: string; role?: string; tone?: string };
+
+/** What the user selected on the page when they asked: the text, and where, or free text. */
+export type SelectionContext = string | { text: string; selector?: string; url?: string };
+
+/** The parts of `PlanInput` the planner's user message renders. */
+export interface PlannerMessageInput {
+  task: string;
+  sitemap?: SitemapConfig | undefined;
+  brand?: BrandPrompt | undefined;
+  persona?: PersonaInput | undefined;
+  locale?: string | undefined;
+  selection?: SelectionContext | undefined;
+  hostContext?: string | undefined;
+}
+
+/** Longest selection text sent; a selection of a whole page would crowd out the task. */
+const MAX_SELECTION = 2000;
+
+/**
+ * The planner's user message: the markers described at the top of this file.
+ *
+ * @example
+ * ```ts
+ * plannerUserMessage({ task: 'Show me the prices', sitemap: [{ path: '/pricing', title: 'Pricing' }] });
+ * // "Task: Show me the prices\nSitemap:\n- /pricing — Pricing"
+ * ```
+ */
+export function plannerUserMessage(input: PlannerMessageInput): string {
+  const lines = [`${TASK_MARKER} ${oneLine(input.task)}`];
+  if (input.locale) {
+    const name = languageName(input.locale);
+    lines.push(`Locale: ${input.locale}${name ? ` — ${name}` : ''}`);
+  }
+  if (input.sitemap !== undefined && input.sitemap.length > 0) {
+    lines.push(SITEMAP_MARKER);
+    if (typeof input.sitemap === 'string') lines.push(input.sitemap.trim());
+    else for (const page of input.sitemap) lines.push(sitemapLine(page));
+  }
+  if (input.brand !== undefined) {
+    const brand = input.brand;
+    lines.push(typeof brand === 'string' ? `Brand: ${brand.trim()}` : `Brand: ${fields([['', brand.name], ['voice', brand.voice], ['guidelines', brand.guidelines]])}`);
+  }
+  if (input.persona !== undefined) {
+    const persona = input.persona;
+    lines.push(typeof persona === 'string' ? `Persona: ${persona.trim()}` : `Persona: ${fields([['name', persona.name], ['role', persona.role], ['tone', persona.tone]])}`);
+  }
+  if (input.selection !== undefined) {
+    const selection = typeof input.selection === 'string' ? { text: input.selection } : input.selection;
+    const where = fields([['element', selection.selector], ['page', selection.url]]);
+    lines.push(`Selected on the page: ${JSON.stringify(clip(selection.text.trim(), MAX_SELECTION))}${where ? ` (${where})` : ''}`);
+  }
+  if (input.hostContext?.trim()) lines.push('Context:', input.hostContext.trim());
+  return lines.join('\n');
+}
+
+/**
+ * Reads the task and sitemap back from a planner user message: for scripted and offline models.
+ *
+ * @example
+ * ```ts
+ * readPlannerMessage('Task: Tour\nSitemap:\n- /pricing — Pricing: the tiers');
+ * // { task: 'Tour', sitemap: [{ path: '/pricing', title: 'Pricing', description: 'the tiers' }] }
+ * ```
+ */
+export function readPlannerMessage(text: string): { task?: string; sitemap: SitemapPage[] } {
+  const lines = text.split(/\r?\n/);
+  const result: { task?: string; sitemap: SitemapPage[] } = { sitemap: [] };
+  const taskLine = lines.find((line) => line.startsWith(TASK_MARKER));
+  if (taskLine !== undefined) result.task = taskLine.slice(TASK_MARKER.length).trim();
+  const start = lines.indexOf(SITEMAP_MARKER);
+  if (start >= 0) {
+    for (const line of lines.slice(start + 1)) {
+      const match = /^- (\S+)(?: — (.*?))?(?:: (.*))?$/.exec(line);
+      if (!match) break;
+      const page: SitemapPage = { path: match[1] as string };
+      if (match[2]) page.title = match[2];
+      if (match[3]) page.description = match[3];
+      result.sitemap.push(page);
+    }
+  }
+  return result;
+}
+
+/**
+ * The feedback sent after an unusable planner answer, naming what was wrong.
+ *
+ * @example
+ * ```ts
+ * plannerFeedback({ truncated: false, problems: ['todos must be an array'] });
+ * ```
+ */
+export function plannerFeedback(failure: { truncated: boolean; problems: readonly string[] }): string {
+  if (failure.truncated) {
+    return 'Your answer was cut off before its JSON ended. Answer again with fewer, shorter todos (at most 6, a few words each) and a one-sentence task_summary, as one complete JSON object and nothing else.';
+  }
+  return `Your answer could not be used: ${failure.problems.join('; ')}. Answer again with one JSON object {"task_summary": "...", "todos": [{"intent": "...", "description": "...", "expected_turn": 1}]} and nothing else.`;
+}
+
+/**
+ * The system prompt of `editWithInstruction` (about 50 words).
+ */
+export const EDIT_SYSTEM_PROMPT = `You edit markdown documents. Apply the user's instruction to the document and keep everything else as it is.
+
+Reply with one JSON object and nothing else:
+{"content": "<the whole new document, in markdown>", "title": "<a new title, only if the instruction asks for one>"}
+
+Never reply with an empty content.`;
+
+/**
+ * The user message of `editWithInstruction`: the instruction, the title and the document between
+ * marker lines (not a code fence: documents often contain fences).
+ *
+ * @example
+ * ```ts
+ * editUserMessage({ title: 'Notes', content: '# Pricing' }, 'Shorten it.');
+ * ```
+ */
+export function editUserMessage(doc: { title: string; content: string }, instruction: string): string {
+  return `Instruction: ${instruction.trim()}\nTitle: ${oneLine(doc.title)}\n--- document start ---\n${doc.content}\n--- document end ---`;
+}
+
+function sitemapLine(page: SitemapPage): string {
+  let line = `- ${oneLine(page.path)}`;
+  if (page.title?.trim()) line += ` — ${oneLine(page.title)}`;
+  if (page.description?.trim()) line += `: ${oneLine(page.description)}`;
+  return line;
+}
+
+/** `name, voice: friendly, role: buyer`: the given fields, an empty label meaning the bare value. */
+function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): string {
+  return entries
+    .filter((entry): entry is readonly [string, string] => Boolean(entry[1]?.trim()))
+    .map(([label, value]) => (label ? `${label}: ${oneLine(value)}` : oneLine(value)))
+    .join(', ');
+}
+
+/** Collapses line breaks so that a value cannot break the line-based markers. */
+function oneLine(text: string): string {
+  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
+}
+
+/** `German (Germany)` for `de-DE`, in English; undefined where Intl cannot say. */
+function languageName(locale: string): string | undefined {
+  try {
+    const name = new Intl.DisplayNames(['en'], { type: 'language' }).of(locale);
+    return name && name !== locale ? name : undefined;
+  } catch {
+    return undefined;
+  }
+}

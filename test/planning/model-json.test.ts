@@ -1,0 +1,77 @@
+import { describe, expect, test } from 'vitest';
+import { matchingClose, parseModelJson } from '../../src/planning/model-json.js';
+
+describe('parseModelJson', () => {
+  test.each([
+    ['plain JSON', '{"a": 1}', { a: 1 }, false],
+    ['a code fence', '```json\n{"a": 1}\n```', { a: 1 }, false],
+    ['prose around it', 'Sure! Here it is:\n{"a": 1}\nHope that helps.', { a: 1 }, false],
+    ['a BOM', '\uFEFF{"a": 1}', { a: 1 }, false],
+    ['a trailing comma', '{"a": [1, 2,],}', { a: [1, 2] }, true],
+    ['single quotes', "{'a': 'b'}", { a: 'b' }, true],
+    ['comments', '{\n  // the answer\n  "a": 1 /* one */\n}', { a: 1 }, true],
+    ["a comment with an apostrophe (it's no string)", "{\n  // it's here\n  \"a\": 1\n}", { a: 1 }, true],
+    ['a fence inside a string', '```json\n{"a": "run ```npm i``` first"}\n```', { a: 'run ```npm i``` first' }, false],
+    ['a fence in prose before the JSON fence', 'Use ```code``` like this:\n```json\n{"a": 1}\n```', { a: 1 }, false],
+    ['brackets in strings', '{"a": "}]{["}', { a: '}]{[' }, false],
+    ['prose braces before the object', 'I use {braces} in prose. {"a": 1}', { a: 1 }, false],
+    ['a prose [Note] before the object', '[Note] {"a": 1}', { a: 1 }, false],
+    ['a footnote [1] before the object', '[1] see below {"a": 1}', { a: 1 }, false],
+    ['a leading array of objects', '[{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], false],
+    ['a fenced array', '```json\n[{"a": 1}]\n```', [{ a: 1 }], false],
+    ['a closer that skips a level', '{"a": [{"b": 1}}', { a: [{ b: 1 }] }, true],
+    ['unquoted keys', '{a: 1}', { a: 1 }, true],
+    ['Python literals', "{'a': True, 'b': None}", { a: true, b: null }, true],
+  ])('reads %s', (_name, text, value, repaired) => {
+    const result = parseModelJson(text);
+    expect(result).toEqual({ ok: true, value, repaired, truncated: false });
+  });
+
+  test('reports a cut-off end and repairs what it can', () => {
+    const result = parseModelJson('{"todos": [{"intent": "navigate", "description": "Open pri');
+    expect(result.truncated).toBe(true);
+    expect(result.ok && result.value).toEqual({ todos: [{ intent: 'navigate', description: 'Open pri' }] });
+  });
+
+  test('never takes an inner object of a cut-off outer one for the answer', () => {
+    const result = parseModelJson('{"todos": [{"description": "one"}, {"description": "tw');
+    expect(result.ok && result.value).toHaveProperty('todos');
+    expect(result.truncated).toBe(true);
+  });
+
+  test('a cut-off comment is a cut-off answer', () => {
+    expect(parseModelJson('{"a": 1, /* still writ').truncated).toBe(true);
+  });
+
+  test('says so when there is no JSON', () => {
+    expect(parseModelJson('I cannot help with that.')).toEqual({ ok: false, error: expect.stringMatching(/no JSON object/), truncated: false });
+    expect(parseModelJson('')).toMatchObject({ ok: false, truncated: false });
+    expect(parseModelJson('42')).toMatchObject({ ok: false });
+  });
+
+  test('drops __proto__ keys, so parsed data never reaches a prototype', () => {
+    const result = parseModelJson('{"__proto__": {"polluted": true}, "a": {"__proto__": {"x": 1}}}');
+    expect(result.ok).toBe(true);
+    const value = (result as { value: Record<string, unknown> }).value;
+    expect(Object.getPrototypeOf(value)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    expect(Object.keys(value)).toEqual(['a']);
+    expect((value.a as Record<string, unknown>).x).toBeUndefined();
+  });
+
+  test('handles a very large reply quickly', () => {
+    const todos = Array.from({ length: 2000 }, (_, index) => ({ description: `step ${index} ${'x'.repeat(200)}` }));
+    const text = `Here you go:\n${JSON.stringify({ todos })}\n${'trailing prose '.repeat(1000)}`;
+    const started = performance.now();
+    const result = parseModelJson(text);
+    expect(result.ok && (result.value as { todos: unknown[] }).todos).toHaveLength(2000);
+    expect(performance.now() - started).toBeLessThan(1000);
+  });
+});
+
+describe('matchingClose', () => {
+  test('finds the closing bracket, skipping strings', () => {
+    expect(matchingClose('{"a": "}"} tail', 0)).toBe(9);
+    expect(matchingClose('{"a": [1, 2', 0)).toBe(-1);
+  });
+});
