@@ -164,3 +164,54 @@ export {
   type GraphIssue,
   type GraphIssueKind,
 } from './graph/errors.js';
+
+// Other planning dialects: plan.md checklists, write_todos, plan-update streams, subagents
+export {
+  parseChecklist,
+  toChecklist,
+  seedFromChecklist,
+  CHECKLIST_MAX_BYTES,
+  type ChecklistTodo,
+  type ChecklistWarning,
+  type ParsedChecklist,
+  type ChecklistOptions,
+  type ChecklistSeedResult,
+} from './interop/checklist.js';
+export {
+  createWriteTodos,
+  writeTodosJsonSchema,
+  PLANNER_OVERUSE,
+  type HostTools,
+  type WriteTodosOptions,
+  type WriteTodosAck,
+  type WriteTodosRejection,
+  type WriteTodosResult,
+  type WriteTodosCallContext,
+  type WriteTodosCallResult,
+  type WriteTodosTool,
+} from './interop/write-todos.js';
+export { replaceTodos, type ReplacementTodo } from './interop/replace-todos.js';
+export { normalizeToolCall, countPlannerOnlyTurns, type ToolCallLike, type NormalizedToolCall } from './interop/tool-calls.js';
+export {
+  toOpenAIChatTool,
+  toOpenAIResponsesTool,
+  toAnthropicTool,
+  toAISDKTool,
+  type ToolSpec,
+  type OpenAIChatTool,
+  type OpenAIResponsesTool,
+  type AnthropicTool,
+  type AISDKTool,
+  type AISDKToolCallOptions,
+} from './interop/tool-definitions.js';
+export { createPlanUpdateStream, type PlanUpdate, type PlanUpdateStream, type PlanUpdateStreamOptions } from './interop/plan-update-stream.js';
+export { forwardSubagentEvents } from './interop/subagent.js';
+export {
+  ContextCapsuleSchema,
+  createContextCapsule,
+  parseContextCapsule,
+  safeParseContextCapsule,
+  renderContextCapsule,
+  type ContextCapsule,
+  type ContextCapsuleInput,
+} from './interop/context-capsule.js';

@@ -1,0 +1,140 @@
+import { TODO_STATUSES, type TodoIntent, type TodoStatus } from '../artifacts/todos.js';
+import type { PlanEventMap } from '../events.js';
+import type { Plan } from '../plan.js';
+import { replaceTodos, type ReplacementTodo } from './replace-todos.js';
+
+/** The payload of a `plan-update` event. */
+export type PlanUpdate = PlanEventMap['plan-update'];
+
+/** Options of {@link createPlanUpdateStream}. */
+export interface PlanUpdateStreamOptions {
+  /** Tool names whose results carry todo lists (a result without a name is read by its shape). Default `['write_todos', 'writeTodos']`. */
+  toolNames?: readonly string[];
+  /** The intent of todos the result adds. Default `'narrate'`. */
+  intent?: TodoIntent;
+}
+
+/** Turns tool results into `plan-update` events. Made by {@link createPlanUpdateStream}. */
+export interface PlanUpdateStream {
+  /** Reads one tool result; returns the `plan-update` it emitted, or `null` (not a todo list, malformed, or unchanged). */
+  push(result: unknown): PlanUpdate | null;
+  /** A `TransformStream` from tool results (or stream parts) to `plan-update` payloads. */
+  transformStream(): TransformStream<unknown, PlanUpdate>;
+}
+
+const record = (value: unknown): Record<string, unknown> | undefined =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+
+const string = (value: unknown): string | undefined => (typeof value === 'string' && value !== '' ? value : undefined);
+
+interface Found {
+  todos: unknown;
+  toolCallId: string | undefined;
+  toolName: string | undefined;
+}
+
+/** A ToolMessage inside a Command's `update.messages` carries the call id (also in LangChain's serialized form). */
+function idInMessages(messages: unknown): string | undefined {
+  if (!Array.isArray(messages)) return undefined;
+  for (const message of messages) {
+    const m = record(message);
+    const id = string(m?.tool_call_id) ?? string(record(m?.kwargs)?.tool_call_id);
+    if (id) return id;
+  }
+  return undefined;
+}
+
+/**
+ * Finds a todo list in a tool result: `{ todos }`, a Command `{ update: { todos, messages } }`, or
+ * either wrapped in an envelope (`output`, `result`, `content`, `value`; JSON text is parsed).
+ */
+function find(value: unknown, depth = 0): Found | undefined {
+  if (depth > 4) return undefined;
+  if (typeof value === 'string') {
+    if (!/^\s*[{[]/.test(value)) return undefined;
+    try {
+      return find(JSON.parse(value), depth + 1);
+    } catch {
+      return undefined;
+    }
+  }
+  const v = record(value);
+  if (!v) return undefined;
+  const toolCallId = string(v.tool_call_id) ?? string(v.toolCallId) ?? string(v.call_id);
+  const toolName = string(v.toolName) ?? string(v.name);
+  const update = record(v.update);
+  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages), toolName };
+  if ('todos' in v) return { todos: v.todos, toolCallId, toolName };
+  for (const key of ['output', 'result', 'content', 'value']) {
+    const inner = key in v ? find(v[key], depth + 1) : undefined;
+    if (inner) return { todos: inner.todos, toolCallId: inner.toolCallId ?? toolCallId, toolName: inner.toolName ?? toolName };
+  }
+  return undefined;
+}
+
+/** Reads `[{ content | description, status, id? }]`; `undefined` when any item is unusable. */
+function readTodos(todos: unknown): ReplacementTodo[] | undefined {
+  if (!Array.isArray(todos)) return undefined;
+  const items: ReplacementTodo[] = [];
+  for (const entry of todos) {
+    const item = record(entry);
+    const description = (string(item?.content) ?? string(item?.description))?.trim();
+    const status = item?.status as TodoStatus;
+    if (!description || !TODO_STATUSES.includes(status)) return undefined;
+    items.push({ id: string(item?.id), description, status });
+  }
+  return items;
+}
+
+/**
+ * Keeps a plan in step with todo lists that arrive as tool results (a LangChain `write_todos`
+ * Command, a `{ todos }` output, AI SDK `tool-result` parts) and emits each as `plan-update`
+ * (source `'tool-result'`, with `tool_call_id` when the result has one). Ids of kept todos stay
+ * (see `replaceTodos`).
+ *
+ * A result that names a todo list but is malformed never touches the plan: it emits
+ * `plan-warning` (`plan_update_malformed`) instead. A list identical (texts and statuses) to the
+ * previous one is applied and sent once. Results of other tools and other values are skipped.
+ *
+ * @example
+ * ```ts
+ * const updates = createPlanUpdateStream(plan);
+ * for await (const part of result.fullStream) if (part.type === 'tool-result') updates.push(part);
+ * // or: toolResults.pipeThrough(updates.transformStream())
+ * ```
+ */
+export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOptions = {}): PlanUpdateStream {
+  const { toolNames = ['write_todos', 'writeTodos'], intent = 'narrate' } = options;
+  let last: string | undefined;
+
+  const push = (result: unknown): PlanUpdate | null => {
+    const found = find(result);
+    if (!found || (found.toolName !== undefined && !toolNames.includes(found.toolName))) return null;
+    const items = readTodos(found.todos);
+    if (!items) {
+      plan.emit('plan-warning', {
+        code: 'plan_update_malformed',
+        message: `A tool result${found.toolCallId ? ` (${found.toolCallId})` : ''} carried a todo list that is not a list of { content, status } items, so the plan was left as it was.`,
+      });
+      return null;
+    }
+    const key = JSON.stringify(items.map((item) => [item.description, item.status]));
+    if (key === last) return null;
+    last = key;
+    const todos = replaceTodos(plan, items, { intent });
+    const update: PlanUpdate = { todos, source: 'tool-result', ...(found.toolCallId ? { tool_call_id: found.toolCallId } : {}) };
+    plan.emit('plan-update', update);
+    return update;
+  };
+
+  return {
+    push,
+    transformStream: () =>
+      new TransformStream<unknown, PlanUpdate>({
+        transform(chunk, controller) {
+          const update = push(chunk);
+          if (update) controller.enqueue(update);
+        },
+      }),
+  };
+}

@@ -1,0 +1,43 @@
+import type { Unsubscribe } from '../emitter.js';
+import { PlanloopError } from '../errors.js';
+import type { PlanEvents } from '../events.js';
+import type { Plan } from '../plan.js';
+
+const PREFIX = 'subagent.';
+
+/**
+ * Re-emits every event of a subagent's plan on its parent's, as `subagent.<event>` with the
+ * payload plus `subagent: name` (a child's `plan-update` arrives as `subagent.plan-update`).
+ *
+ * Nesting is flattened, not stacked: an event the child itself forwarded from its own subagent
+ * (`subagent.plan-update` with `subagent: 'search'`) reaches the parent as `subagent.plan-update`
+ * with the path `subagent: 'research/search'`. One prefix keeps every forwarded event typed.
+ *
+ * @example
+ * ```ts
+ * const stop = forwardSubagentEvents(researchPlan, plan, 'research');
+ * plan.on('subagent.plan-update', ({ subagent, todos }) => render(subagent, todos));
+ * stop(); // when the subagent is done
+ * ```
+ */
+export function forwardSubagentEvents(child: Plan, parent: Plan, name: string): Unsubscribe {
+  if (child === parent) {
+    throw new PlanloopError('invalid_input', `forwardSubagentEvents was given the same plan twice: pass the subagent's own Plan as \`child\`.`);
+  }
+  if (name.trim() === '') throw new PlanloopError('invalid_input', 'forwardSubagentEvents needs a subagent name: pass a non-empty `name`.');
+  let forwarding = false;
+  return child.onAny((event, payload) => {
+    // Plans that forward to each other would echo an event forever: drop what comes back around.
+    if (forwarding) return;
+    const nested = event.startsWith(PREFIX);
+    const inner = (payload as { subagent?: unknown }).subagent;
+    const subagent = nested && typeof inner === 'string' ? `${name}/${inner}` : name;
+    const forwarded = (nested ? event : `${PREFIX}${event}`) as keyof PlanEvents & string;
+    forwarding = true;
+    try {
+      parent.emit(forwarded, { ...(payload as object), subagent } as PlanEvents[keyof PlanEvents]);
+    } finally {
+      forwarding = false;
+    }
+  });
+}

@@ -1,0 +1,109 @@
+import { countPlannerOnlyTurns } from './tool-calls.js';
+import type { WriteTodosResult, WriteTodosTool } from './write-todos.js';
+
+/** A tool as every function-calling API needs it: name, description, JSON Schema of the input. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string;
+  readonly parameters: Record<string, unknown>;
+}
+
+/** An OpenAI Chat Completions tool (`tools[]` of `/v1/chat/completions`). */
+export interface OpenAIChatTool {
+  type: 'function';
+  function: { name: string; description: string; parameters: Record<string, unknown> };
+}
+
+/** An OpenAI Responses tool (`tools[]` of `/v1/responses`). */
+export interface OpenAIResponsesTool {
+  type: 'function';
+  name: string;
+  description: string;
+  parameters: Record<string, unknown>;
+  strict: boolean;
+}
+
+/** An Anthropic Messages tool (`tools[]` of `/v1/messages`). */
+export interface AnthropicTool {
+  name: string;
+  description: string;
+  input_schema: Record<string, unknown>;
+}
+
+/** The options the Vercel AI SDK passes to a tool's `execute`, as far as planloop reads them. */
+export interface AISDKToolCallOptions {
+  toolCallId?: string;
+  messages?: readonly unknown[];
+}
+
+/** A Vercel AI SDK tool (a `ToolSet` value), with its input schema marked as `jsonSchema()` marks it. */
+export interface AISDKTool {
+  description: string;
+  inputSchema: { readonly jsonSchema: Record<string, unknown>; readonly _type?: unknown };
+  execute(input: unknown, options?: AISDKToolCallOptions): Promise<WriteTodosResult>;
+}
+
+/**
+ * The tool as OpenAI Chat Completions takes it.
+ *
+ * @example
+ * ```ts
+ * await client.chat.completions.create({ model, messages, tools: [toOpenAIChatTool(writeTodos), ...hostTools] });
+ * ```
+ */
+export function toOpenAIChatTool(spec: ToolSpec): OpenAIChatTool {
+  return { type: 'function', function: { name: spec.name, description: spec.description, parameters: spec.parameters } };
+}
+
+/**
+ * The tool as the OpenAI Responses API takes it. `strict` is `false`: the Responses API makes
+ * function tools strict unless told otherwise, and strict mode refuses optional fields like `id`.
+ *
+ * @example
+ * ```ts
+ * await client.responses.create({ model, input, tools: [toOpenAIResponsesTool(writeTodos)] });
+ * ```
+ */
+export function toOpenAIResponsesTool(spec: ToolSpec): OpenAIResponsesTool {
+  return { type: 'function', name: spec.name, description: spec.description, parameters: spec.parameters, strict: false };
+}
+
+/**
+ * The tool as Anthropic's Messages API takes it.
+ *
+ * @example
+ * ```ts
+ * await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: [toAnthropicTool(writeTodos)] });
+ * ```
+ */
+export function toAnthropicTool(spec: ToolSpec): AnthropicTool {
+  return { name: spec.name, description: spec.description, input_schema: spec.parameters };
+}
+
+/**
+ * The tool as the Vercel AI SDK (v5+) takes it, without depending on the `ai` package: the input
+ * schema carries the marker `jsonSchema()` sets, and `execute` runs the call on the plan.
+ * Validation happens in `execute`, so the model gets indexed messages it can act on.
+ *
+ * The guardrails read the step from the SDK's options: every call of one step receives the same
+ * `messages` array (so a second `write_todos` in a step is refused), and those messages show
+ * whether the previous steps only planned.
+ *
+ * @example
+ * ```ts
+ * await generateText({ model, tools: { ...hostTools, write_todos: toAISDKTool(writeTodos) }, stopWhen: stepCountIs(20),
+ *   prepareStep: () => ({ system: `${base}\n\n${writeTodos.systemPrompt()}` }) });
+ * ```
+ */
+export function toAISDKTool(tool: WriteTodosTool): AISDKTool {
+  return {
+    description: tool.description,
+    inputSchema: { [Symbol.for('vercel.ai.schema')]: true, _type: undefined, jsonSchema: tool.parameters, validate: undefined } as AISDKTool['inputSchema'],
+    execute: async (input, options = {}) =>
+      tool.execute(input, {
+        toolCallId: options.toolCallId,
+        turn: options.messages,
+        plannerOnlyTurns: countPlannerOnlyTurns(options.messages, tool.name),
+      }),
+  };
+}

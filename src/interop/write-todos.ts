@@ -1,0 +1,285 @@
+import { z } from 'zod/mini';
+import { TODO_STATUSES, type TodoIntent, type TodoItem } from '../artifacts/todos.js';
+import { PlanloopError } from '../errors.js';
+import type { Plan } from '../plan.js';
+import { formatIssues, toIssues } from '../validation.js';
+import { replaceTodos } from './replace-todos.js';
+import { normalizeToolCall, type ToolCallLike } from './tool-calls.js';
+
+/** The error result a `write_todos` call gets when the model only plans, turn after turn. */
+export const PLANNER_OVERUSE = 'planner_overuse_execute_next_step';
+
+/** A host's tools, to check for a name clash: names, definitions (`{ name }`, `{ function: { name } }`) or a tool record. */
+export type HostTools = ReadonlyArray<string | { readonly name?: string; readonly function?: { readonly name?: string } }> | Readonly<Record<string, unknown>>;
+
+/** Options of {@link createWriteTodos}. */
+export interface WriteTodosOptions {
+  /** The tool's name. Default `'write_todos'`. */
+  toolName?: string;
+  /** The most items one call may send. Default `20`. */
+  maxItems?: number;
+  /** The longest `content` of an item, in characters. Default `200`. */
+  maxContentLength?: number;
+  /** How many model turns in a row may only call the tool before it answers {@link PLANNER_OVERUSE}. Default `2`. */
+  maxPlannerOnlyTurns?: number;
+  /** The intent of todos the model adds (a todo it keeps keeps its intent). Default `'narrate'`. */
+  intent?: TodoIntent;
+  /** Replaces planloop's tool description. */
+  description?: string;
+  /** The host's own tools: a tool with the same name throws `config_conflict`. */
+  hostTools?: HostTools;
+  /** The host's state fields (names or a state shape): a field named `todos` throws `config_conflict`. */
+  hostStateFields?: readonly string[] | Readonly<Record<string, unknown>>;
+}
+
+/** The acknowledgement of an accepted call: short, so it costs the model few tokens. */
+export interface WriteTodosAck {
+  ok: true;
+  /** Counts the tool's changes to the plan: 1, 2, … (undoing a refused reply's write counts too). */
+  revision: number;
+  todoCount: number;
+  /** The id of the first todo in progress, or `null`. */
+  inProgress: string | null;
+}
+
+/** Why a call was refused; `message` is written for the model. */
+export interface WriteTodosRejection {
+  ok: false;
+  error: 'invalid_input' | 'multiple_calls' | typeof PLANNER_OVERUSE;
+  message: string;
+}
+
+/** What a `write_todos` call answers: send it back to the model as the tool result. */
+export type WriteTodosResult = WriteTodosAck | WriteTodosRejection;
+
+/** What {@link WriteTodosTool.execute} knows about the call. */
+export interface WriteTodosCallContext {
+  /** Copied to the `plan-update` event. */
+  toolCallId?: string | undefined;
+  /**
+   * Any value naming the model turn that made the call (compared with `===`). A second call in
+   * the same turn is refused and undoes the first. Without it each call is a turn of its own.
+   */
+  turn?: unknown;
+  /** How many turns right before this one only called this tool (see `countPlannerOnlyTurns`). Default 0. */
+  plannerOnlyTurns?: number | undefined;
+}
+
+/** The answer to one `write_todos` call of a batch. */
+export interface WriteTodosCallResult {
+  toolCallId: string | undefined;
+  toolName: string;
+  result: WriteTodosResult;
+}
+
+/** A `write_todos` tool bound to a plan. Made by {@link createWriteTodos}. */
+export interface WriteTodosTool {
+  readonly name: string;
+  readonly description: string;
+  /** The input's JSON Schema. */
+  readonly parameters: Record<string, unknown>;
+  /** The tool's changes to the plan so far (see {@link WriteTodosAck.revision}). */
+  readonly revision: number;
+  /** The system-prompt fragment with the current plan: call it before every model call. */
+  systemPrompt(): string;
+  /** Runs one call (for frameworks that run tools one at a time, like the Vercel AI SDK). */
+  execute(input: unknown, context?: WriteTodosCallContext): WriteTodosResult;
+  /**
+   * Runs every `write_todos` call of one model turn, given all the turn's tool calls (the host runs
+   * its own tools). Several `write_todos` calls: all refused. The turn only plans and the turns
+   * before it did too: refused with {@link PLANNER_OVERUSE}.
+   */
+  handleToolCalls(calls: readonly ToolCallLike[]): WriteTodosCallResult[];
+}
+
+const TOOL_NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * The JSON Schema of the `write_todos` input: `{ todos: [{ id?, content, status }] }`.
+ *
+ * @example
+ * ```ts
+ * writeTodosJsonSchema({ maxItems: 8 }).properties.todos.maxItems; // 8
+ * ```
+ */
+export function writeTodosJsonSchema(limits: { maxItems?: number; maxContentLength?: number } = {}) {
+  const { maxItems = 20, maxContentLength = 200 } = limits;
+  return {
+    type: 'object',
+    properties: {
+      todos: {
+        type: 'array',
+        maxItems,
+        items: {
+          type: 'object',
+          properties: {
+            id: { type: 'string' },
+            content: { type: 'string', minLength: 1, maxLength: maxContentLength },
+            status: { type: 'string', enum: [...TODO_STATUSES] },
+          },
+          required: ['content', 'status'],
+          additionalProperties: false,
+        },
+      },
+    },
+    required: ['todos'],
+    additionalProperties: false,
+  };
+}
+
+function namesOf(tools: HostTools | readonly string[] | Readonly<Record<string, unknown>> | undefined): string[] {
+  if (!tools) return [];
+  if (!Array.isArray(tools)) return Object.keys(tools);
+  return (tools as ReadonlyArray<unknown>).map((tool) => {
+    if (typeof tool === 'string') return tool;
+    const named = tool as { name?: unknown; function?: { name?: unknown } } | null;
+    return String(named?.name ?? named?.function?.name ?? '');
+  });
+}
+
+/**
+ * A `write_todos` tool for hosts that use function calling: the model sends its whole todo list,
+ * which replaces the plan's (`content` becomes `description`; ids of kept todos stay, see
+ * `replaceTodos`), and gets back `{ ok, revision, todoCount, inProgress }`. Each accepted write
+ * emits `plan-update` (source `'write-todos'`, `tool_call_id`, `revision`). A refused call changes
+ * nothing (through `execute`, a second call in one turn also undoes the first: no call of that
+ * turn stands). Throws `config_conflict` when the tool's name or its `todos` state clashes with the host's.
+ *
+ * Defaults: `toolName` `'write_todos'`, `maxItems` 20, `maxContentLength` 200,
+ * `maxPlannerOnlyTurns` 2, `intent` `'narrate'`.
+ *
+ * @example
+ * ```ts
+ * const writeTodos = createWriteTodos(plan, { hostTools: ['navigate', 'click'] });
+ * const system = `${basePrompt}\n\n${writeTodos.systemPrompt()}`;
+ * for (const { toolCallId, result } of writeTodos.handleToolCalls(message.tool_calls)) {
+ *   messages.push({ role: 'tool', tool_call_id: toolCallId, content: JSON.stringify(result) });
+ * }
+ * ```
+ */
+export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): WriteTodosTool {
+  const { toolName: name = 'write_todos', maxItems = 20, maxContentLength = 200, maxPlannerOnlyTurns = 2, intent = 'narrate' } = options;
+  if (!TOOL_NAME.test(name)) {
+    throw new PlanloopError('invalid_input', `The tool name "${name}" is not usable by function-calling APIs: use 1 to 64 letters, digits, "_" or "-".`);
+  }
+  if (namesOf(options.hostTools).includes(name)) {
+    throw new PlanloopError(
+      'config_conflict',
+      `The host already has a tool named "${name}", which is also the name of planloop's todo tool. Rename the host's tool, or pass another toolName to createWriteTodos().`,
+    );
+  }
+  if (namesOf(options.hostStateFields).includes('todos')) {
+    throw new PlanloopError(
+      'config_conflict',
+      `The host's state has a "todos" field, and planloop's ${name} tool keeps the todo list as "todos" too. Remove the host's field and read plan.todos instead, or leave out createWriteTodos().`,
+    );
+  }
+
+  const InputSchema = z.object({
+    todos: z
+      .array(
+        z.object({
+          // Models often send `null` for an optional field. Extra keys models add are dropped, not refused.
+          id: z.optional(z.nullable(z.string())),
+          content: z.string().check(z.trim(), z.minLength(1), z.maxLength(maxContentLength)),
+          status: z.enum(TODO_STATUSES),
+        }),
+      )
+      .check(z.maxLength(maxItems)),
+  });
+
+  let revision = 0;
+  let plannerOnlyStreak = 0;
+  let turn: { key: unknown; calls: number; before: TodoItem[] | undefined } | undefined;
+
+  const reject = (error: WriteTodosRejection['error'], message: string): WriteTodosRejection => ({ ok: false, error, message });
+  const multipleCalls = (count: number) =>
+    reject('multiple_calls', `${name} was called ${count} times in one reply, so none of those calls was applied. Call it once per reply, with the complete list.`);
+  const overuse = () =>
+    reject(
+      PLANNER_OVERUSE,
+      `${PLANNER_OVERUSE}: the plan was rewritten in ${maxPlannerOnlyTurns} replies in a row without other work, so this call was not applied. Do the in_progress item now with your other tools.`,
+    );
+
+  const publish = (todos: TodoItem[], toolCallId: string | undefined) => {
+    revision += 1;
+    plan.emit('plan-update', { todos, source: 'write-todos', revision, ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }) });
+  };
+
+  const apply = (input: unknown, toolCallId: string | undefined): WriteTodosResult => {
+    let value = input;
+    if (typeof input === 'string') {
+      try {
+        value = JSON.parse(input);
+      } catch {
+        return reject('invalid_input', `${name} was not applied: its arguments are not valid JSON. Send { "todos": [...] }.`);
+      }
+    }
+    const parsed = InputSchema.safeParse(value);
+    if (!parsed.success) {
+      return reject('invalid_input', `${name} was not applied: ${formatIssues(toIssues(parsed.error.issues, [], value))}. Send the whole list again.`);
+    }
+    const todos = replaceTodos(
+      plan,
+      parsed.data.todos.map((item) => ({ id: item.id ?? undefined, description: item.content, status: item.status })),
+      { intent },
+    );
+    publish(todos, toolCallId);
+    return { ok: true, revision, todoCount: todos.length, inProgress: todos.find((todo) => todo.status === 'in_progress')?.id ?? null };
+  };
+
+  return {
+    name,
+    description:
+      options.description ??
+      'Replace your todo list. Send every item each time, each with content and status (pending, in_progress or completed). Call it once per reply, then work on the in_progress item.',
+    parameters: writeTodosJsonSchema({ maxItems, maxContentLength }),
+    get revision() {
+      return revision;
+    },
+
+    systemPrompt() {
+      const lines = plan.todos.list().map((todo) => `- [${todo.status}] ${todo.description}`);
+      return [
+        '## Todo list',
+        `For a task with several steps, track it with \`${name}\`: send the full list each time (it replaces the old one), once per reply. Set an item in_progress when you start it and completed as soon as it is done, then go on with the work itself.`,
+        '',
+        'Current todos:',
+        lines.length > 0 ? lines.join('\n') : '(none yet)',
+      ].join('\n');
+    },
+
+    execute(input, context = {}) {
+      if (context.turn === undefined || turn?.key !== context.turn) {
+        turn = { key: context.turn ?? Symbol('turn'), calls: 0, before: undefined };
+      }
+      turn.calls += 1;
+      if (turn.calls > 1) {
+        // Tools may already have run one call of this turn: undo it, so that no call of the turn stands.
+        if (turn.before) {
+          publish(plan.todos.reset(turn.before), context.toolCallId);
+          turn.before = undefined;
+        }
+        return multipleCalls(turn.calls);
+      }
+      if ((context.plannerOnlyTurns ?? 0) >= maxPlannerOnlyTurns) return overuse();
+      const before = plan.todos.list();
+      const result = apply(input, context.toolCallId);
+      if (result.ok) turn.before = before;
+      return result;
+    },
+
+    handleToolCalls(calls) {
+      const all = calls.map(normalizeToolCall);
+      const writes = all.filter((call) => call.name === name);
+      const plannerOnly = writes.length > 0 && writes.length === all.length;
+      const overused = plannerOnly && plannerOnlyStreak >= maxPlannerOnlyTurns;
+      plannerOnlyStreak = plannerOnly ? plannerOnlyStreak + 1 : 0;
+      return writes.map((call) => ({
+        toolCallId: call.id,
+        toolName: name,
+        result: writes.length > 1 ? multipleCalls(writes.length) : overused ? overuse() : apply(call.input, call.id),
+      }));
+    },
+  };
+}
