@@ -1,0 +1,64 @@
+import { existsSync } from 'node:fs';
+import { defineConfig } from '@playwright/test';
+
+/** The port the demo dev server gets during e2e runs (the `demo` script keeps vite's 5173). */
+const DEMO_PORT = 5174;
+const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`;
+
+/**
+ * The browser: `CHROMIUM_PATH` (scripts/ensure-browser.sh sets it), else Debian's Chromium when it
+ * is installed, else Playwright's own downloaded browser (no executablePath).
+ */
+function chromiumPath(): string | undefined {
+  const candidates = [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'];
+  return candidates.find((path): path is string => !!path && existsSync(path));
+}
+
+const executablePath = chromiumPath();
+
+/**
+ * Servers the tests need, started before and stopped after the run. Add one entry per server
+ * (for instance a local fake OpenAI-compatible endpoint for the demo's agent tests).
+ */
+const webServer = [
+  {
+    name: 'demo',
+    command: `npx --no-install vite --host 127.0.0.1 --port ${DEMO_PORT} --strictPort`,
+    url: DEMO_URL,
+    reuseExistingServer: !process.env.CI,
+    timeout: 60_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  },
+];
+
+export default defineConfig({
+  testDir: 'e2e',
+  outputDir: 'test-results/e2e',
+  fullyParallel: false,
+  forbidOnly: !!process.env.CI,
+  workers: 2,
+  retries: process.env.CI ? 1 : 0,
+  timeout: 30_000,
+  expect: { timeout: 5_000 },
+  reporter: [['list'], ['json', { outputFile: 'test-results/e2e.json' }]],
+  webServer,
+  use: {
+    baseURL: DEMO_URL,
+    screenshot: 'on',
+    trace: 'retain-on-failure',
+    launchOptions: {
+      ...(executablePath ? { executablePath } : {}),
+      args: [
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-quic',
+        '--no-first-run',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+});
