@@ -1,0 +1,76 @@
+import { describe, expect, it } from 'vitest';
+import { BUNDLE_ENTRIES, measureBundle } from '../../bench/bundle-size.js';
+import { benchFirstAction } from '../../bench/first-action.js';
+import { benchOverhead } from '../../bench/overhead.js';
+import { checkTargets, renderMarkdown } from '../../bench/report.js';
+import { formScenario, replanScenario, tourScenario } from '../../bench/scenarios.js';
+import { benchTokens } from '../../bench/tokens.js';
+
+// Each benchmark once, on tiny inputs, so that none of them rots. The figures are not asserted.
+
+const entry = (name: string) => {
+  const found = BUNDLE_ENTRIES.find((item) => item.name === name);
+  if (!found) throw new Error(`no bundle entry ${name}`);
+  return found;
+};
+
+describe('benchmarks (smoke)', () => {
+  it('counts plan tokens for planloop and both write_todos variants', () => {
+    const result = benchTokens([tourScenario(3), formScenario(4), replanScenario(4)]);
+    expect(result.scenarios.map((scenario) => scenario.key)).toEqual(['tour', 'form', 'replan']);
+    for (const scenario of result.scenarios) {
+      expect(scenario.protocols.map((protocol) => protocol.protocol)).toEqual([
+        'planloop',
+        'write_todos (planloop tool)',
+        'write_todos (LangChain JS sizes)',
+      ]);
+      for (const protocol of scenario.protocols) {
+        expect(protocol.totalOutput).toBeGreaterThan(0);
+        expect(protocol.totalInput).toBeGreaterThan(0);
+      }
+    }
+    // The LangChain estimate comes from 12,464 characters at a plausible English ratio.
+    expect(result.charsPerToken).toBeGreaterThan(2);
+    expect(result.charsPerToken).toBeLessThan(8);
+  });
+
+  it('builds bundles with tree-shaking: Plan alone carries no provider code, a provider does', async () => {
+    const planOnly = await measureBundle(entry('Plan only'));
+    expect(planOnly.leaks).toEqual([]);
+    expect(planOnly.code).not.toContain('chat/completions');
+    expect(planOnly.code).not.toContain('anthropic-version');
+    expect(planOnly.gzip).toBeGreaterThan(0);
+    expect(planOnly.brotli).toBeLessThan(planOnly.minified);
+    // The marker really identifies the provider, so its absence above means something.
+    const openai = await measureBundle(entry('openai-compatible'));
+    expect(openai.code).toContain('chat/completions');
+    expect(openai.leaks).toEqual([]);
+  });
+
+  it('times the per-turn steps and the makeTodos parse, and streams to the first action', async () => {
+    const overhead = await benchOverhead({ sizes: [5, 8], iterations: 4, planSizes: [3], planIterations: 2 });
+    expect(overhead.turns.map((row) => row.todos)).toEqual([5, 8]);
+    expect(overhead.turns[0]?.total).toBeGreaterThan(0);
+    expect(overhead.makeTodos[0]?.todos).toBe(3);
+
+    const firstAction = await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 });
+    expect(firstAction.textShare).toBeGreaterThan(0);
+    expect(firstAction.textShare).toBeLessThanOrEqual(1);
+
+    const tokens = benchTokens([tourScenario(2)]);
+    const sizes = [{ name: 'core', note: '', minified: 1, gzip: 1, brotli: 1, leaks: [] }];
+    const targets = checkTargets({ tokens, bundle: { sizes, coreShares: [] }, overhead, firstAction });
+    expect(targets.map((check) => check.target)).toContain('first action');
+    const markdown = renderMarkdown({
+      generatedAt: new Date().toISOString(),
+      environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
+      tokens,
+      bundle: { sizes, coreShares: [] },
+      overhead,
+      firstAction,
+      targets,
+    });
+    expect(markdown).toContain('## Targets');
+    expect(markdown).toContain('write_todos (LangChain JS sizes) (estimated)');
+  });
+});
