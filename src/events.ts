@@ -63,9 +63,9 @@ export interface PlanEventMap {
   /** Something the host should know that is not an error (e.g. a checklist file too large to seed). */
   'plan-warning': { readonly code: string; readonly message: string };
   /** A loop run started. */
-  'run-start': { readonly runId: string; readonly task: string; readonly resumed: boolean; readonly maxTurns: number };
-  /** A turn started. */
-  'turn-start': { readonly runId: string; readonly turn: number; readonly maxTurns: number };
+  'run-start': { readonly runId: string; readonly task: string; readonly resumed: boolean };
+  /** A turn started (`attempt` 2 when a bad envelope is retried; the turn number stays). */
+  'turn-start': { readonly runId: string; readonly turn: number; readonly maxTurns: number; readonly attempt?: number };
   /** An action is being dispatched. */
   'action': { readonly runId: string; readonly turn: number; readonly index: number; readonly action: TurnAction };
   /** A turn ended. */

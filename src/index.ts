@@ -215,3 +215,32 @@ export {
   type ContextCapsule,
   type ContextCapsuleInput,
 } from './interop/context-capsule.js';
+
+// The turn loop
+export {
+  parseTurnEnvelope,
+  safeParseTurnEnvelope,
+  validateTurnEnvelope,
+  type ParseTurnEnvelopeOptions,
+  type SafeParseTurnEnvelopeResult,
+} from './envelope/parse.js';
+export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser } from './envelope/stream.js';
+export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
+export {
+  TURN_INSTRUCTIONS,
+  buildTurnMessages,
+  turnSystemPrompt,
+  turnUserPrompt,
+  readTurnMessage,
+  type TurnPromptInput,
+  type TurnToolSpec,
+  type TurnMessageReading,
+} from './loop/turn-prompt.js';
+export {
+  runWebAgent,
+  type RunWebAgentOptions,
+  type RunResult,
+  type LoopTool,
+  type LoopToolHandler,
+  type LoopToolContext,
+} from './loop/run-web-agent.js';

@@ -22,7 +22,7 @@ export function parseTodoAdjust(input: unknown, remainingIds: readonly string[] 
     });
   }
   const forbidden = FORBIDDEN_ADJUST_KEYS.filter((key) => Object.hasOwn(input, key));
-  if (forbidden.length > 0) throw insertForbidden(`a "${forbidden[0]}" key`, remainingIds);
+  if (forbidden.length > 0) throw insertForbidden(`the "${forbidden[0]}" key`, remainingIds);
   const result = TodoAdjustSchema.safeParse(input);
   if (!result.success) {
     const issues = toIssues(result.error.issues, ['todo_adjust'], input);

@@ -154,5 +154,7 @@ export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
       },
     },
   },
-  required: ['turn_planning', 'actions'],
+  // todo_adjust is required here (the zod schema lets it be absent): a model made to write it,
+  // even empty, before `actions` lets the streaming parser dispatch each action as it closes.
+  required: ['turn_planning', 'todo_adjust', 'actions'],
 };

@@ -1,0 +1,34 @@
+import type { TodoItem } from '../artifacts/todos.js';
+
+/** Anything that holds todos: a `Plan`, its `todos` artifact's owner, or a list. */
+export type TodoSource = { todos: { list(): TodoItem[] } } | readonly TodoItem[];
+
+/** The line shown when no todo remains. */
+export const NOTHING_LEFT_LINE = 'No todos left: finish now with task_finish.';
+
+/**
+ * The plan as the model sees it each turn: only the todos not completed, head first, one line
+ * each: `<id> <intent>: <description> (turn <n>)`. Every line starts with the todo id (hosts and
+ * the offline demo model parse that); the `(turn n)` part appears when the planner predicted one.
+ * About 15 tokens per todo. When nothing remains, one line saying the model must finish.
+ *
+ * @example
+ * ```ts
+ * renderPlanForTurn(plan);
+ * // t2 narrate: Show the three tiers (turn 2)
+ * // t3 click: Open the free-trial form (turn 3)
+ * ```
+ */
+export function renderPlanForTurn(source: TodoSource): string {
+  const todos = Array.isArray(source) ? (source as readonly TodoItem[]) : (source as { todos: { list(): TodoItem[] } }).todos.list();
+  const remaining = todos.filter((todo) => todo.status !== 'completed');
+  if (remaining.length === 0) return NOTHING_LEFT_LINE;
+  return remaining
+    .map((todo) => `${todo.id} ${oneLine(todo.intent).replace(/ /g, '-')}: ${oneLine(todo.description)}${todo.expected_turn ? ` (turn ${todo.expected_turn})` : ''}`)
+    .join('\n');
+}
+
+/** Collapses whitespace so a description can never break the one-line-per-todo format. */
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

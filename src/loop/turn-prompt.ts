@@ -1,0 +1,180 @@
+import type { TodoItem } from '../artifacts/todos.js';
+import type { Observation } from '../events.js';
+import type { LLMMessage } from '../llm/provider.js';
+import { renderPlanForTurn } from './render-plan.js';
+
+/*
+ * The per-turn prompt. Two messages, rebuilt every turn (there is no growing chat history, so a
+ * turn costs about the same at turn 9 as at turn 1):
+ *
+ * system: TURN_INSTRUCTIONS (or the host's replacement), then `Tools: …` when the host has tools.
+ *
+ * user, one item per line, in this order (the offline demo model and tests parse these markers,
+ * so keep them stable):
+ * ```text
+ * Task: <the user's task, on one line>
+ * Todos (first is next):
+ * t2 narrate: Show the three tiers (turn 2)        <- renderPlanForTurn: each line starts with the id
+ * t3 click: Open the free-trial form (turn 3)
+ * Turn 2 of 6.
+ * Earlier: 1 t1 Open the pricing page [navigate]   <- bounded memory, oldest first, optional
+ * Last turn:                                        <- optional: what the last turn observed
+ * - navigate: {"ok":true}
+ * Nudge: <one line>                                 <- optional, after turns without progress
+ * ```
+ * The planner's `appendSystemPrompt` is never part of it: strategic context is paid once, in the
+ * planning call.
+ */
+
+/** The envelope instructions: the fixed system prompt of every turn (about 72 GPT tokens; the JSON shape is most of it). */
+export const TURN_INSTRUCTIONS = [
+  'Reply with one JSON object only:',
+  '{"turn_planning":{"todo_id","does","is_last_turn"},"todo_adjust":{"remove":[done ids],"replace":[{"id","intent","description"}]},"actions":[…]}',
+  'Action types: narrate{text,target?} tool{name,args} ask{question} task_finish{summary}.',
+  'Todos cannot be added.',
+].join('\n');
+
+/** A tool as the prompt names it. */
+export interface TurnToolSpec {
+  name: string;
+  /** One short line: what it does and its args, e.g. `open a page {path}`. */
+  description?: string;
+}
+
+/**
+ * The system message of a turn: the envelope instructions (or `systemPrompt`, which replaces
+ * them) and a `Tools:` line.
+ *
+ * @example
+ * ```ts
+ * turnSystemPrompt({ tools: [{ name: 'navigate', description: 'open a page {path}' }, { name: 'click' }] });
+ * // '…\nTools: navigate (open a page {path}); click'
+ * ```
+ */
+export function turnSystemPrompt(options: { tools?: readonly TurnToolSpec[]; systemPrompt?: string } = {}): string {
+  const tools = options.tools ?? [];
+  const toolLine = tools.length === 0 ? '' : `\nTools: ${tools.map((tool) => (tool.description ? `${tool.name} (${oneLine(tool.description)})` : tool.name)).join('; ')}`;
+  return (options.systemPrompt ?? TURN_INSTRUCTIONS) + toolLine;
+}
+
+/** What {@link turnUserPrompt} renders. */
+export interface TurnPromptInput {
+  task: string;
+  /** The plan's todos (all of them: completed ones are left out of the prompt). */
+  todos: readonly TodoItem[];
+  turn: number;
+  maxTurns: number;
+  /** Short lines about earlier turns, oldest first. */
+  memory?: readonly string[];
+  /** What the last turn observed. */
+  observations?: readonly Observation[];
+  /** A one-line push after turns without progress. */
+  nudge?: string;
+}
+
+/**
+ * The user message of a turn, in the format described at the top of this file (`Task:` line, one line per todo starting with its id).
+ *
+ * @example
+ * ```ts
+ * turnUserPrompt({ task: 'Show me the prices', todos: plan.todos.list(), turn: 2, maxTurns: 6 });
+ * // 'Task: Show me the prices\nTodos (first is next):\nt2 narrate: Show the three tiers (turn 2)\nTurn 2 of 6.'
+ * ```
+ */
+export function turnUserPrompt(input: TurnPromptInput): string {
+  const lines = [`Task: ${oneLine(input.task)}`, 'Todos (first is next):', renderPlanForTurn(input.todos), `Turn ${input.turn} of ${input.maxTurns}.`];
+  if (input.memory && input.memory.length > 0) lines.push(`Earlier: ${input.memory.join('; ')}`);
+  if (input.observations && input.observations.length > 0) {
+    lines.push('Last turn:', ...input.observations.map((observation) => `- ${observation.summary}`));
+  }
+  if (input.nudge) lines.push(`Nudge: ${input.nudge}`);
+  return lines.join('\n');
+}
+
+/** What {@link readTurnMessage} finds in a turn's user message. */
+export interface TurnMessageReading {
+  task?: string;
+  todos: Array<{ id: string; intent: string; description: string; expected_turn?: number }>;
+  turn?: number;
+  maxTurns?: number;
+  /** The `- ` lines under `Last turn:`, without the dash. */
+  lastTurn: string[];
+  nudge?: string;
+}
+
+/**
+ * Reads a turn's user message back (the inverse of {@link turnUserPrompt}): for scripted and
+ * offline models that answer from the prompt, like the demo's.
+ *
+ * @example
+ * ```ts
+ * const { task, todos } = readTurnMessage(request.messages.at(-1)?.content ?? '');
+ * todos[0]?.id; // 't2': the todo to do now
+ * ```
+ */
+export function readTurnMessage(text: string): TurnMessageReading {
+  const reading: TurnMessageReading = { todos: [], lastTurn: [] };
+  let section: 'todos' | 'last' | undefined;
+  for (const line of text.split('\n')) {
+    const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
+    if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
+    else if (line === 'Todos (first is next):') section = 'todos';
+    else if (line === 'Last turn:') section = 'last';
+    else if (turn) {
+      reading.turn = Number(turn[1]);
+      reading.maxTurns = Number(turn[2]);
+      section = undefined;
+    } else if (line.startsWith('Nudge: ')) reading.nudge = line.slice(7);
+    else if (section === 'last' && line.startsWith('- ')) reading.lastTurn.push(line.slice(2));
+    else if (section === 'todos') {
+      const todo = /^(\S+) (\S+): (.*?)(?: \(turn (\d+)\))?$/.exec(line);
+      if (todo) {
+        const [, id = '', intent = '', description = '', expected] = todo;
+        reading.todos.push({ id, intent, description, ...(expected ? { expected_turn: Number(expected) } : {}) });
+      }
+    }
+  }
+  return reading;
+}
+
+/**
+ * Both messages of a turn.
+ *
+ * @example
+ * ```ts
+ * const messages = buildTurnMessages({ task, todos: plan.todos.list(), turn: 1, maxTurns: 5 }, { tools: [{ name: 'navigate' }] });
+ * ```
+ */
+export function buildTurnMessages(input: TurnPromptInput, system: { tools?: readonly TurnToolSpec[]; systemPrompt?: string } = {}): LLMMessage[] {
+  return [
+    { role: 'system', content: turnSystemPrompt(system) },
+    { role: 'user', content: turnUserPrompt(input) },
+  ];
+}
+
+/**
+ * A value as one short line for a prompt: strings as they are, anything else as JSON, cut at
+ * `max` characters. Default 160.
+ *
+ * @example
+ * ```ts
+ * clip({ ok: true, url: '/pricing' }); // '{"ok":true,"url":"/pricing"}'
+ * ```
+ */
+export function clip(value: unknown, max = 160): string {
+  let text: string;
+  if (typeof value === 'string') text = value;
+  else {
+    try {
+      text = JSON.stringify(value) ?? String(value);
+    } catch {
+      text = String(value);
+    }
+  }
+  text = oneLine(text);
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
+
+function oneLine(text: string): string {
+  return text.replace(/\s+/g, ' ').trim();
+}

@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { parseTodoAdjust } from '../../src/envelope/adjust.js';
+import { EnvelopeError } from '../../src/errors.js';
+import type { PlanEvents } from '../../src/events.js';
+import { Plan } from '../../src/plan.js';
+import { createMemoryAdapter } from '../../src/storage/memory.js';
+
+async function fourTodos() {
+  const storage = createMemoryAdapter();
+  const plan = new Plan({ storage });
+  await plan.ready;
+  plan.todos.createMany([
+    { intent: 'navigate', description: 'Open pricing' },
+    { intent: 'narrate', description: 'Show the tiers' },
+    { intent: 'click', description: 'Open the trial form' },
+    { intent: 'finish', description: 'Wrap up' },
+  ]);
+  const changes: PlanEvents['todos-change'][] = [];
+  const updates: PlanEvents['plan-update'][] = [];
+  plan.on('todos-change', (event) => changes.push(event));
+  plan.on('plan-update', (event) => updates.push(event));
+  return { plan, storage, changes, updates };
+}
+
+const statuses = (plan: Plan) => plan.todos.list().map((todo) => `${todo.id}:${todo.status}`);
+
+describe('plan.adjust', () => {
+  it('completes removed ids (they stay listed), rewrites replaced ones in place, and says what it did', async () => {
+    const { plan } = await fourTodos();
+    const result = plan.adjust({ remove: ['t1'], replace: [{ id: 't3', description: 'Open the free-trial form', expected_turn: 3 }] }, { inProgress: 't2' });
+    expect(result).toEqual({ completed: ['t1'], replaced: ['t3'], ignored: [] });
+    expect(statuses(plan)).toEqual(['t1:completed', 't2:in_progress', 't3:pending', 't4:pending']);
+    expect(plan.todos.get('t3')).toEqual({ id: 't3', intent: 'click', description: 'Open the free-trial form', status: 'pending', expected_turn: 3 });
+  });
+
+  it('keeps the list, onChange, plan-update and storage in sync: one change per adjust', async () => {
+    const { plan, storage, changes, updates } = await fourTodos();
+    plan.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+    expect(changes).toHaveLength(1);
+    expect(changes[0]?.todos).toEqual(plan.todos.list());
+    expect(updates).toEqual([{ todos: plan.todos.list(), source: 'adjust' }]);
+    await plan.flush();
+    expect(storage.snapshot?.todos).toEqual(plan.todos.list());
+  });
+
+  it('ignores and reports unknown, retired and already completed ids', async () => {
+    const { plan, updates } = await fourTodos();
+    plan.todos.delete('t4');
+    plan.adjust({ remove: ['t1'] });
+    const result = plan.adjust({ remove: ['t1', 't4', 'zz', 't2', 't2'], replace: [{ id: 't4', description: 'Gone' }] }, { inProgress: 't77' });
+    expect(result).toEqual({
+      completed: ['t2'],
+      replaced: [],
+      ignored: [
+        { id: 't4', reason: 'no longer in the plan' },
+        { id: 't1', reason: 'already completed' },
+        { id: 't4', reason: 'no longer in the plan' },
+        { id: 'zz', reason: 'not a todo of this plan' },
+        { id: 't2', reason: 'already completed' },
+        { id: 't77', reason: 'turn_planning.todo_id is not a todo of this plan' },
+      ],
+    });
+    expect(updates).toHaveLength(2);
+  });
+
+  it('refuses to add todos: insert keys and replaces of new ids, changing nothing', async () => {
+    const { plan, changes, updates } = await fourTodos();
+    const before = plan.todos.list();
+    for (const attempt of [
+      { remove: ['t1'], insert: [{ description: 'More' }] },
+      { remove: ['t1'], add: [{ description: 'More' }] },
+      { remove: ['t1'], replace: [{ id: 't5', description: 'More', intent: 'narrate' }] },
+    ]) {
+      let error: unknown;
+      try {
+        plan.adjust(attempt as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error).toBeInstanceOf(EnvelopeError);
+      expect((error as EnvelopeError).code).toBe('envelope_insert_forbidden');
+      expect((error as EnvelopeError).message).toContain('remove or replace existing ids (t1, t2, t3, t4)');
+    }
+    expect(plan.todos.list()).toEqual(before);
+    expect(changes).toEqual([]);
+    expect(updates).toEqual([]);
+  });
+
+  it('is atomic: one bad replace and nothing applies', async () => {
+    const { plan, changes } = await fourTodos();
+    const before = plan.todos.list();
+    expect(() => plan.adjust({ remove: ['t1'], replace: [{ id: 't2', description: 'Fine' }, { id: 't3', description: '   ' }] })).toThrow(
+      /todo_adjust\.replace\[1\]\.description must not be empty/,
+    );
+    expect(plan.todos.list()).toEqual(before);
+    expect(changes).toEqual([]);
+  });
+
+  it('emits nothing for an adjust that changes nothing', async () => {
+    const { plan, changes, updates } = await fourTodos();
+    expect(plan.adjust({})).toEqual({ completed: [], replaced: [], ignored: [] });
+    expect(changes).toEqual([]);
+    expect(updates).toEqual([]);
+  });
+});
+
+describe('parseTodoAdjust', () => {
+  it('fills defaults and refuses what is not an adjust', () => {
+    expect(parseTodoAdjust(undefined)).toEqual({ remove: [], replace: [] });
+    expect(parseTodoAdjust({ remove: ['t1'] })).toEqual({ remove: ['t1'], replace: [] });
+    expect(() => parseTodoAdjust(['t1'])).toThrow(/todo_adjust must be an object/);
+    expect(() => parseTodoAdjust({ remove: 't1' })).toThrow(/todo_adjust\.remove must be an array/);
+    expect(() => parseTodoAdjust({ create: [] }, ['t2'])).toThrow('todo_adjust cannot add todos (got the "create" key); remove or replace existing ids (t2).');
+  });
+});

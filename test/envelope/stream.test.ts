@@ -1,0 +1,196 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { safeParseTurnEnvelope } from '../../src/envelope/parse.js';
+import type { TodoAdjust, TurnAction, TurnPlanning } from '../../src/envelope/schema.js';
+import { createEnvelopeStreamParser, type EnvelopeStreamParser } from '../../src/envelope/stream.js';
+
+type Emitted = ['planning', TurnPlanning] | ['adjust', TodoAdjust] | ['action', TurnAction, number];
+
+function recorder(remainingIds?: string[]): { parser: EnvelopeStreamParser; emitted: Emitted[] } {
+  const emitted: Emitted[] = [];
+  const parser = createEnvelopeStreamParser({
+    ...(remainingIds ? { remainingIds } : {}),
+    onTurnPlanning: (planning) => emitted.push(['planning', planning]),
+    onTodoAdjust: (adjust) => emitted.push(['adjust', adjust]),
+    onAction: (action, index) => emitted.push(['action', action, index]),
+  });
+  return { parser, emitted };
+}
+
+const envelope = {
+  turn_planning: { todo_id: 't2', does: 'Show the "tiers" {all three}', is_last_turn: false },
+  todo_adjust: { remove: ['t1'], replace: [] },
+  actions: [
+    { type: 'narrate', text: 'Braces } and quotes \\" and ] inside', target: '#pricing' },
+    { type: 'tool', name: 'navigate', args: { path: '/commercial', deep: { list: [1, { a: '}' }] } } },
+    { type: 'task_finish', summary: 'Done.' },
+  ],
+};
+
+describe('createEnvelopeStreamParser', () => {
+  it('emits each piece as soon as its JSON value closes, in order', () => {
+    const text = JSON.stringify(envelope);
+    const { parser, emitted } = recorder();
+    const seenAt: number[] = [];
+    for (let i = 0; i < text.length; i++) {
+      const before = emitted.length;
+      parser.push(text[i] as string);
+      if (emitted.length > before) seenAt.push(i);
+    }
+    // turn_planning at its closing brace; todo_adjust with it; each action at its own closing brace.
+    const closeOf = (fragment: string) => text.indexOf(fragment) + fragment.length - 1;
+    expect(seenAt).toEqual([
+      closeOf('"is_last_turn":false}'),
+      closeOf('"replace":[]}'),
+      closeOf('"target":"#pricing"}'),
+      closeOf('{"a":"}"}]}}}'),
+      closeOf('"summary":"Done."}'),
+    ]);
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action', 'action', 'action']);
+    const result = parser.end();
+    expect(result).toEqual(safeParseTurnEnvelope(text));
+    expect(emitted.length).toBe(5); // end() emits nothing twice
+  });
+
+  it('skips prose and a fence before the object, and handles keys and escapes split across deltas', () => {
+    const text = 'Here you go:\n```json\n' + JSON.stringify(envelope, null, 2) + '\n```';
+    const { parser, emitted } = recorder();
+    const cuts = [3, 20, 27, 28, 29, 60, 61, 62, 95, 96, 140, 141, 200];
+    let last = 0;
+    for (const cut of [...cuts, text.length]) {
+      parser.push(text.slice(last, cut));
+      last = cut;
+    }
+    expect(parser.end()).toEqual({ success: true, data: envelope });
+    expect(emitted.map((entry) => entry[1])).toEqual([envelope.turn_planning, envelope.todo_adjust, ...envelope.actions]);
+  });
+
+  it('keeps the order when the model writes the keys in another order', () => {
+    const text = JSON.stringify({ actions: envelope.actions, todo_adjust: envelope.todo_adjust, turn_planning: envelope.turn_planning });
+    const { parser, emitted } = recorder();
+    parser.push(text.slice(0, text.indexOf('"todo_adjust"')));
+    expect(emitted).toEqual([]); // actions wait for turn_planning and todo_adjust
+    parser.push(text.slice(text.indexOf('"todo_adjust"')));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action', 'action', 'action']);
+    expect(parser.end().success).toBe(true);
+  });
+
+  it('holds actions until the end when todo_adjust is missing, then emits an empty adjust first', () => {
+    const { parser, emitted } = recorder();
+    parser.push(JSON.stringify({ turn_planning: envelope.turn_planning, actions: [envelope.actions[0]] }));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning']);
+    parser.end();
+    expect(emitted).toEqual([
+      ['planning', envelope.turn_planning],
+      ['adjust', { remove: [], replace: [] }],
+      ['action', envelope.actions[0], 0],
+    ]);
+  });
+
+  it('stops emitting at the first invalid piece, and end() reports it', () => {
+    const text = JSON.stringify({ ...envelope, actions: [envelope.actions[0], { type: 'tool' }, envelope.actions[2]] });
+    const { parser, emitted } = recorder();
+    parser.push(text);
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action']);
+    expect(parser.error?.message).toMatch(/actions\[1\]\.name is required/);
+    const result = parser.end();
+    expect(result.success).toBe(false);
+    expect(emitted.length).toBe(3);
+  });
+
+  it('refuses an insert as soon as todo_adjust closes, before any action', () => {
+    const { parser, emitted } = recorder(['t2', 't3']);
+    parser.push(JSON.stringify({ ...envelope, todo_adjust: { insert: [{ description: 'More' }] } }));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning']);
+    expect(parser.error?.code).toBe('envelope_insert_forbidden');
+    const result = parser.end();
+    expect(result.success || result.error.message).toMatch(/remove or replace existing ids \(t2, t3\)/);
+  });
+
+  it('emits nothing from an envelope that never closes', () => {
+    const text = JSON.stringify(envelope);
+    const { parser, emitted } = recorder();
+    parser.push(text.slice(0, text.indexOf('"summary"')));
+    const result = parser.end();
+    expect(result.success || result.error.message).toMatch(/cut off/);
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action', 'action']);
+  });
+
+  it('tolerates an unquoted key and single quotes, like the whole-text parse', () => {
+    const text = "{turn_planning: {'todo_id': 't1', 'does': 'Greet'}, todo_adjust: {}, actions: [{'type': 'narrate', 'text': \"It's me\"}]}";
+    const { parser, emitted } = recorder();
+    parser.push(text);
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action']);
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+  });
+
+  it('refuses a stream whose whole text means something else than what was emitted', () => {
+    const text = '{"turn_planning": {"does": "A"}, "todo_adjust": {}, "actions": [], "turn_planning": {"does": "B"}}';
+    const { parser } = recorder();
+    parser.push(text);
+    const result = parser.end();
+    expect(result.success || result.error.message).toMatch(/ambiguous/);
+  });
+});
+
+// The property: whatever the chunking, the final result is the whole-text parse, and the emitted
+// pieces are exactly that envelope's pieces, in order.
+const word = fc.oneof(
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 12 }),
+  fc.constantFrom('"quoted"', 'back\\slash', '{brace}', '[x]', 'ünïcödé 🎉 日本語', 'line\nbreak\ttab', '\u2028', 'a,b:c'),
+);
+const text = word.map((value) => `x${value}`);
+const turnPlanning = fc.record(
+  { todo_id: fc.constantFrom('t1', 't2', 't10'), does: fc.string(), is_last_turn: fc.boolean() },
+  { requiredKeys: ['does'] },
+);
+const todoAdjust = fc.record(
+  {
+    remove: fc.array(fc.constantFrom('t1', 't2', 't3'), { maxLength: 3 }),
+    replace: fc.array(fc.record({ id: fc.constantFrom('t1', 't4'), description: text, intent: fc.constantFrom('narrate', 'click') }, { requiredKeys: ['id'] }), { maxLength: 2 }),
+  },
+  { requiredKeys: [] },
+);
+const action = fc.oneof(
+  fc.record({ type: fc.constant('narrate'), text, target: fc.option(fc.constantFrom('#a', 'main > p', '[data-x="1"]'), { nil: undefined }) }),
+  fc.record({ type: fc.constant('tool'), name: fc.constantFrom('navigate', 'click', 'fill'), args: fc.dictionary(word, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }) }),
+  fc.record({ type: fc.constant('ask'), question: text }),
+  fc.record({ type: fc.constant('task_finish'), summary: fc.string() }),
+  fc.constantFrom({ type: 'tool' }, { type: 'jump' }, 'narrate'), // invalid ones too
+);
+const envelopes = fc.record(
+  { turn_planning: turnPlanning, todo_adjust: fc.oneof(todoAdjust, fc.constant({ insert: [{ description: 'x' }] })), actions: fc.array(action, { maxLength: 4 }) },
+  { requiredKeys: ['actions'] },
+);
+const wrapped = fc
+  .tuple(envelopes, fc.constantFrom(0, 2), fc.constantFrom('', 'Sure:\n', '```json\n', 'Turn 2 →\n```\n'), fc.constantFrom('', '\n```', '\nDone.'))
+  .map(([value, indent, before, after]) => before + JSON.stringify(value, null, indent) + after);
+const chunked = wrapped.chain((full) =>
+  fc.uniqueArray(fc.integer({ min: 1, max: Math.max(1, full.length - 1) }), { maxLength: 40 }).map((cuts) => {
+    const sorted = [0, ...cuts.sort((a, b) => a - b), full.length];
+    return { full, chunks: sorted.slice(1).map((end, i) => full.slice(sorted[i], end)) };
+  }),
+);
+
+describe('createEnvelopeStreamParser (property)', () => {
+  it('gives the whole-text result whatever the chunking, and emits exactly its pieces', () => {
+    fc.assert(
+      fc.property(chunked, ({ full, chunks }) => {
+        const { parser, emitted } = recorder();
+        for (const chunk of chunks) parser.push(chunk);
+        const result = parser.end();
+        const whole = safeParseTurnEnvelope(full);
+        expect(result.success).toBe(whole.success);
+        if (!result.success || !whole.success) return;
+        expect(result.data).toEqual(whole.data);
+        const { turn_planning, todo_adjust, actions } = whole.data;
+        expect(emitted).toEqual([
+          ...(turn_planning ? [['planning', turn_planning]] : []),
+          ['adjust', todo_adjust ?? { remove: [], replace: [] }],
+          ...actions.map((item, index) => ['action', item, index]),
+        ]);
+      }),
+      { numRuns: 400 },
+    );
+  });
+});

@@ -1,0 +1,55 @@
+// @vitest-environment happy-dom
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { URL as NodeURL, fileURLToPath } from 'node:url';
+import { afterEach, expect, it, vi } from 'vitest';
+import { TURN_INSTRUCTIONS } from '../../src/loop/turn-prompt.js';
+import { sseEvent, startServer, writeSSE, type TestServer } from '../helpers/sse-server.js';
+
+// Runs the "wire planloop into your own agent" example from docs-snippets/loop.md as written,
+// against a local server (happy-dom's URL is not Node's, hence NodeURL) speaking the OpenAI Chat Completions stream.
+const snippet = fileURLToPath(new NodeURL('../../docs-snippets/loop.md', import.meta.url));
+const module = fileURLToPath(new NodeURL('./readme-example.tmp.ts', import.meta.url));
+let server: TestServer | undefined;
+afterEach(async () => {
+  rmSync(module, { force: true });
+  await server?.close();
+});
+
+const PLAN = { task_summary: 'A look at the prices', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'click', description: 'Open a tier' }] };
+const TURNS = [
+  { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'Our prices.', target: '#tiers' }] },
+  { turn_planning: { todo_id: 't2', does: 'Open a tier', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'tool', name: 'click', args: { selector: '#team' } }, { type: 'task_finish', summary: 'Shown.' }] },
+];
+
+it('runs as written', async () => {
+  let turn = 0;
+  server = await startServer(async (request, response) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' };
+    if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+    const body = request.json as { messages: Array<{ content: string }> };
+    const answer = JSON.stringify(body.messages[0]?.content.startsWith(TURN_INSTRUCTIONS) ? TURNS[turn++] : PLAN);
+    // No [DONE]: the client then reads to the end instead of cancelling a body happy-dom is still
+    // closing (happy-dom's fetch throws "Controller is already closed" there; browsers do not).
+    const pieces = answer.match(/.{1,12}/gs) ?? [];
+    await writeSSE(response, [...pieces.map((content) => sseEvent({ choices: [{ index: 0, delta: { content } }] })), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })], { headers: cors });
+  });
+  const code = readFileSync(snippet, 'utf8').match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  writeFileSync(module, `${code.replace('http://localhost:11434/v1', `${server.url}/v1`)}\nexport {};\n`);
+
+  document.body.innerHTML = '<p id="bubble"></p><button id="stop">Stop</button><section id="tiers"><button id="team">Team</button></section>';
+  let clicked = 0;
+  document.querySelector('#team')?.addEventListener('click', () => clicked++);
+  (globalThis as { confirm: (text: string) => boolean }).confirm = () => true;
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  await import(/* @vite-ignore */ module);
+  const logged = log.mock.calls.slice();
+  log.mockRestore();
+
+  expect(logged).toEqual([['task_finish', expect.any(Array)]]);
+  expect(turn).toBe(2);
+  expect(location.pathname).toBe('/pricing');
+  expect(document.querySelector('#bubble')?.textContent).toBe('Our prices.');
+  expect(clicked).toBe(1);
+  const stored = JSON.parse(localStorage.getItem('guide-plan') ?? '{}') as { todos?: Array<{ status: string }> };
+  expect(stored.todos?.map((todo) => todo.status)).toEqual(['completed', 'completed']);
+});
