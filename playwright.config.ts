@@ -30,6 +30,17 @@ const webServer = [
     stdout: 'ignore' as const,
     stderr: 'pipe' as const,
   },
+  {
+    // A fake OpenAI-compatible endpoint (real SSE) for e2e/demo-openai.spec.ts.
+    name: 'fake-openai',
+    command: 'node e2e/fake-openai-server.mjs',
+    url: 'http://127.0.0.1:5199/health',
+    env: { FAKE_OPENAI_PORT: '5199' },
+    reuseExistingServer: !process.env.CI,
+    timeout: 20_000,
+    stdout: 'ignore' as const,
+    stderr: 'pipe' as const,
+  },
 ];
 
 export default defineConfig({

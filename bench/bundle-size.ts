@@ -47,13 +47,12 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   {
     name: 'core',
     note: '`Plan` (todos, markdown, makeTodos, adjust) + `parseTurnEnvelope`',
-    // `planloop/src/…` imports a module directly, for names src/index.ts does not export (yet).
-    source: `export { Plan, TodosArtifact, MarkdownArtifact } from 'planloop';\nexport { parseTurnEnvelope, safeParseTurnEnvelope } from 'planloop/src/envelope/parse.ts';`,
+    source: `export { Plan, TodosArtifact, MarkdownArtifact, parseTurnEnvelope, safeParseTurnEnvelope } from 'planloop';`,
   },
   {
     name: 'core + turn loop',
     note: 'the core + `runWebAgent` (streaming envelope parser, turn prompt)',
-    source: `export { Plan, TodosArtifact, MarkdownArtifact } from 'planloop';\nexport { parseTurnEnvelope, safeParseTurnEnvelope } from 'planloop/src/envelope/parse.ts';\nexport { runWebAgent } from 'planloop/src/loop/run-web-agent.ts';`,
+    source: `export { Plan, TodosArtifact, MarkdownArtifact, parseTurnEnvelope, safeParseTurnEnvelope, runWebAgent } from 'planloop';`,
   },
   { name: 'Plan only', note: "`import { Plan } from 'planloop'`", source: `export { Plan } from 'planloop';` },
   { name: 'openai-compatible', note: '`createOpenAICompatibleProvider`', source: `export { createOpenAICompatibleProvider } from 'planloop';` },

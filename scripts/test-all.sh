@@ -10,7 +10,7 @@ mkdir -p test-results
 rm -f test-results/unit.json test-results/e2e.json
 
 echo "== unit tests (vitest)"
-NO_COLOR=1 npx --no-install vitest run --passWithNoTests \
+NO_COLOR=1 npx --no-install vitest run \
   --reporter=default --reporter=json --outputFile.json=test-results/unit.json
 unit_exit=$?
 

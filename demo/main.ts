@@ -1,0 +1,194 @@
+// The demo's entry point: the Orbitly site, the guide, the plan panel, the notes and the settings.
+//
+// Test hooks (used by e2e/demo*.spec.ts, harmless otherwise): `window.__demo` exposes the plan and
+// how many model calls each role made (`calls.plan` counts planning calls), and
+// `<body data-ready="true">` says start-up (hydration, resume decision) is over.
+
+import {
+  Plan,
+  createIndexedDbAdapter,
+  createLLMRouter,
+  createLocalStorageAdapter,
+  createOpenAICompatibleProvider,
+  type LLMProvider,
+  type PlanStorageAdapter,
+} from 'planloop';
+import { definePlanPanel } from 'planloop/ui';
+import { createGuide, loadTourRecord } from './guide.js';
+import { createNarrator } from './narrator.js';
+import { createNotesPanel } from './notes.js';
+import { createOfflineModel } from './offline-model.js';
+import { createPace, type Pace } from './pace.js';
+import { SettingsStore, wireSettingsDialog, type DemoSettings } from './settings.js';
+import { createSiteTools } from './site-tools.js';
+import { startSite } from './site.js';
+
+/** What the demo exposes for its end-to-end tests. */
+interface DemoHooks {
+  plan: Plan;
+  calls: { plan: number; turn: number; edit: number };
+  settings: DemoSettings;
+}
+
+declare global {
+  interface Window {
+    __demo?: DemoHooks;
+  }
+}
+
+const STORAGE_KEY = 'planloop-demo';
+const PLAYBOOK = `# How to guide on this site
+"Introduce <page>" = navigate there, 2 to 4 narrate todos on what is on it, then finish.
+"How to try" = the /try page; fill and submit the form only when the user asks to start a trial.
+Narrate one thing at a time, and say where it is on the page.`;
+
+const query = new URLSearchParams(location.search);
+const byId = <T extends HTMLElement>(id: string): T => document.getElementById(id) as T;
+
+definePlanPanel();
+const settingsStore = new SettingsStore();
+const calls = { plan: 0, turn: 0, edit: 0 };
+const pace = (): Pace => createPace(query.get('fast') === '1' || settingsStore.settings.speed === 'fast');
+
+const view = byId<HTMLElement>('view');
+const router = startSite(view);
+const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace });
+const tools = createSiteTools({ router, view, pace });
+const panel = byId<HTMLElementTagNameMap['plan-panel']>('plan-panel');
+const notes = createNotesPanel(byId('panel-notes'));
+
+/** Counts each role's calls, so that tests can tell a resume from a new plan. */
+function counted(provider: LLMProvider, role: keyof typeof calls): LLMProvider {
+  const stream = provider.stream?.bind(provider);
+  return {
+    generate(request) {
+      calls[role] += 1;
+      return provider.generate(request);
+    },
+    ...(stream
+      ? {
+          stream(request) {
+            calls[role] += 1;
+            return stream(request);
+          },
+        }
+      : {}),
+  };
+}
+
+function model(settings: DemoSettings): LLMProvider {
+  const badge = byId<HTMLParagraphElement>('model-badge');
+  if (settings.mode === 'openai' && settings.baseURL && settings.model) {
+    badge.dataset.mode = 'openai';
+    badge.textContent = `Model: ${settings.model} at ${settings.baseURL} (OpenAI-compatible).`;
+    const key = settingsStore.apiKey;
+    return createOpenAICompatibleProvider({ baseURL: settings.baseURL, model: settings.model, ...(key ? { apiKey: key } : {}) });
+  }
+  badge.dataset.mode = 'offline';
+  badge.textContent =
+    settings.mode === 'openai'
+      ? 'The endpoint needs a base URL and a model; using the offline stand-in meanwhile.'
+      : 'Offline stand-in model: it reads the prompt and plays a few canned tours. No network, no key. Connect a real model in Settings.';
+  return createOfflineModel({ pace });
+}
+
+function llmFor(settings: DemoSettings) {
+  const provider = model(settings);
+  return createLLMRouter({
+    default: provider,
+    plan: counted(provider, 'plan'),
+    turn: counted(provider, 'turn'),
+    edit: counted(provider, 'edit'),
+  });
+}
+
+function storageFor(kind: DemoSettings['storage']): PlanStorageAdapter {
+  return kind === 'idb' ? createIndexedDbAdapter({ key: STORAGE_KEY }) : createLocalStorageAdapter({ key: STORAGE_KEY });
+}
+
+function createPlan(settings: DemoSettings): Plan {
+  const plan = new Plan({ llm: llmFor(settings), agentName: 'Orbit', appendSystemPrompt: PLAYBOOK, storage: storageFor(settings.storage) });
+  plan.on('storage-error', ({ error }) => {
+    byId('run-status').textContent = `Storage problem: ${error.message}`;
+  });
+  return plan;
+}
+
+let plan = createPlan(settingsStore.settings);
+const host = { name: 'Orbitly guide' };
+plan.attachTo(host);
+panel.plan = plan;
+notes.setPlan(plan);
+
+const guide = createGuide({ root: byId('guide'), plan: () => plan, narrator, tools });
+
+window.__demo = {
+  get plan() {
+    return plan;
+  },
+  calls,
+  get settings() {
+    return settingsStore.settings;
+  },
+};
+
+wireSettingsDialog({
+  dialog: byId('settings'),
+  opener: byId('settings-open'),
+  store: settingsStore,
+  onSave: (before, after) => {
+    applySettings(before, after).catch((error: unknown) => {
+      byId('run-status').textContent = `Applying the settings failed: ${(error as Error).message}`;
+    });
+  },
+});
+
+/** Rebuilds the plan on the new model and storage; a storage switch copies the plan and notes over. */
+async function applySettings(before: DemoSettings, after: DemoSettings): Promise<void> {
+  guide.stop();
+  const old = plan;
+  await old.flush();
+  if (before.storage !== after.storage) await storageFor(after.storage).save(old.snapshot());
+  plan = createPlan(after);
+  plan.attachTo(host);
+  await plan.ready;
+  const summary = panel.summary;
+  panel.plan = plan;
+  panel.summary = summary;
+  notes.setPlan(plan);
+  guide.refresh();
+  const model = after.mode === 'openai' ? 'OpenAI-compatible endpoint' : 'offline model';
+  byId('run-status').textContent = `Settings saved: ${model}, ${after.storage === 'idb' ? 'IndexedDB' : 'localStorage'}.`;
+}
+
+wireTabs();
+
+await plan.ready;
+const record = loadTourRecord();
+if (record?.summary && plan.todos.list().length > 0) panel.summary = record.summary;
+// A reload in the middle of a tour picks it up again at once, from the stored plan: no new plan.
+guide.refresh({ autoResume: query.get('resume') !== '0' });
+document.body.dataset.ready = 'true';
+
+function wireTabs(): void {
+  const tabs = Array.from(document.querySelectorAll<HTMLButtonElement>('.tabs [role="tab"]'));
+  const select = (tab: HTMLButtonElement): void => {
+    for (const other of tabs) {
+      const selected = other === tab;
+      other.setAttribute('aria-selected', String(selected));
+      other.tabIndex = selected ? 0 : -1;
+      byId(other.getAttribute('aria-controls') ?? '').hidden = !selected;
+    }
+  };
+  for (const tab of tabs) {
+    tab.addEventListener('click', () => select(tab));
+    tab.addEventListener('keydown', (event) => {
+      if (event.key !== 'ArrowRight' && event.key !== 'ArrowLeft') return;
+      const next = tabs[(tabs.indexOf(tab) + (event.key === 'ArrowRight' ? 1 : tabs.length - 1)) % tabs.length];
+      if (next) {
+        select(next);
+        next.focus();
+      }
+    });
+  }
+}

@@ -1,0 +1,104 @@
+// The narration bubble: shows the guide's words next to the element they are about, highlights
+// that element, and waits long enough to read (or for "Next"). Model text only ever goes in through
+// textContent, and the CSS `target` the model sends is only ever used as a selector inside the site.
+
+import type { Pace } from './pace.js';
+
+/** Shows narration; `say` resolves when the user has had time to read it. */
+export interface Narrator {
+  say(text: string, target: string | undefined, signal?: AbortSignal): Promise<{ shown: boolean; target?: string }>;
+  /** Removes the bubble and any highlight. */
+  clear(): void;
+}
+
+/**
+ * Finds the element a model's CSS selector names, inside `scope` only (the site, never the guide's
+ * own controls). An invalid selector is `null`, not an exception.
+ */
+export function findTarget(scope: Element, selector: string | undefined): HTMLElement | null {
+  if (!selector?.trim()) return null;
+  try {
+    return scope.querySelector<HTMLElement>(selector);
+  } catch {
+    return null;
+  }
+}
+
+export function createNarrator(options: { bubble: HTMLElement; scope: HTMLElement; pace: () => Pace }): Narrator {
+  const { bubble, scope } = options;
+  const text = bubble.querySelector('.bubble-text') as HTMLElement;
+  const next = bubble.querySelector('.bubble-next') as HTMLButtonElement;
+  let highlighted: HTMLElement | null = null;
+
+  const unhighlight = (): void => {
+    highlighted?.classList.remove('guide-highlight');
+    highlighted = null;
+  };
+
+  const place = (element: HTMLElement | null): void => {
+    if (!element) {
+      bubble.dataset.docked = 'true';
+      bubble.style.left = '';
+      bubble.style.top = '';
+      return;
+    }
+    bubble.dataset.docked = 'false';
+    const rect = element.getBoundingClientRect();
+    const width = bubble.offsetWidth || 320;
+    const height = bubble.offsetHeight || 80;
+    const left = Math.min(Math.max(8, rect.left), Math.max(8, document.documentElement.clientWidth - width - 8));
+    // Below the element when it fits in the viewport, else above it.
+    const below = rect.bottom + 12 + height < window.innerHeight || rect.top < height + 24;
+    const top = below ? rect.bottom + 12 : rect.top - height - 12;
+    bubble.style.left = `${left + window.scrollX}px`;
+    bubble.style.top = `${top + window.scrollY}px`;
+  };
+
+  return {
+    async say(words, target, signal) {
+      unhighlight();
+      const element = findTarget(scope, target);
+      if (element) {
+        element.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
+        element.classList.add('guide-highlight');
+        highlighted = element;
+      }
+      text.textContent = words;
+      if (target) bubble.dataset.target = target;
+      else delete bubble.dataset.target;
+      bubble.hidden = false;
+      place(element);
+      await waitToRead(options.pace().readMs(words), next, signal);
+      return element ? { shown: true, target: target as string } : { shown: true };
+    },
+    clear() {
+      unhighlight();
+      bubble.hidden = true;
+      text.textContent = '';
+    },
+  };
+}
+
+/** Resolves after `ms`, on a click of `next`, or (rejecting) on abort. */
+function waitToRead(ms: number, next: HTMLButtonElement, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const done = (): void => {
+      clearTimeout(timer);
+      next.removeEventListener('click', done);
+      signal?.removeEventListener('abort', aborted);
+      resolve();
+    };
+    const aborted = (): void => {
+      clearTimeout(timer);
+      next.removeEventListener('click', done);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(done, ms);
+    next.addEventListener('click', done);
+    signal?.addEventListener('abort', aborted, { once: true });
+  });
+}

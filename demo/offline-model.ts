@@ -1,0 +1,153 @@
+// The offline stand-in model: no key, no network. It is a plain LLMProvider (createFunctionProvider)
+// that reads everything it needs from the prompt it is given, like a real model would:
+// - the planning call: the `Task:` line and the `Sitemap:` block of the planner's user message
+//   (read back with planloop's readPlannerMessage);
+// - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
+//   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
+// - editWithInstruction: the `Instruction:` line and the text between the document markers.
+// It answers with JSON text, streamed in small chunks with small pauses, so that planloop's real
+// parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
+
+import { createFunctionProvider, readPlannerMessage, readTurnMessage, type LLMProvider, type LLMRequest, type TurnEnvelope } from 'planloop';
+import { sleep, type Pace } from './pace.js';
+import { actionsForTodo, tourFor } from './tours.js';
+
+/** What kind of call a request is, judged from its JSON schema and, failing that, its markers. */
+export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
+
+/** Options of {@link createOfflineModel}. */
+export interface OfflineModelOptions {
+  /** Read on every call, so the speed setting applies at once. */
+  pace: () => Pace;
+}
+
+/**
+ * The offline stand-in model for the demo.
+ *
+ * @example
+ * ```ts
+ * const llm = createOfflineModel({ pace: () => createPace(true) });
+ * ```
+ */
+export function createOfflineModel(options: OfflineModelOptions): LLMProvider {
+  return createFunctionProvider((request) => {
+    const text = answer(request);
+    return chunked(text, options.pace(), request.signal);
+  });
+}
+
+/** The model's whole answer to `request`, as JSON text. */
+export function answer(request: LLMRequest): string {
+  const user = [...request.messages].reverse().find((message) => message.role === 'user')?.content ?? '';
+  switch (callKind(request)) {
+    case 'plan':
+      return planAnswer(user);
+    case 'turn':
+      return JSON.stringify(turnAnswer(user));
+    case 'edit':
+      return editAnswer(user);
+    default:
+      return JSON.stringify({ text: 'I am an offline stand-in and can only plan tours, run them and edit notes.' });
+  }
+}
+
+/** Tells the planning call, a turn and a document edit apart. */
+export function callKind(request: LLMRequest): OfflineCallKind {
+  const properties = (request.jsonSchema?.properties ?? {}) as Record<string, unknown>;
+  if ('task_summary' in properties) return 'plan';
+  if ('turn_planning' in properties) return 'turn';
+  if ('content' in properties) return 'edit';
+  const all = request.messages.map((message) => message.content).join('\n');
+  if (/^Todos \(first is next\):/m.test(all) || all.includes('turn_planning')) return 'turn';
+  if (all.includes('--- document start ---')) return 'edit';
+  if (/^Task:/m.test(all)) return 'plan';
+  return 'other';
+}
+
+function planAnswer(prompt: string): string {
+  const { task, sitemap } = readPlannerMessage(prompt);
+  const tour = tourFor(task || 'Show me around', sitemap);
+  // task_summary first, so that it streams to the announcement before the todos arrive.
+  return JSON.stringify({
+    task_summary: tour.summary,
+    todos: tour.steps.map((step, index) => ({ intent: step.intent, description: step.description, expected_turn: index + 1 })),
+  });
+}
+
+/** Todo ids the `Earlier:` memory says earlier turns of this run worked on. */
+function readEarlierIds(prompt: string): Set<string> {
+  const line = /^Earlier:(.*)$/m.exec(prompt)?.[1] ?? '';
+  return new Set(line.match(/\bt\d+\b/g) ?? []);
+}
+
+function turnAnswer(prompt: string): TurnEnvelope {
+  const { task = '', todos } = readTurnMessage(prompt);
+  const earlier = readEarlierIds(prompt);
+  // A todo an earlier turn worked on is done now: mark it so. The next one is the first of the rest.
+  const done = todos.filter((todo) => earlier.has(todo.id)).map((todo) => todo.id);
+  const rest = todos.filter((todo) => !earlier.has(todo.id));
+  const next = rest[0];
+  if (!next) {
+    return {
+      turn_planning: { does: 'Finish the tour', is_last_turn: true },
+      todo_adjust: { remove: done, replace: [] },
+      actions: [{ type: 'task_finish', summary: 'Finished the tour.' }],
+    };
+  }
+  const step = tourFor(task).steps.find((candidate) => same(candidate.description, next.description));
+  const actions = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
+  return {
+    turn_planning: { todo_id: next.id, does: next.description, is_last_turn: last },
+    todo_adjust: { remove: done, replace: [] },
+    actions,
+  };
+}
+
+function same(a: string, b: string): boolean {
+  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
+  return norm(a) === norm(b);
+}
+
+/** Applies an instruction the offline model understands; says plainly when it does not. */
+function editAnswer(prompt: string): string {
+  const instruction = /^Instruction:[ \t]*(.*)$/m.exec(prompt)?.[1]?.trim() ?? '';
+  const start = prompt.indexOf('--- document start ---\n');
+  const end = prompt.lastIndexOf('\n--- document end ---');
+  const content = start >= 0 && end >= start ? prompt.slice(start + '--- document start ---\n'.length, end) : '';
+  const wanted = instruction.toLowerCase();
+  const sentences = content
+    .split(/(?<=[.!?])\s+|\n+/)
+    .map((line) => line.replace(/^\s*(?:[-*]|\d+\.)\s+/, '').trim())
+    .filter(Boolean);
+  let next: string;
+  let title: string | undefined;
+  const rename = /(?:title|rename)[^"“]*["“]([^"”]+)["”]/i.exec(instruction);
+  if (rename) {
+    title = rename[1];
+    next = content;
+  } else if (/bullet|list/.test(wanted)) {
+    next = sentences.map((line) => `- ${line.replace(/[.]$/, '')}`).join('\n');
+  } else if (/short|summar|brief|concise|one sentence/.test(wanted)) {
+    next = sentences[0] ?? content;
+  } else if (/upper|caps|shout/.test(wanted)) {
+    next = content.toUpperCase();
+  } else if (/lower/.test(wanted)) {
+    next = content.toLowerCase();
+  } else if (/heading|headline/.test(wanted)) {
+    next = `# ${sentences[0]?.replace(/[.!?]$/, '') ?? 'Notes'}\n\n${content}`;
+  } else {
+    next = `${content.trimEnd()}\n\n_(The offline stand-in cannot follow "${instruction}"; it can make a list, shorten, add a heading, rename in quotes or change case. Connect a real model in Settings for anything else.)_`;
+  }
+  if (!next.trim()) next = content || '(empty)';
+  return JSON.stringify(title ? { content: next, title } : { content: next });
+}
+
+/** Streams `text` in chunks with a pause before each, stopping on abort. */
+async function* chunked(text: string, pace: Pace, signal: AbortSignal | undefined): AsyncIterable<string> {
+  const points = Array.from(text);
+  for (let i = 0; i < points.length; i += pace.chunkSize) {
+    await sleep(pace.chunkDelayMs, signal);
+    yield points.slice(i, i + pace.chunkSize).join('');
+  }
+}

@@ -1,0 +1,85 @@
+// The guide's tools on the Orbitly site: navigate, click and fill. Each takes the model's `args`,
+// checks them, acts, and returns a short result the loop turns into an observation. They act on
+// the site only (`#view` and the site links), never on the guide's own controls.
+
+import { findTarget } from './narrator.js';
+import { sleep, type Pace } from './pace.js';
+import { SITE_PAGES, normalisePath, type SiteRouter } from './site.js';
+
+/** A tool: the model's args in, a result out; throwing makes an error observation. */
+export type SiteTool = (args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+
+/** What each tool does, for the model (the loop puts these in the per-turn prompt when it can). */
+export const SITE_TOOL_DESCRIPTIONS = {
+  navigate: 'Open a page of the site. args: { "path": "/commercial" }',
+  click: 'Click an element of the page. args: { "target": "<CSS selector>" }',
+  fill: 'Type into a field or choose an option. args: { "target": "<CSS selector>", "value": "<text>" }',
+} as const;
+
+export function createSiteTools(options: { router: SiteRouter; view: HTMLElement; pace: () => Pace }): Record<'navigate' | 'click' | 'fill', SiteTool> {
+  const { router, view } = options;
+
+  const element = (args: Record<string, unknown>, tool: string): HTMLElement => {
+    const selector = typeof args.target === 'string' ? args.target : typeof args.selector === 'string' ? args.selector : '';
+    if (!selector) throw new Error(`${tool} needs args.target, a CSS selector of an element on the page.`);
+    const found = findTarget(view, selector);
+    if (!found) throw new Error(`${tool}: nothing on ${router.path} matches "${selector}".`);
+    return found;
+  };
+
+  return {
+    async navigate(args) {
+      const raw = typeof args.path === 'string' ? args.path : typeof args.url === 'string' ? args.url : '';
+      const path = normalisePath(raw.replace(/^https?:\/\/[^/]+/i, ''));
+      const page = SITE_PAGES.find((p) => p.path === path);
+      if (!raw || !page) {
+        throw new Error(`navigate: "${raw}" is not a page of this site; use one of ${SITE_PAGES.map((p) => p.path).join(', ')}.`);
+      }
+      await router.go(path);
+      return { page: path, title: page.title };
+    },
+
+    async click(args, signal) {
+      const target = element(args, 'click');
+      target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
+      target.classList.add('guide-highlight');
+      await sleep(options.pace().actionPauseMs, signal);
+      target.classList.remove('guide-highlight');
+      target.click();
+      // Let a click that navigates or submits finish rendering before the next action.
+      await sleep(0, signal);
+      return { clicked: String(args.target ?? args.selector), page: router.path };
+    },
+
+    async fill(args, signal) {
+      const target = element(args, 'fill');
+      const value = args.value === undefined ? '' : String(args.value);
+      target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
+      if (target instanceof HTMLSelectElement) {
+        const option = Array.from(target.options).find((o) => o.value === value || o.textContent?.trim().toLowerCase() === value.toLowerCase());
+        if (!option) throw new Error(`fill: "${value}" is not an option of ${String(args.target)}; options: ${Array.from(target.options, (o) => o.value).join(', ')}.`);
+        target.value = option.value;
+        target.dispatchEvent(new Event('change', { bubbles: true }));
+        return { filled: String(args.target), value: option.value };
+      }
+      if (!(target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement)) {
+        throw new Error(`fill: ${String(args.target)} is not a field (input, textarea or select).`);
+      }
+      target.focus();
+      target.value = '';
+      const delay = options.pace().typeDelayMs;
+      if (delay === 0) target.value = value;
+      else {
+        for (const char of value) {
+          target.value += char;
+          target.dispatchEvent(new Event('input', { bubbles: true }));
+          await sleep(delay, signal);
+        }
+      }
+      target.dispatchEvent(new Event('input', { bubbles: true }));
+      target.dispatchEvent(new Event('change', { bubbles: true }));
+      target.blur();
+      return { filled: String(args.target), value };
+    },
+  };
+}
