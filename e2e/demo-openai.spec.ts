@@ -1,5 +1,5 @@
-import type { Page, TestInfo } from '@playwright/test';
-import { test, expect } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { test, expect, openDemo as open, shot } from './fixtures.js';
 
 // The demo pointed at an OpenAI-compatible endpoint through its settings dialog: the local fake
 // server (e2e/fake-openai-server.mjs, started by playwright.config.ts) speaks real SSE. Also: a
@@ -18,16 +18,6 @@ interface Received {
 
 test.use({ viewport: { width: 1280, height: 860 } });
 
-async function open(page: Page, path = '/?fast=1'): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-}
-
-async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
 
 /** What the fake server received for `model` (tests running in parallel use their own model names). */
 async function received(page: Page, model: string): Promise<Received[]> {
@@ -47,7 +37,7 @@ async function connect(page: Page, model: string): Promise<void> {
 
 test('the guide runs on an OpenAI-compatible endpoint set in the settings, over SSE', async ({ page }, testInfo) => {
   const model = `fake-tour-${test.info().workerIndex}-${Date.now()}`;
-  await open(page);
+  await open(page, '/?fast=1&read=3000'); // narrations stay up long enough to be asserted
   await connect(page, model);
   await shot(page, testInfo, '1-connected');
 
@@ -105,7 +95,8 @@ test('the key can be kept for the tab in sessionStorage, never in localStorage',
 test('a model reply carrying <img onerror> and <script> shows as text and runs nothing', async ({ page }, testInfo) => {
   const model = `fake-hostile-${test.info().workerIndex}-${Date.now()}`;
   const hostile = '<img src=x onerror="window.__xss=1"><script>window.__xss=2</script>';
-  await open(page);
+  // Narrations stay up for 3 s, so a busy machine cannot miss the bubble before it moves on.
+  await open(page, '/?fast=1&read=3000');
   await connect(page, model);
 
   await page.getByLabel('Ask the guide').fill('A hostile test');

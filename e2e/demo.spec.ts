@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Page, TestInfo } from '@playwright/test';
-import { test, expect } from './fixtures.js';
+import type { Page } from '@playwright/test';
+import { test, expect, openDemo as open, shot } from './fixtures.js';
 
 // The demo with its offline model: a whole tour, the Space/Escape/Cancel announcement, Stop, a
 // reload in the middle of a tour, IndexedDB storage and a note edited by instruction.
@@ -13,16 +13,6 @@ test.use({ viewport: { width: 1280, height: 860 } });
 // test runs never change tracked files.
 const README_SHOT = fileURLToPath(new URL('../docs/demo-mid-tour.png', import.meta.url));
 
-async function open(page: Page, path = '/?fast=1'): Promise<void> {
-  await page.goto(path);
-  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
-}
-
-async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
-  const path = testInfo.outputPath(`${name}.png`);
-  await page.screenshot({ path });
-  await testInfo.attach(name, { path, contentType: 'image/png' });
-}
 
 const todoStatuses = (page: Page) =>
   page.evaluate(() => window.__demo?.plan.todos.list().map((todo) => `${todo.id}:${todo.status}`) ?? []);
@@ -31,7 +21,7 @@ const statusOf = (page: Page, id: string) => page.evaluate((todoId) => window.__
 const panelItems = (page: Page) => page.locator('plan-panel').locator('li');
 
 test('a full tour: ask, plan, Space, narrate, navigate, every todo done in order', async ({ page }, testInfo) => {
-  await open(page);
+  await open(page, '/?fast=1&read=1000'); // narrations stay up long enough to be asserted
   await shot(page, testInfo, '1-home');
   // Record the order in which todos complete.
   await page.evaluate(() => {

@@ -1,4 +1,4 @@
-import { test as base, expect } from '@playwright/test';
+import { test as base, expect, type Page, type TestInfo } from '@playwright/test';
 
 /**
  * Playwright's `test` with one automatic check: a page that throws an uncaught error or logs a
@@ -24,5 +24,18 @@ export const test = base.extend<{ pageErrors: string[] }>({
     { auto: true },
   ],
 });
+
+/** Opens a demo page (fast pace by default) and waits until the demo has started up. */
+export async function openDemo(page: Page, path = '/?fast=1'): Promise<void> {
+  await page.goto(path);
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+}
+
+/** Saves a screenshot of the page as a named artifact of the test. */
+export async function shot(page: Page, testInfo: TestInfo, name: string): Promise<void> {
+  const path = testInfo.outputPath(`${name}.png`);
+  await page.screenshot({ path });
+  await testInfo.attach(name, { path, contentType: 'image/png' });
+}
 
 export { expect };

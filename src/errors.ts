@@ -249,6 +249,37 @@ export function toAbortError(reason: unknown): AbortError {
   return new AbortError('The operation was aborted.', { cause: reason });
 }
 
+/**
+ * Settles with `promise`, or rejects with an {@link AbortError} as soon as `signal` aborts, even
+ * if the promise never settles (a stalled stream, a host callback waiting on the user).
+ *
+ * @example
+ * ```ts
+ * const next = await untilAborted(iterator.next(), signal);
+ * ```
+ */
+export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(toAbortError(signal.reason));
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(toAbortError(signal.reason));
+    signal.addEventListener('abort', onAbort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
 /** Renders a zod-style path (`['todos', 2, 'status']`) as `todos[2].status`. */
 export function formatPath(path: readonly PropertyKey[]): string {
   let out = '';

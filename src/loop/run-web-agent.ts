@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import type { TodoItem } from '../artifacts/todos.js';
 import { TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
 import { createEnvelopeStreamParser } from '../envelope/stream.js';
-import { EnvelopeError, PlanloopError, ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { EnvelopeError, PlanloopError, ProviderError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
 import type { AdjustResult, Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, streamOrGenerate, type FinishReason, type LLMMessage, type LLMRequest, type LLMSource, type LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
@@ -380,24 +380,4 @@ function restore(plan: Plan, before: TodoItem[]): void {
   if (editable) plan.todos.editMany(changed.map(({ id, ...patch }) => ({ id, patch })));
   else plan.todos.reset(before);
   plan.emit('plan-update', { todos: plan.todos.list(), source: 'adjust' });
-}
-
-/** Settles with `promise`, or rejects with an `AbortError` as soon as `signal` aborts (even if the promise never settles). */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) return Promise.reject(toAbortError(signal.reason));
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(toAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }

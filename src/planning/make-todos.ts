@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import type { TodoItem, TodoSeed } from '../artifacts/todos.js';
-import { PlanloopError, PlannerOutputError, ProviderError, ValidationError, throwIfAborted, toAbortError, type ValidationIssue } from '../errors.js';
+import { PlanloopError, PlannerOutputError, ProviderError, ValidationError, throwIfAborted, toAbortError, untilAborted, type ValidationIssue } from '../errors.js';
 import type { TaskPlan } from '../events.js';
 import { streamOrGenerate, type FinishReason, type LLMMessage, type LLMProvider, type LLMRequest } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
@@ -336,29 +336,6 @@ export async function collectReply(
   }
   throwIfAborted(signal);
   return { text, finishReason };
-}
-
-/** Resolves or rejects with `promise`, or rejects with the abort as soon as `signal` aborts. */
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(toAbortError(signal.reason));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(toAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
 }
 
 function withTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal | undefined {
