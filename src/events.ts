@@ -82,7 +82,16 @@ export interface PlanEventMap {
   /** A run ended with an error. */
   'run-error': { readonly runId: string; readonly turn: number; readonly error: PlanloopError | Error };
   /** A tagged line of the reasoning trail: plan, act, obs or reflect. */
-  'reasoning-step': { readonly runId?: string; readonly phase: ReasoningPhase; readonly summary: string; readonly turn: number; readonly timestamp: number };
+  'reasoning-step': {
+    readonly runId?: string;
+    readonly phase: ReasoningPhase;
+    readonly summary: string;
+    /** The loop's turn; absent for steps from outside a turn loop (e.g. `write_todos`). */
+    readonly turn?: number;
+    /** The plan revision, for `write_todos` updates. */
+    readonly revision?: number;
+    readonly timestamp: number;
+  };
   /** A tool-call graph call started. */
   'call-start': { readonly index: number; readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
   /** A tool-call graph call ended. */

@@ -204,6 +204,15 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
   const publish = (todos: TodoItem[], toolCallId: string | undefined) => {
     revision += 1;
     plan.emit('plan-update', { todos, source: 'write-todos', revision, ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }) });
+    // The reasoning trail's [Plan] line: what the update left the agent working on.
+    const current = todos.find((todo) => todo.status === 'in_progress');
+    const done = todos.filter((todo) => todo.status === 'completed').length;
+    plan.emit('reasoning-step', {
+      phase: 'plan',
+      summary: `${done}/${todos.length} done${current ? `, now: ${current.description}` : ''}`.slice(0, 200),
+      revision,
+      timestamp: Date.now(),
+    });
   };
 
   const apply = (input: unknown, toolCallId: string | undefined): WriteTodosResult => {
