@@ -37,6 +37,7 @@ export interface BundleSize {
 export const LEAK_MARKERS: Record<string, string> = {
   'chat/completions': 'createOpenAICompatibleProvider',
   'anthropic-version': 'createAnthropicProvider',
+  'interruptGenerate': 'createWebLLMProvider',
   'LanguageModel': 'createChromePromptProvider',
   'indexedDB': 'createIndexedDbAdapter',
   'plan-panel': 'planloop/ui',
@@ -57,6 +58,7 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'Plan only', note: "`import { Plan } from 'planloop'`", source: `export { Plan } from 'planloop';` },
   { name: 'openai-compatible', note: '`createOpenAICompatibleProvider`', source: `export { createOpenAICompatibleProvider } from 'planloop';` },
   { name: 'anthropic', note: '`createAnthropicProvider`', source: `export { createAnthropicProvider } from 'planloop';` },
+  { name: 'webllm', note: '`createWebLLMProvider`', source: `export { createWebLLMProvider } from 'planloop';` },
   { name: 'chrome-prompt', note: '`createChromePromptProvider`', source: `export { createChromePromptProvider } from 'planloop';` },
   { name: 'memory storage', note: '`createMemoryAdapter`', source: `export { createMemoryAdapter } from 'planloop';` },
   { name: 'localStorage', note: '`createLocalStorageAdapter`', source: `export { createLocalStorageAdapter } from 'planloop';` },
@@ -69,6 +71,7 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
 const ALLOWED: Record<string, string[]> = {
   'openai-compatible': ['chat/completions'],
   anthropic: ['anthropic-version'],
+  webllm: ['interruptGenerate'],
   'chrome-prompt': ['LanguageModel'],
   IndexedDB: ['indexedDB'],
   'planloop/ui': ['plan-panel'],

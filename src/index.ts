@@ -95,6 +95,7 @@ export {
   type ChromePromptOptions,
   type ChromeExpectedIO,
 } from './llm/chrome-prompt.js';
+export { createWebLLMProvider, type WebLLMEngine, type WebLLMProviderOptions } from './llm/webllm.js';
 export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput } from './llm/function-provider.js';
 export { withRetry, type RetryOptions } from './llm/retry.js';
 

@@ -32,16 +32,19 @@ interface Quirks {
   noStreamOptions: boolean;
 }
 
-interface ChatUsage {
+/** `usage` of a Chat Completions answer or chunk. */
+export interface ChatUsage {
   prompt_tokens?: number;
   completion_tokens?: number;
 }
-interface ChatChoice {
+/** One `choices[]` entry of a Chat Completions answer or chunk. */
+export interface ChatChoice {
   message?: { content?: string | null };
   delta?: { content?: string | null };
   finish_reason?: string | null;
 }
-interface ChatPayload {
+/** A Chat Completions answer or stream chunk, as far as planloop reads it. */
+export interface ChatPayload {
   choices?: ChatChoice[] | null;
   usage?: ChatUsage | null;
   error?: unknown;
@@ -51,7 +54,7 @@ interface ChatPayload {
 
 /**
  * A provider for any server speaking OpenAI's Chat Completions API: OpenAI, Ollama, vLLM,
- * LM Studio, llama.cpp's server, WebLLM's engine.
+ * LM Studio, llama.cpp's server. (For WebLLM's in-page engine use `createWebLLMProvider`.)
  *
  * A request's `jsonSchema` is sent as `response_format: { type: 'json_schema' }` (non-strict, so any
  * schema is accepted). Servers that refuse it (HTTP 400/422 naming `response_format`/`json_schema`)
@@ -179,14 +182,16 @@ function throwIfPayloadError(payload: ChatPayload): void {
   });
 }
 
-function mapFinishReason(reason: string | null | undefined): FinishReason | undefined {
+/** Chat Completions' `finish_reason` as a {@link FinishReason}. */
+export function mapFinishReason(reason: string | null | undefined): FinishReason | undefined {
   if (!reason) return undefined;
   if (reason === 'stop') return 'stop';
   if (reason === 'length') return 'length';
   return 'other'; // content_filter, tool_calls, function_call, and anything a host invents
 }
 
-function mapUsage(usage: ChatUsage | null | undefined): LLMUsage | undefined {
+/** Chat Completions' `usage` as {@link LLMUsage}. */
+export function mapUsage(usage: ChatUsage | null | undefined): LLMUsage | undefined {
   if (!usage) return undefined;
   const out: LLMUsage = {};
   if (typeof usage.prompt_tokens === 'number') out.inputTokens = usage.prompt_tokens;
