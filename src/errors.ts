@@ -40,7 +40,9 @@ export type PlanloopErrorCode =
   /** The host rejected a plan in an approval hook. */
   | 'plan_rejected'
   /** A run or loop exceeded its turn bound. */
-  | 'turn_limit';
+  | 'turn_limit'
+  /** A turn loop is already running on this plan. */
+  | 'run_in_progress';
 
 /** Options shared by every planloop error. */
 export interface PlanloopErrorOptions {

@@ -70,6 +70,9 @@ export interface RunResult {
   todos: TodoItem[];
 }
 
+/** Plans with a run going: two runs on one plan would undo each other's turns. */
+const activeRuns = new WeakSet<Plan>();
+
 /** Bad envelopes in a row (the first try and its retry) before the run ends with `run-error`. */
 const MAX_ATTEMPTS = 2;
 
@@ -106,6 +109,7 @@ type Attempt =
  * completed. Events: `run-start`, `turn-start`, `action`, `turn-end` (with usage), `run-finish`,
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
  * `obs` (each observation) and `reflect` (what the turn completed).
+ * One run at a time per plan: starting another while one runs throws code `run_in_progress`.
  * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` true.
  *
  * @example
@@ -141,6 +145,10 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     return { runId, reason, turns: turn, ...extra, todos: plan.todos.list() };
   };
 
+  if (activeRuns.has(plan)) {
+    throw new PlanloopError('run_in_progress', 'A run is already going on this plan: abort it (through its AbortSignal) or wait for it to end before starting another.');
+  }
+  activeRuns.add(plan);
   try {
     throwIfAborted(signal);
     await untilAborted(plan.ready, signal);
@@ -336,6 +344,8 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     const error = signal?.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
     plan.emit('run-error', { runId, turn, error });
     throw error;
+  } finally {
+    activeRuns.delete(plan);
   }
 }
 

@@ -294,6 +294,20 @@ describe('runWebAgent', () => {
     expect(model.calls).toHaveLength(0);
   });
 
+  it('refuses a second run on the same plan while one is going, and allows one after', async () => {
+    const { plan } = setup([...TOUR, ...TOUR]);
+    let confirm!: (go: boolean) => void;
+    const first = runWebAgent({ plan, task: 'Tour', tools, announcePlan: () => new Promise<boolean>((resolve) => (confirm = resolve)) });
+    await expect(runWebAgent({ plan, task: 'Tour again', tools })).rejects.toMatchObject({ code: 'run_in_progress' });
+    await Promise.resolve();
+    while (!confirm) await new Promise((resolve) => setTimeout(resolve, 1));
+    confirm(true);
+    await expect(first).resolves.toMatchObject({ reason: 'task_finish' });
+    // Released: the next run gets as far as planning (the scripted planner has no second answer).
+    plan.todos.reset();
+    await expect(runWebAgent({ plan, task: 'Tour again', tools, resume: false })).rejects.toMatchObject({ code: 'provider_error' });
+  });
+
   it('starts after the announcement is confirmed', async () => {
     const { plan, model } = setup(TOUR);
     let confirm!: (go: boolean) => void;
