@@ -4,7 +4,14 @@ import { ValidationError, type ValidationIssue } from '../errors.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { IdSequence } from './id-sequence.js';
 
-/** The statuses a todo moves through. */
+/**
+ * The statuses a todo moves through.
+ *
+ * @example
+ * ```ts
+ * TODO_STATUSES.includes(value as TodoStatus); // is it a status?
+ * ```
+ */
 export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
 
 /** Where a todo stands. */

@@ -20,6 +20,11 @@ export const TodoReplaceSchema = z.object({
 /**
  * The only ways a turn may change the plan: mark ids done (`remove`) or rewrite them (`replace`).
  * There is deliberately no insert.
+ *
+ * @example
+ * ```ts
+ * TodoAdjustSchema.parse({ remove: ['t1'] }); // { remove: ['t1'], replace: [] }
+ * ```
  */
 export const TodoAdjustSchema = z.object({
   remove: z._default(z.array(z.string()), []),
@@ -52,7 +57,14 @@ export const TaskFinishActionSchema = z.object({
   summary: z._default(z.string(), ''),
 });
 
-/** One action of a turn. */
+/**
+ * One action of a turn.
+ *
+ * @example
+ * ```ts
+ * TurnActionSchema.safeParse({ type: 'narrate', text: 'Hi' }).success; // true
+ * ```
+ */
 export const TurnActionSchema = z.discriminatedUnion('type', [
   NarrateActionSchema,
   ToolActionSchema,
@@ -60,7 +72,14 @@ export const TurnActionSchema = z.discriminatedUnion('type', [
   TaskFinishActionSchema,
 ]);
 
-/** The one JSON object a model sends per turn. */
+/**
+ * The one JSON object a model sends per turn.
+ *
+ * @example
+ * ```ts
+ * TurnEnvelopeSchema.parse(JSON.parse(text)); // prefer parseTurnEnvelope(text): it also tolerates fences and prose
+ * ```
+ */
 export const TurnEnvelopeSchema = z.object({
   turn_planning: z.optional(TurnPlanningSchema),
   todo_adjust: z.optional(TodoAdjustSchema),
@@ -114,6 +133,11 @@ export const FORBIDDEN_ADJUST_KEYS = ['insert', 'add', 'create', 'append', 'new'
 /**
  * The JSON Schema of the envelope, passed to providers that can constrain output to it. Kept
  * small: every token here is paid on each turn by backends that inline the schema.
+ *
+ * @example
+ * ```ts
+ * await provider.generate({ messages, jsonSchema: TURN_ENVELOPE_JSON_SCHEMA });
+ * ```
  */
 export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
   type: 'object',

@@ -98,7 +98,14 @@ export function toolOutcome(alternative: number | string, value: unknown): ToolO
   return { [OUTCOME]: true, alternative, value };
 }
 
-/** Whether `value` came from {@link toolOutcome}. */
+/**
+ * Whether `value` came from {@link toolOutcome}.
+ *
+ * @example
+ * ```ts
+ * isToolOutcome(toolOutcome('state.error', { code: 'declined' })); // true
+ * ```
+ */
 export function isToolOutcome(value: unknown): value is ToolOutcome {
   return typeof value === 'object' && value !== null && (value as Partial<ToolOutcome>)[OUTCOME] === true;
 }

@@ -1,7 +1,14 @@
 import type { TodoIntent, TodoItem, TodoStatus } from '../artifacts/todos.js';
 import type { Plan } from '../plan.js';
 
-/** Checklists larger than this many UTF-8 bytes (64 KiB) seed nothing. */
+/**
+ * Checklists larger than this many UTF-8 bytes (64 KiB) seed nothing.
+ *
+ * @example
+ * ```ts
+ * if (new TextEncoder().encode(text).length > CHECKLIST_MAX_BYTES) console.warn('plan.md too large to seed');
+ * ```
+ */
 export const CHECKLIST_MAX_BYTES = 64 * 1024;
 
 /** One todo read from a checklist line: no id yet. */

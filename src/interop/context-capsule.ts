@@ -6,7 +6,14 @@ import { formatIssues, parseOrThrow, toIssues } from '../validation.js';
 
 const text = z.string().check(z.trim(), z.minLength(1));
 
-/** The zod schema of a {@link ContextCapsule}. */
+/**
+ * The zod schema of a {@link ContextCapsule}.
+ *
+ * @example
+ * ```ts
+ * ContextCapsuleSchema.safeParse(JSON.parse(toolResult)).success;
+ * ```
+ */
 export const ContextCapsuleSchema = z.object({
   /** The goal the parent gave the subagent. */
   goal: text,

@@ -6,7 +6,14 @@ import { formatIssues, toIssues } from '../validation.js';
 import { replaceTodos } from './replace-todos.js';
 import { normalizeToolCall, type ToolCallLike } from './tool-calls.js';
 
-/** The error result a `write_todos` call gets when the model only plans, turn after turn. */
+/**
+ * The error result a `write_todos` call gets when the model only plans, turn after turn.
+ *
+ * @example
+ * ```ts
+ * if (!result.ok && result.error === PLANNER_OVERUSE) nudgeToAct();
+ * ```
+ */
 export const PLANNER_OVERUSE = 'planner_overuse_execute_next_step';
 
 /** A host's tools, to check for a name clash: names, definitions (`{ name }`, `{ function: { name } }`) or a tool record. */

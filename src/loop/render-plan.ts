@@ -3,7 +3,14 @@ import type { TodoItem } from '../artifacts/todos.js';
 /** Anything that holds todos: a `Plan`, its `todos` artifact's owner, or a list. */
 export type TodoSource = { todos: { list(): TodoItem[] } } | readonly TodoItem[];
 
-/** The line shown when no todo remains. */
+/**
+ * The line shown when no todo remains.
+ *
+ * @example
+ * ```ts
+ * renderPlanForTurn([]) === NOTHING_LEFT_LINE; // true
+ * ```
+ */
 export const NOTHING_LEFT_LINE = 'No todos left: finish now with task_finish.';
 
 /**

@@ -26,7 +26,14 @@ import { renderPlanForTurn } from './render-plan.js';
  * planning call.
  */
 
-/** The envelope instructions: the fixed system prompt of every turn (about 72 GPT tokens; the JSON shape is most of it). */
+/**
+ * The envelope instructions: the fixed system prompt of every turn (about 72 GPT tokens; the JSON shape is most of it).
+ *
+ * @example
+ * ```ts
+ * runWebAgent({ plan, task, systemPrompt: `${TURN_INSTRUCTIONS}\nSpeak like a pirate.` });
+ * ```
+ */
 export const TURN_INSTRUCTIONS = [
   'Reply with one JSON object only:',
   '{"turn_planning":{"todo_id","does","is_last_turn"},"todo_adjust":{"remove":[done ids],"replace":[{"id","intent","description"}]},"actions":[…]}',

@@ -22,16 +22,37 @@
  * the public contract: change them only together with their readers.
  */
 
-/** The intents the built-in planner prompt offers (a todo may carry any other string too). */
+/**
+ * The intents the built-in planner prompt offers (a todo may carry any other string too).
+ *
+ * @example
+ * ```ts
+ * PLANNER_INTENTS.includes(todo.intent as (typeof PLANNER_INTENTS)[number]);
+ * ```
+ */
 export const PLANNER_INTENTS = ['navigate', 'narrate', 'click', 'fill', 'ask', 'finish'] as const;
 
 /** The most todos a plan may have; a longer list is unusable output (it would not bound a run). */
 export const MAX_TODOS = 50;
 
-/** Marker of the task line in the planner's user message. */
+/**
+ * Marker of the task line in the planner's user message.
+ *
+ * @example
+ * ```ts
+ * const task = userMessage.split('\n').find((line) => line.startsWith(TASK_MARKER))?.slice(TASK_MARKER.length).trim();
+ * ```
+ */
 export const TASK_MARKER = 'Task:';
 
-/** Marker of the sitemap block in the planner's user message (one `- ` line per page follows). */
+/**
+ * Marker of the sitemap block in the planner's user message (one `- ` line per page follows).
+ *
+ * @example
+ * ```ts
+ * userMessage.includes(`\n${SITEMAP_MARKER}\n`); // a sitemap was given
+ * ```
+ */
 export const SITEMAP_MARKER = 'Sitemap:';
 
 /**
@@ -39,6 +60,11 @@ export const SITEMAP_MARKER = 'Sitemap:';
  * comes first so that constrained decoders write it first and it can stream while the todos are
  * still being written. `intent` is a plain string (not an enum) so that hosts with their own
  * `systemPrompt` can use their own intents.
+ *
+ * @example
+ * ```ts
+ * await provider.generate({ messages, jsonSchema: PLAN_OUTPUT_SCHEMA });
+ * ```
  */
 export const PLAN_OUTPUT_SCHEMA: Record<string, unknown> = {
   type: 'object',

@@ -4,7 +4,14 @@ import { TodoSeedSchema, type TodoItem } from '../artifacts/todos.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
 import { formatIssues, toIssues } from '../validation.js';
 
-/** The snapshot format this version writes. Older formats are migrated on load. */
+/**
+ * The snapshot format this version writes. Older formats are migrated on load.
+ *
+ * @example
+ * ```ts
+ * const stale = (snapshot.version ?? 0) < SNAPSHOT_VERSION;
+ * ```
+ */
 export const SNAPSHOT_VERSION = 1;
 
 /**

@@ -1,6 +1,11 @@
 /**
  * The panel's shadow stylesheet. Theme it from outside with the custom properties below (they
  * inherit through the shadow boundary) or restyle parts with `::part(item)` and friends.
+ *
+ * @example
+ * ```ts
+ * const sheet = new CSSStyleSheet(); sheet.replaceSync(PLAN_PANEL_CSS); // reuse the panel's look elsewhere
+ * ```
  */
 export const PLAN_PANEL_CSS = `
 :host {
