@@ -53,3 +53,33 @@ it('runs as written', async () => {
   const stored = JSON.parse(localStorage.getItem('guide-plan') ?? '{}') as { todos?: Array<{ status: string }> };
   expect(stored.todos?.map((todo) => todo.status)).toEqual(['completed', 'completed']);
 });
+
+it("runs the README's quick start as written", async () => {
+  const readme = fileURLToPath(new NodeURL('../../README.md', import.meta.url));
+  const quickStart = readFileSync(readme, 'utf8').split('## Quick start')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  expect(quickStart).toContain('runWebAgent');
+  const turns = [
+    { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }] },
+    { turn_planning: { todo_id: 't2', does: 'Say it', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'narrate', text: 'Three plans.' }, { type: 'task_finish', summary: 'Done.' }] },
+  ];
+  let turn = 0;
+  server = await startServer(async (request, response) => {
+    const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' };
+    if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
+    const body = request.json as { messages: Array<{ content: string }> };
+    const answer = JSON.stringify(body.messages[0]?.content.startsWith(TURN_INSTRUCTIONS) ? turns[turn++] : PLAN);
+    await writeSSE(response, [sseEvent({ choices: [{ index: 0, delta: { content: answer } }] }), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })], { headers: cors });
+  });
+  localStorage.clear();
+  writeFileSync(module, `${quickStart.replace('http://localhost:11434/v1', `${server.url}/v1`)}\nexport {};\n`);
+  const log = vi.spyOn(console, 'log').mockImplementation(() => {});
+  const table = vi.spyOn(console, 'table').mockImplementation(() => {});
+  await import(/* @vite-ignore */ `${module}?quick-start`);
+  const said = log.mock.calls.slice();
+  log.mockRestore();
+  table.mockRestore();
+  expect(turn).toBe(2);
+  expect(location.pathname).toBe('/pricing');
+  expect(said).toEqual([['Three plans.']]);
+  expect(JSON.parse(localStorage.getItem('tour') ?? '{}').todos).toHaveLength(2);
+});
