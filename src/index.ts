@@ -103,6 +103,7 @@ export { withRetry, type RetryOptions } from './llm/retry.js';
 export { parseModelJson, type ModelJsonResult } from './planning/model-json.js';
 export {
   parsePlanInput,
+  safeParsePlanInput,
   type PlanInput,
   type MakeTodosOptions,
   type SitemapConfig,
@@ -139,7 +140,7 @@ export {
   type AskAction,
   type TaskFinishAction,
 } from './envelope/schema.js';
-export { parseTodoAdjust } from './envelope/adjust.js';
+export { parseTodoAdjust, safeParseTodoAdjust } from './envelope/adjust.js';
 
 // Tool-call graphs
 export { runToolPlan, type RunToolPlanOptions, type ToolPlanRun, type GraphRun, type ToolPlanResult, type CallReport, type ToolGraphEvents } from './graph/run.js';

@@ -31,6 +31,27 @@ export function parseTodoAdjust(input: unknown, remainingIds: readonly string[] 
   return result.data;
 }
 
+/**
+ * Like {@link parseTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
+ * if (!result.success) reply(result.error.message); // worded for the model
+ * ```
+ */
+export function safeParseTodoAdjust(
+  input: unknown,
+  remainingIds: readonly string[] = [],
+): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
+  try {
+    return { success: true, data: parseTodoAdjust(input, remainingIds) };
+  } catch (error) {
+    if (error instanceof EnvelopeError) return { success: false, error };
+    throw error;
+  }
+}
+
 /** The error for any attempt to add todos, naming the ids the model may use instead. */
 export function insertForbidden(what: string, remainingIds: readonly string[]): EnvelopeError {
   const ids = remainingIds.length > 0 ? ` (${remainingIds.join(', ')})` : '';

@@ -120,6 +120,24 @@ export function parsePlanInput(input: unknown): PlanInput {
 }
 
 /**
+ * Like {@link parsePlanInput}, but returns `{ success, data | error }` instead of throwing.
+ *
+ * @example
+ * ```ts
+ * const result = safeParsePlanInput({ task: form.task.value, locale: navigator.language });
+ * if (!result.success) showProblems(result.error.issues);
+ * ```
+ */
+export function safeParsePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
+  try {
+    return { success: true, data: parsePlanInput(input) };
+  } catch (error) {
+    if (error instanceof ValidationError) return { success: false, error };
+    throw error;
+  }
+}
+
+/**
  * The planning call: asks the plan's `plan` model for a task summary and ordered todos, then
  * resets `plan.todos` to exactly those (fresh ids, `pending`) and emits `plan-create` and
  * `plan-update` (source `make-todos`). Used through `plan.makeTodos(input, options)`.

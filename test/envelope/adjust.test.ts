@@ -113,3 +113,16 @@ describe('parseTodoAdjust', () => {
     expect(() => parseTodoAdjust({ create: [] }, ['t2'])).toThrow('todo_adjust cannot add todos (got the "create" key); remove or replace existing ids (t2).');
   });
 });
+
+describe('safeParseTodoAdjust', () => {
+  it('returns the parsed adjust, or the error the model can act on', async () => {
+    const { safeParseTodoAdjust } = await import('../../src/envelope/adjust.js');
+    expect(safeParseTodoAdjust({ remove: ['t1'] })).toEqual({ success: true, data: { remove: ['t1'], replace: [] } });
+    const refused = safeParseTodoAdjust({ add: [{ description: 'x' }] }, ['t2', 't3']);
+    expect(refused.success).toBe(false);
+    if (!refused.success) {
+      expect(refused.error.code).toBe('envelope_insert_forbidden');
+      expect(refused.error.message).toContain('(t2, t3)');
+    }
+  });
+});
