@@ -15,8 +15,10 @@ export interface EnvelopeStreamOptions extends ParseTurnEnvelopeOptions {
   /** `turn_planning`, validated, as soon as its object closes. */
   onTurnPlanning?: (planning: TurnPlanning) => void;
   /**
-   * `todo_adjust`, validated, once it and `turn_planning` are complete. Called exactly once per
-   * valid envelope, before the first action: with `{ remove: [], replace: [] }` when there is none.
+   * `todo_adjust`, validated, once it and `turn_planning` are complete, before the first action:
+   * with `{ remove: [], replace: [] }` when there is none. A model that skips `todo_adjust` and
+   * goes on to `actions` gets the empty adjust there, so its actions are not held back; if it
+   * writes `todo_adjust` after its actions after all, that one comes in a second call at `end()`.
    */
   onTodoAdjust?: (adjust: TodoAdjust) => void;
   /** Each action, validated, as soon as its object closes (and after `onTodoAdjust`). */
@@ -46,8 +48,11 @@ const EMPTY_ADJUST: TodoAdjust = { remove: [], replace: [] };
  * zod schemas as {@link safeParseTurnEnvelope} and emitted as soon as its JSON value closes.
  *
  * The order is guaranteed even when the model writes the keys in another order: pieces wait for
- * their predecessors, so a model that omits `todo_adjust` or writes `actions` first gets its
- * actions at `end()`. Text before the object (prose, a code fence) is skipped; strings may hold
+ * their predecessors. One exception keeps streaming useful: a model that writes `turn_planning`,
+ * skips `todo_adjust` and goes on to `actions` (small models drop an empty one) gets an empty
+ * adjust there and its actions as they close; a `todo_adjust` it writes after the actions still
+ * counts, in a second `onTodoAdjust` at `end()`. Actions before any `turn_planning` wait for
+ * `end()`. Text before the object (prose, a code fence) is skipped; strings may hold
  * braces and escaped quotes; keys and escapes may be split across deltas.
  *
  * `end()` returns what `safeParseTurnEnvelope(fullText)` returns, with one exception: if the
@@ -89,6 +94,9 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
   const actions: TurnAction[] = [];
   let planningOut = false;
   let adjustOut = false;
+  // Set when `actions` began before any `todo_adjust`: the empty adjust went out in its place.
+  let adjustAssumed = false;
+  let lateAdjust: TodoAdjust | undefined;
   let actionsOut = 0;
   let final: SafeParseTurnEnvelopeResult | undefined;
 
@@ -114,7 +122,9 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
         const value = readJson(piece, 'turn_planning');
         if (value !== null) planning ??= validateTurnPlanning(value); // a repeated key: end() sees the mismatch
       } else if (key === 'todo_adjust') {
-        adjust ??= validateTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
+        const value = validateTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
+        if (adjustAssumed) lateAdjust ??= value;
+        else adjust ??= value;
       }
     });
   };
@@ -207,7 +217,15 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       quote = c;
       if (depth === 1 && expectKey) keyQuote = i;
     } else if (c === '{' || c === '[') {
-      if (depth === 1 && c === '[' && key === 'actions') inActions = true;
+      if (depth === 1 && c === '[' && key === 'actions') {
+        inActions = true;
+        // Small models often leave out an empty todo_adjust: do not hold the actions until the end.
+        if (planningOut && !adjust && !error) {
+          adjust = EMPTY_ADJUST;
+          adjustAssumed = true;
+          release();
+        }
+      }
       closers.push(c === '{' ? '}' : ']');
     }
   };
@@ -242,7 +260,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     const agrees =
       !error &&
       (!planningOut || same(planning, envelope.turn_planning)) &&
-      (!adjustOut || same(adjust, finalAdjust)) &&
+      (!adjustOut || same(adjustAssumed ? (lateAdjust ?? EMPTY_ADJUST) : adjust, finalAdjust)) &&
       actions.slice(0, actionsOut).every((action, index) => same(action, envelope.actions[index]));
     if (!agrees) {
       const message = error
@@ -254,6 +272,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     adjust = finalAdjust;
     actions.splice(0, actions.length, ...envelope.actions);
     release();
+    if (adjustAssumed && lateAdjust) options.onTodoAdjust?.(finalAdjust); // written after the actions
     if (!adjustOut) {
       // No turn_planning: the adjust and the actions were held back until now.
       adjustOut = true;

@@ -75,15 +75,35 @@ describe('createEnvelopeStreamParser', () => {
     expect(parser.end().success).toBe(true);
   });
 
-  it('holds actions until the end when todo_adjust is missing, then emits an empty adjust first', () => {
+  it('does not hold actions back when todo_adjust is left out: an empty adjust goes first', () => {
     const { parser, emitted } = recorder();
-    parser.push(JSON.stringify({ turn_planning: envelope.turn_planning, actions: [envelope.actions[0]] }));
-    expect(emitted.map((entry) => entry[0])).toEqual(['planning']);
-    parser.end();
+    const text = JSON.stringify({ turn_planning: envelope.turn_planning, actions: [envelope.actions[0], envelope.actions[1]] });
+    // Everything up to the end of the first action, but not the rest.
+    const firstActionEnd = text.indexOf(JSON.stringify(envelope.actions[0])) + JSON.stringify(envelope.actions[0]).length + 1;
+    parser.push(text.slice(0, firstActionEnd));
     expect(emitted).toEqual([
       ['planning', envelope.turn_planning],
       ['adjust', { remove: [], replace: [] }],
       ['action', envelope.actions[0], 0],
+    ]);
+    parser.push(text.slice(firstActionEnd));
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action', 'action']);
+  });
+
+  it('applies a todo_adjust written after the actions in a second call at the end', () => {
+    const { parser, emitted } = recorder();
+    const late = { remove: ['t1'], replace: [] };
+    const text = `{"turn_planning":${JSON.stringify(envelope.turn_planning)},"actions":[${JSON.stringify(envelope.actions[0])}],"todo_adjust":${JSON.stringify(late)}}`;
+    parser.push(text);
+    const result = parser.end();
+    expect(result.success).toBe(true);
+    expect(result).toEqual(safeParseTurnEnvelope(text));
+    expect(emitted).toEqual([
+      ['planning', envelope.turn_planning],
+      ['adjust', { remove: [], replace: [] }],
+      ['action', envelope.actions[0], 0],
+      ['adjust', late],
     ]);
   });
 

@@ -192,6 +192,29 @@ describe('runWebAgent', () => {
     expect(firstTurn).toEqual(['adjust', 'action 1.0', 'action 1.1', 'stream-end']);
   });
 
+  it('does not hold actions back when the model leaves out todo_adjust, and applies one it writes last', async () => {
+    const log: string[] = [];
+    const bare = ({ todo_adjust: _skipped, ...rest }: Record<string, unknown>) => rest;
+    const late = ({ todo_adjust, ...rest }: Record<string, unknown>) => ({ ...rest, todo_adjust });
+    const turns = [bare(TOUR[0]!), late(TOUR[1]!), TOUR[2]!, TOUR[3]!];
+    const { plan } = setup(turns, {
+      chunkSize: 6,
+      delayMs: 2,
+      turnModel: (model) => ({
+        generate: (request) => model.generate(request),
+        async *stream(request) {
+          yield* model.stream(request);
+          log.push('stream-end');
+        },
+      }),
+    });
+    plan.on('action', ({ turn, index }) => log.push(`action ${turn}.${index}`));
+    const result = await runWebAgent({ plan, task: 'Tour', tools });
+    expect(log.slice(0, 3)).toEqual(['action 1.0', 'action 1.1', 'stream-end']);
+    expect(result.reason).toBe('task_finish');
+    expect(statuses(plan.todos.list())).toEqual(['t1:completed', 't2:completed', 't3:completed', 't4:completed']);
+  });
+
   it('stops mid-stream on abort: run-error with an AbortError, the turn rolled back, no further action', async () => {
     const controller = new AbortController();
     const { plan, of } = setup(TOUR, { chunkSize: 5, delayMs: 1 });
