@@ -41,7 +41,7 @@ const SHAPE = '{"turn_planning":{…},"todo_adjust":{"remove":[],"replace":[]},"
  */
 export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
   const json = parseModelJson(text);
-  if (json.ok && !json.truncated) return withRaw(() => validateTurnEnvelope(json.value, options), text);
+  if (json.ok && !json.truncated) return withRaw(() => validateTurnEnvelope(unwrapSingle(json.value), options), text);
   const message = json.truncated
     ? 'Your reply was cut off before its JSON object closed. Send a shorter envelope (fewer or shorter actions).'
     : `Your reply has no usable JSON (${json.ok ? 'cut off' : json.error}). Reply with one JSON object: ${SHAPE}.`;
@@ -202,4 +202,12 @@ function compactAdjust(value: unknown): unknown {
   const adjust = compact(value);
   if (!isRecord(adjust) || !Array.isArray(adjust.replace)) return adjust;
   return { ...adjust, replace: adjust.replace.map(compact) };
+}
+
+/**
+ * Some models wrap their one object in an array (`[{…}]`). The streaming parser reads the object
+ * inside and may already have acted on it, so the whole-text parse must read it the same way.
+ */
+function unwrapSingle(value: unknown): unknown {
+  return Array.isArray(value) && value.length === 1 && typeof value[0] === 'object' && value[0] !== null && !Array.isArray(value[0]) ? value[0] : value;
 }

@@ -69,7 +69,7 @@ describe('parseTurnEnvelope', () => {
 
   it('says when the JSON is not an envelope at all', () => {
     expect(errorOf('{"task_summary": "x", "todos": []}').message).toMatch(/not a turn envelope/);
-    expect(errorOf('[{"type": "narrate", "text": "hi"}]').message).toMatch(/\(root\) must be a JSON object/);
+    expect(errorOf('[{"type": "narrate", "text": "hi"}]').message).toMatch(/not a turn envelope/);
   });
 
   it.each(['insert', 'add', 'create'])('refuses an "%s" key in todo_adjust, naming the ids to use instead', (key) => {
@@ -95,5 +95,18 @@ describe('parseTurnEnvelope', () => {
     expect(Object.getPrototypeOf(action.args.nested)).toBe(Object.prototype);
     expect(({} as { polluted?: unknown }).polluted).toBeUndefined();
     expect((Object.prototype as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+});
+
+describe('parseTurnEnvelope, array-wrapped replies', () => {
+  it('reads an envelope a model wrapped in a one-item array, as the streaming parser does', async () => {
+    const { createEnvelopeStreamParser } = await import('../../src/envelope/stream.js');
+    const envelope = { turn_planning: { todo_id: 't1', does: 'Greet', is_last_turn: false }, todo_adjust: { remove: [], replace: [] }, actions: [{ type: 'narrate', text: 'Hi' }] };
+    const text = JSON.stringify([envelope]);
+    expect(parseTurnEnvelope(text)).toEqual(envelope);
+    const streamed = createEnvelopeStreamParser();
+    streamed.push(text);
+    expect(streamed.end()).toEqual({ success: true, data: envelope });
+    expect(() => parseTurnEnvelope(JSON.stringify([envelope, envelope]))).toThrow(/must be a JSON object/);
   });
 });
