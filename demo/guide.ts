@@ -215,6 +215,8 @@ export function createGuide(options: {
         plan,
         task,
         planInput: { task, sitemap: SITE_PAGES },
+        // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
+        resume: resuming,
         tools,
         signal,
         onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),

@@ -218,3 +218,14 @@ test('the plan panel is keyboard navigable and announces progress politely', asy
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
 });
+
+test('a new ask plans afresh even when an earlier plan left todos undone', async ({ page }) => {
+  await open(page);
+  // What a real model sometimes leaves behind: a finished tour with a todo never marked done.
+  await page.evaluate(() => window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'A step from an old tour' }]));
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.locator('#announcement-summary')).toHaveText('I will take you to the pricing page and introduce its three plans.');
+  expect((await calls(page)).plan).toBe(1);
+  const descriptions = await page.evaluate(() => window.__demo!.plan.todos.list().map((todo) => todo.description));
+  expect(descriptions).not.toContain('A step from an old tour');
+});

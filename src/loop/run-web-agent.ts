@@ -44,7 +44,11 @@ export interface RunWebAgentOptions {
   /** Shows the plan's summary and waits for the user's go (e.g. Space). `false` declines: the run ends, the plan is cleared. */
   announcePlan?: (summary: string, todos: TodoItem[]) => boolean | Promise<boolean>;
   signal?: AbortSignal;
-  /** Resume a plan that has remaining todos instead of planning anew. Default `true`. */
+  /**
+   * Resume a plan that has remaining todos instead of planning anew. Default `true`, which is what
+   * a reload wants; pass `false` when the user asks for something new, so that todos a finished
+   * run left undone are not taken for the new task.
+   */
   resume?: boolean;
   /** Turns allowed beyond the remaining todos; the bound is fixed when the turns start. Default 2. */
   maxTurnSlack?: number;
