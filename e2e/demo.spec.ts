@@ -225,6 +225,8 @@ test('a new ask plans afresh even when an earlier plan left todos undone', async
   await page.evaluate(() => window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'A step from an old tour' }]));
   await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
   await expect(page.locator('#announcement-summary')).toHaveText('I will take you to the pricing page and introduce its three plans.');
+  // The summary streams before the planning call returns: wait for the new todos themselves.
+  await expect(panelItems(page)).toHaveCount(5);
   expect((await calls(page)).plan).toBe(1);
   const descriptions = await page.evaluate(() => window.__demo!.plan.todos.list().map((todo) => todo.description));
   expect(descriptions).not.toContain('A step from an old tour');
