@@ -42,7 +42,8 @@ type HydrationState = 'idle' | 'loading' | 'done' | 'unreadable';
  * out of order) and never writes storage before it has read it.
  *
  * Work done before hydration finishes is kept: stored todos and documents are loaded first and the
- * earlier local ones follow them (a local id that collides with a stored one gets a fresh id). A
+ * earlier local ones follow them (a local id that the stored plan uses, or used and deleted, gets a
+ * fresh id). A
  * `todos.reset()` or `makeTodos()` before hydration finishes means "this is the plan now": the
  * stored todos are not merged back in, though their ids stay retired.
  *
@@ -70,7 +71,8 @@ export class Plan {
   #ready: Promise<void> | undefined;
   #changedBeforeHydration = false;
   #resetBeforeHydration = false;
-  #hydrating = false;
+  /** Keys of the stored snapshot this version does not use: written back as they were. */
+  #extras: Record<string, unknown> = {};
 
   constructor(config: PlanConfig = {}) {
     this.llm = config.llm;
@@ -88,12 +90,14 @@ export class Plan {
         onError: (error) => this.#storageError('save', error),
       });
     }
+    // Loading the stored plan writes nothing back; every other change (also one a listener makes
+    // in response to hydration) is saved.
     this.todos.onChange((event) => {
-      this.#noteChange(event.change.type === 'reset');
+      if (event.change.type !== 'hydrate') this.#noteChange(event.change.type === 'reset');
       this.#events.emit('todos-change', event);
     });
     this.markdown.onChange((event) => {
-      this.#noteChange(false);
+      if (event.change.type !== 'hydrate') this.#noteChange(false);
       this.#events.emit('markdown-change', event);
     });
   }
@@ -179,9 +183,10 @@ export class Plan {
     return result;
   }
 
-  /** The plan as stored: todos, documents and the id counters. */
+  /** The plan as stored: todos, documents, the id counters, and any extra keys the stored snapshot had. */
   snapshot(): PlanSnapshot {
     return {
+      ...cloneExtras(this.#extras),
       version: SNAPSHOT_VERSION,
       todos: this.todos.list(),
       markdownDocs: this.markdown.list(),
@@ -189,14 +194,16 @@ export class Plan {
     };
   }
 
-  /** Resolves when every requested save has been attempted (failures go to `storage-error`). */
+  /**
+   * Resolves when every requested save has been attempted (failures go to `storage-error`). Like
+   * `ready`, it starts hydration if `attachTo` has not: the plan saves only after it has read storage.
+   */
   async flush(): Promise<void> {
-    await this.#ready;
+    await this.ready;
     await this.#saves?.flush();
   }
 
   #noteChange(isReset: boolean): void {
-    if (this.#hydrating) return;
     if (this.#hydration !== 'done') {
       this.#changedBeforeHydration = true;
       if (isReset) this.#resetBeforeHydration = true;
@@ -216,6 +223,9 @@ export class Plan {
     try {
       raw = await storage.load();
     } catch (error) {
+      // A synchronous adapter (localStorage) throws inside attachTo(); report a microtask later, as
+      // every other load outcome is, so a listener subscribed right after attachTo() hears it.
+      await Promise.resolve();
       const unreadable = !(error instanceof StorageError && error.raw !== undefined);
       this.#storageError('load', error);
       if (unreadable) {
@@ -229,15 +239,11 @@ export class Plan {
     if (raw !== null && raw !== undefined) {
       const parsed = safeParseSnapshot(raw);
       if (parsed.success) {
-        this.#hydrating = true;
-        try {
-          const { todos, markdownDocs, lastIds } = parsed.data;
-          this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
-          this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
-          restored = true;
-        } finally {
-          this.#hydrating = false;
-        }
+        const { version: _version, todos, markdownDocs, lastIds, ...extras } = parsed.data;
+        this.#extras = extras;
+        this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
+        this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
+        restored = true;
       } else {
         this.#storageError('load', parsed.error);
         await this.#backup(storage, raw, parsed.error.message);
@@ -267,5 +273,14 @@ export class Plan {
         ? error
         : new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${(error as Error)?.message ?? String(error)}`, {}, { cause: error });
     this.#events.emit('storage-error', { error: storageError });
+  }
+}
+
+/** A deep copy of the stored snapshot's extra keys where they can be cloned, else a shallow one. */
+function cloneExtras(extras: Record<string, unknown>): Record<string, unknown> {
+  try {
+    return structuredClone(extras);
+  } catch {
+    return { ...extras };
   }
 }

@@ -288,3 +288,107 @@ describe('Plan events', () => {
     expect(() => new Plan().provider('plan')).toThrow(expect.objectContaining({ code: 'no_llm' }));
   });
 });
+
+describe('Plan review fixes', () => {
+  it('flush() saves work done on a plan that was never attached (the memory adapter example)', async () => {
+    const storage = createMemoryAdapter();
+    const plan = new Plan({ storage });
+    plan.todos.create({ intent: 'narrate', description: 'Say hello' });
+    await plan.flush();
+    expect(storage.snapshot?.todos.length).toBe(1);
+  });
+
+  it('never hands a local id that the stored plan retired (deleted) to work done before hydration', async () => {
+    const { adapter, releaseLoad } = controlledAdapter(stored); // t1, t2 stored; t3 deleted (lastIds.todos 3)
+    const plan = new Plan({ storage: adapter });
+    plan.attachTo({});
+    plan.todos.createMany([
+      { intent: 'ask', description: 'early 1' },
+      { intent: 'ask', description: 'early 2' },
+      { intent: 'ask', description: 'early 3' },
+    ]);
+    plan.markdown.create({ title: 'early a', content: '' });
+    plan.markdown.create({ title: 'early b', content: '' });
+    releaseLoad();
+    await plan.ready;
+    expect(plan.todos.list().map((todo) => todo.id)).toEqual(['t1', 't2', 't4', 't5', 't6']);
+    expect(plan.markdown.list().map((doc) => doc.id)).toEqual(['m1', 'm3', 'm2']); // local m2 is above the stored counter (1): kept
+  });
+
+  it('renumbers a local doc whose id the stored counter retired', async () => {
+    const retired: PlanSnapshot = { ...structuredClone(stored), markdownDocs: [], lastIds: { todos: 3, markdown: 2 } };
+    const { adapter, releaseLoad } = controlledAdapter(retired);
+    const plan = new Plan({ storage: adapter });
+    plan.attachTo({});
+    plan.markdown.create({ title: 'early', content: '' });
+    releaseLoad();
+    await plan.ready;
+    expect(plan.markdown.list().map((doc) => doc.id)).toEqual(['m3']);
+  });
+
+  it('reports a synchronous load failure to a listener subscribed right after attachTo()', async () => {
+    const plan = new Plan({
+      storage: {
+        load: () => {
+          throw new StorageError('load', 'not JSON', { raw: '{oops' });
+        },
+        save: () => {},
+      },
+    });
+    plan.attachTo({});
+    const errors: StorageError[] = [];
+    plan.on('storage-error', ({ error }) => errors.push(error));
+    await plan.ready;
+    expect(errors).toHaveLength(1);
+  });
+
+  it('saves a change a listener makes in response to hydration', async () => {
+    const storage = createMemoryAdapter(stored);
+    const plan = new Plan({ storage });
+    plan.on('todos-change', ({ change }) => {
+      if (change.type === 'hydrate') plan.todos.edit('t2', { status: 'completed' });
+    });
+    await plan.ready;
+    await plan.flush();
+    expect(plan.todos.get('t2')?.status).toBe('completed');
+    expect(storage.snapshot?.todos[1]?.status).toBe('completed');
+  });
+
+  it('fires no change event when hydration leaves a list as it was', async () => {
+    const { adapter, releaseLoad } = controlledAdapter({ version: 1, todos: [], markdownDocs: [] });
+    const plan = new Plan({ storage: adapter });
+    plan.attachTo({});
+    plan.todos.create({ intent: 'ask', description: 'early' });
+    plan.markdown.create({ title: 'early', content: '' });
+    const events: string[] = [];
+    plan.on('todos-change', ({ change }) => events.push(`todos:${change.type}`));
+    plan.on('markdown-change', ({ change }) => events.push(`markdown:${change.type}`));
+    releaseLoad();
+    await plan.ready;
+    expect(events).toEqual([]);
+  });
+
+  it('fires no todos change when a reset before hydration keeps its own list', async () => {
+    const { adapter, releaseLoad } = controlledAdapter(stored);
+    const plan = new Plan({ storage: adapter });
+    plan.attachTo({});
+    plan.todos.reset([{ intent: 'narrate', description: 'Fresh plan' }]);
+    const events: string[] = [];
+    plan.on('todos-change', ({ change }) => events.push(change.type));
+    releaseLoad();
+    await plan.ready;
+    expect(events).toEqual([]);
+  });
+
+  it('keeps extra keys of the stored snapshot when it saves', async () => {
+    const storage = createMemoryAdapter({ ...structuredClone(stored), hostData: { tour: 'pricing' } });
+    const plan = new Plan({ storage });
+    await plan.ready;
+    plan.todos.create({ intent: 'finish', description: 'Wrap up' });
+    await plan.flush();
+    expect(storage.snapshot?.hostData).toEqual({ tour: 'pricing' });
+    const snapshot = plan.snapshot();
+    (snapshot.hostData as { tour: string }).tour = 'changed';
+    expect(plan.snapshot().hostData).toEqual({ tour: 'pricing' });
+  });
+});

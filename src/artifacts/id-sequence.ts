@@ -27,10 +27,16 @@ export class IdSequence {
 
   /** Moves the counter past `id` when it has this sequence's shape (`t12`); other ids are ignored. */
   observe(id: string): void {
+    const n = this.numberOf(id);
+    if (n !== undefined && n > this.#last) this.#last = n;
+  }
+
+  /** The number in `id` when it has this sequence's shape (`t12` gives 12), else `undefined`. */
+  numberOf(id: string): number | undefined {
     const match = this.#pattern.exec(id);
-    if (!match?.[1]) return;
+    if (!match?.[1]) return undefined;
     const n = Number(match[1]);
-    if (Number.isSafeInteger(n) && n > this.#last) this.#last = n;
+    return Number.isSafeInteger(n) ? n : undefined;
   }
 
   /** The highest number handed out or seen; `0` when none. Persisted so deleted ids stay retired. */

@@ -91,6 +91,8 @@ export class MarkdownArtifact {
   #lastStamp = 0;
   readonly #ids = new IdSequence('m');
   readonly #events = new TypedEmitter<{ change: MarkdownChangeEvent }>();
+  readonly #queue: MarkdownChangeEvent[] = [];
+  #emitting = false;
   readonly #editor: InstructionEditor | undefined;
   readonly #now: () => number;
 
@@ -192,15 +194,21 @@ export class MarkdownArtifact {
       if (!result.success) issues.push(...toIssues(result.error.issues, [index], doc));
     });
     if (issues.length > 0) throw new ValidationError(`Cannot load markdown docs: ${formatIssues(issues)}.`, issues);
-    this.#ids.advanceTo(lastId);
-    for (const doc of stored) {
-      this.#ids.observe(doc.id);
-      this.#lastStamp = Math.max(this.#lastStamp, doc.updatedAt);
-    }
+    // The stored plan's high-water mark: every id at or below it was handed out before the reload.
+    const storedLast = stored.reduce((high, doc) => Math.max(high, this.#ids.numberOf(doc.id) ?? 0), lastId);
+    this.#ids.advanceTo(storedLast);
+    for (const doc of stored) this.#lastStamp = Math.max(this.#lastStamp, doc.updatedAt);
     const taken = new Set(stored.map((doc) => doc.id));
-    const local = this.#docs.map((doc) => (taken.has(doc.id) ? { ...doc, id: this.#ids.next() } : doc));
+    // A local id the stored plan has, or had and deleted, gets a fresh one: ids are never reused.
+    const retired = (id: string): boolean => taken.has(id) || (this.#ids.numberOf(id) ?? Number.POSITIVE_INFINITY) <= storedLast;
+    let renamed = false;
+    const local = this.#docs.map((doc) => {
+      if (!retired(doc.id)) return doc;
+      renamed = true;
+      return { ...doc, id: this.#ids.next() };
+    });
     this.#docs = [...stored.map(copy), ...local];
-    if (this.#docs.length > 0) this.#emit({ type: 'hydrate', docs: this.list() });
+    if (stored.length > 0 || renamed) this.#emit({ type: 'hydrate', docs: this.list() });
   }
 
   /** A timestamp after every earlier one: `Date.now()`, or one more than the last when the clock has not moved. */
@@ -214,6 +222,16 @@ export class MarkdownArtifact {
   }
 
   #emit(change: MarkdownChange): void {
-    this.#events.emit('change', { docs: this.list(), change });
+    // A listener that mutates the documents re-enters here: queue its event behind the current one,
+    // so every listener sees the changes in order and ends on the newest documents.
+    this.#queue.push({ docs: this.list(), change });
+    if (this.#emitting) return;
+    this.#emitting = true;
+    try {
+      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) this.#events.emit('change', event);
+    } finally {
+      this.#emitting = false;
+      this.#queue.length = 0;
+    }
   }
 }

@@ -102,6 +102,8 @@ export class TodosArtifact {
   #items: TodoItem[] = [];
   readonly #ids = new IdSequence('t');
   readonly #events = new TypedEmitter<{ change: TodosChangeEvent }>();
+  readonly #queue: TodosChangeEvent[] = [];
+  #emitting = false;
 
   /** Every todo in order, completed ones included. */
   list(): TodoItem[] {
@@ -150,15 +152,23 @@ export class TodosArtifact {
    * {@link ValidationError}: callers filter first (as `plan.adjust` does).
    */
   editMany(edits: ReadonlyArray<{ id: string; patch: TodoPatch }>): TodoItem[] {
+    if (!Array.isArray(edits)) {
+      throw new ValidationError('Cannot edit todos: expected an array of { id, patch }.', [{ path: '(root)', message: 'must be an array' }]);
+    }
     const next = [...this.#items];
     const issues: ValidationIssue[] = [];
     const previous: TodoItem[] = [];
     const edited: TodoItem[] = [];
-    edits.forEach(({ id, patch }, index) => {
+    edits.forEach((entry, index) => {
+      const { id, patch } = (entry ?? {}) as { id?: string; patch?: TodoPatch };
       const position = next.findIndex((item) => item.id === id);
       const current = next[position];
-      if (!current) {
-        issues.push({ path: `[${index}].id`, message: `"${id}" is not a todo of this plan` });
+      if (id === undefined || !current) {
+        issues.push({ path: `[${index}].id`, message: `"${String(id)}" is not a todo of this plan` });
+        return;
+      }
+      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
+        issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
         return;
       }
       const merged = { ...current, ...definedOnly(patch), id };
@@ -215,18 +225,24 @@ export class TodosArtifact {
    * @internal
    */
   hydrate(stored: readonly TodoItem[], lastId: number, options: { keepLocalOnly: boolean }): void {
-    this.#ids.advanceTo(lastId);
-    for (const item of stored) this.#ids.observe(item.id);
-    const local = this.#items;
-    if (options.keepLocalOnly) {
-      if (stored.length > 0 || local.length > 0) this.#emit({ type: 'hydrate', items: local.map(copy) });
-      return;
-    }
+    // The stored plan's high-water mark: every id at or below it was handed out before the reload.
+    const storedLast = stored.reduce((high, item) => Math.max(high, this.#ids.numberOf(item.id) ?? 0), lastId);
+    this.#ids.advanceTo(storedLast);
+    // The list stays exactly as the reset left it: nothing changed, so nothing to report.
+    if (options.keepLocalOnly) return;
     const taken = new Set(stored.map((item) => item.id));
-    const merged = [...stored.map(copy), ...local.map((item) => (taken.has(item.id) ? { ...item, id: this.#ids.next() } : item))];
+    // A local id the stored plan has, or had and deleted, gets a fresh one: ids are never reused.
+    const retired = (id: string): boolean => taken.has(id) || (this.#ids.numberOf(id) ?? Number.POSITIVE_INFINITY) <= storedLast;
+    let renamed = false;
+    const local = this.#items.map((item) => {
+      if (!retired(item.id)) return item;
+      renamed = true;
+      return { ...item, id: this.#ids.next() };
+    });
+    const merged = [...stored.map(copy), ...local];
     this.#items = merged;
     for (const item of merged) this.#ids.observe(item.id);
-    if (merged.length > 0) this.#emit({ type: 'hydrate', items: merged.map(copy) });
+    if (stored.length > 0 || renamed) this.#emit({ type: 'hydrate', items: merged.map(copy) });
   }
 
   #withIds(items: TodoSeed[]): TodoItem[] {
@@ -239,7 +255,17 @@ export class TodosArtifact {
   }
 
   #emit(change: TodosChange): void {
-    this.#events.emit('change', { todos: this.list(), change });
+    // A listener that mutates the list re-enters here: queue its event behind the current one, so
+    // every listener sees the changes in order and ends on the newest list.
+    this.#queue.push({ todos: this.list(), change });
+    if (this.#emitting) return;
+    this.#emitting = true;
+    try {
+      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) this.#events.emit('change', event);
+    } finally {
+      this.#emitting = false;
+      this.#queue.length = 0;
+    }
   }
 }
 

@@ -101,3 +101,16 @@ describe('MarkdownArtifact', () => {
     });
   });
 });
+
+describe('MarkdownArtifact review fixes', () => {
+  it('delivers a change made inside a listener after the current one', () => {
+    const docs = new MarkdownArtifact();
+    docs.onChange(({ change }) => {
+      if (change.type === 'create') docs.edit(change.doc.id, { content: 'filled in' });
+    });
+    const seen: string[] = [];
+    docs.onChange(({ docs: list, change }) => seen.push(`${change.type}:${list.map((doc) => doc.content).join()}`));
+    docs.create({ title: 'Notes', content: '' });
+    expect(seen).toEqual(['create:', 'edit:filled in']);
+  });
+});

@@ -173,3 +173,24 @@ describe('TodosArtifact.onChange', () => {
     expect(events).toEqual([]);
   });
 });
+
+describe('TodosArtifact review fixes', () => {
+  it('delivers a change made inside a listener after the current one, so every listener ends on the newest list', () => {
+    const todos = new TodosArtifact();
+    todos.onChange(({ change }) => {
+      if (change.type === 'create') todos.edit(change.items[0]!.id, { status: 'in_progress' });
+    });
+    const seen: string[] = [];
+    todos.onChange(({ todos: list, change }) => seen.push(`${change.type}:${list.map((todo) => todo.status).join()}`));
+    todos.create(seed('Open pricing'));
+    expect(seen).toEqual(['create:pending', 'edit:in_progress']);
+  });
+
+  it('throws a ValidationError, not a TypeError, for a patch that is not an object', () => {
+    const todos = new TodosArtifact();
+    todos.create(seed('Open pricing'));
+    expect(() => todos.edit('t1', null as never)).toThrow(ValidationError);
+    expect(() => todos.editMany(null as never)).toThrow(ValidationError);
+    expect(todos.get('t1')?.status).toBe('pending');
+  });
+});
