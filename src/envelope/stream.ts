@@ -85,6 +85,9 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
   let valueStart = -1;
   // Items of the root's `actions` array.
   let inActions = false;
+  // A repeated `actions` key: the whole-text parse keeps the last list, so the items of a second
+  // list are never emitted while streaming (end() decides; it refuses if the first list ran).
+  let actionsSeen = false;
   let itemStart = -1;
   let itemCount = 0;
 
@@ -217,7 +220,8 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       quote = c;
       if (depth === 1 && expectKey) keyQuote = i;
     } else if (c === '{' || c === '[') {
-      if (depth === 1 && c === '[' && key === 'actions') {
+      if (depth === 1 && c === '[' && key === 'actions' && !actionsSeen) {
+        actionsSeen = true;
         inActions = true;
         // Small models often leave out an empty todo_adjust: do not hold the actions until the end.
         if (planningOut && !adjust && !error) {

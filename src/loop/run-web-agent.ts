@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import type { TodoItem } from '../artifacts/todos.js';
 import { TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
 import { createEnvelopeStreamParser } from '../envelope/stream.js';
-import { EnvelopeError, PlanloopError, ProviderError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { EnvelopeError, PlanloopError, ProviderError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
 import type { AdjustResult, Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, streamOrGenerate, type FinishReason, type LLMMessage, type LLMRequest, type LLMSource, type LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
@@ -114,7 +114,8 @@ type Attempt =
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
  * `obs` (each observation) and `reflect` (what the turn completed).
  * One run at a time per plan: starting another while one runs throws code `run_in_progress`.
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` true.
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` true; each of the three
+ * numbers must be a whole number of at least 0, else a `ValidationError` (`invalid_input`) before any model call.
  *
  * @example
  * ```ts
@@ -130,9 +131,10 @@ type Attempt =
  */
 export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResult> {
   const { plan, task, signal } = options;
-  const slack = options.maxTurnSlack ?? 2;
-  const stallTurns = options.stallTurns ?? 2;
-  const memorySize = options.memorySize ?? 4;
+  // A NaN slack (say from Number(field.value)) would make the bound never hit: refuse it up front.
+  const slack = wholeNumber(options.maxTurnSlack ?? 2, 'maxTurnSlack');
+  const stallTurns = wholeNumber(options.stallTurns ?? 2, 'stallTurns');
+  const memorySize = wholeNumber(options.memorySize ?? 4, 'memorySize');
   const tools = options.tools ?? {};
   const toolSpecs: TurnToolSpec[] = Object.entries(tools).map(([name, tool]) =>
     typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name },
@@ -205,6 +207,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
             if (!options.onAsk) observe({ kind: 'feedback', summary: `No one can answer "${clip(action.question, 80)}" here; decide yourself.` });
             else {
               const answer = await options.onAsk(action.question, context);
+              if (signal?.aborted) return;
               observe({ kind: 'answer', summary: `User answered: ${clip(answer)}`, data: answer });
             }
           } else {
@@ -216,6 +219,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
               return;
             }
             const result = await (typeof tool === 'function' ? tool : tool.run)(action.args, context);
+            if (signal?.aborted) return; // the run has ended (run-error): nothing more is recorded
             observe({ kind: 'tool-result', name, summary: `${name}: ${result === undefined ? 'ok' : clip(result)}`, data: result });
           }
         } catch (error) {
@@ -353,6 +357,13 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   }
 }
 
+function wholeNumber(value: number, name: string): number {
+  if (!Number.isSafeInteger(value) || value < 0) {
+    throw new ValidationError(`Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`, [{ path: name, message: 'must be a non-negative integer' }]);
+  }
+  return value;
+}
+
 /** What the model is told after a bad envelope: the error, and what already ran. */
 function retryMessage(error: EnvelopeError, done: string[], observations: Observation[]): string {
   const parts = [error.message];
@@ -388,10 +399,11 @@ function withMessage(error: EnvelopeError, message: string): EnvelopeError {
  */
 function restore(plan: Plan, before: TodoItem[]): void {
   const now = new Map(plan.todos.list().map((todo) => [todo.id, todo]));
-  const changed = before.filter((todo) => JSON.stringify(todo) !== JSON.stringify(now.get(todo.id)));
+  // A todo the host deleted during the turn (a tool, the user) stays deleted: only the turn's own change is undone.
+  const changed = before.filter((todo) => now.has(todo.id) && JSON.stringify(todo) !== JSON.stringify(now.get(todo.id)));
   if (changed.length === 0) return;
   const editable = changed.every((todo) => Object.keys(now.get(todo.id) ?? {}).every((key) => key in todo));
   if (editable) plan.todos.editMany(changed.map(({ id, ...patch }) => ({ id, patch })));
-  else plan.todos.reset(before);
+  else plan.todos.reset(plan.todos.list().map((todo) => before.find((old) => old.id === todo.id) ?? todo));
   plan.emit('plan-update', { todos: plan.todos.list(), source: 'adjust' });
 }

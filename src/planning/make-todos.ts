@@ -202,6 +202,13 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
     if (result.ok) {
       // An abort that lands after the answer but before it is applied still changes nothing.
       throwIfAborted(signal);
+      // The scanner reads only a plain top-level task_summary; the whole-text parse also reads a
+      // wrapped answer, an unquoted key or a repeated one. Make the deltas add up to what it read.
+      if (summary.text !== result.summary) {
+        if (!result.summary.startsWith(summary.text)) emitSummary('', '');
+        const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
+        emitSummary(result.summary.slice(from), result.summary);
+      }
       return apply(plan, result.summary, result.items);
     }
     failure = result;
@@ -282,7 +289,8 @@ function validatePlan(value: unknown): PlanReading {
     const { description, intent, expected_turn } = result.data;
     const item: TodoSeed = { intent: intent?.trim().toLowerCase() || 'narrate', description, status: 'pending' };
     const turn = typeof expected_turn === 'string' ? Number(expected_turn) : expected_turn;
-    if (turn !== undefined && Number.isFinite(turn) && Math.round(turn) >= 1) item.expected_turn = Math.round(turn);
+    // 1e20 is "a positive number" but no whole number the todos accept: dropped like the rest.
+    if (turn !== undefined && Number.isSafeInteger(Math.round(turn)) && Math.round(turn) >= 1) item.expected_turn = Math.round(turn);
     items.push(item);
   });
   if (items.length === 0) {

@@ -85,11 +85,19 @@ function dropProto(key: string, value: unknown): unknown {
  * never taken for the answer.
  */
 function findCandidates(source: string): Candidate[] {
+  // A prose brace that never closes (`Press { to open`), or holds an apostrophe (`{the user's
+  // request}`), would swallow the real object as a cut-off span: skip braces that cannot start
+  // JSON, unless no other brace is left.
+  const found = spansFrom(source, true);
+  return found.length > 0 ? found : spansFrom(source, false);
+}
+
+function spansFrom(source: string, objectsOnly: boolean): Candidate[] {
   const region = regionStart(source);
   const spans: Array<Candidate & { start: number; array: boolean }> = [];
   for (let i = region; i < source.length && spans.length < MAX_CANDIDATES; i++) {
     const ch = source[i];
-    if (ch !== '{' && !(ch === '[' && looksLikeArray(source, i))) continue;
+    if (!(ch === '{' && (!objectsOnly || looksLikeObject(source, i))) && !(ch === '[' && looksLikeArray(source, i))) continue;
     const end = matchingClose(source, i);
     spans.push({ start: i, array: ch === '[', text: end < 0 ? source.slice(i) : source.slice(i, end + 1), truncated: end < 0 });
     if (end < 0) break;
@@ -109,6 +117,11 @@ function regionStart(text: string): number {
     if (text[next] === '{' || text[next] === '[') return next;
   }
   return 0;
+}
+
+/** `{"`, `{'`, `{}`, `{key:`, `{ // comment`, or a `{` the text ends after: an object, unlike the `{ to open` of prose. */
+function looksLikeObject(text: string, start: number): boolean {
+  return /^\{\s*(?:$|["'}/]|[A-Za-z_$][\w$]*\s*(?:$|:))/.test(text.slice(start, start + 128));
 }
 
 /** `[{`, `["`, `[1`, `[]`…: an array, unlike the `[Note]` of prose. */

@@ -32,6 +32,12 @@ describe('parseTurnEnvelope', () => {
     });
   });
 
+  it('reads an envelope after prose holding a brace that never closes', () => {
+    // Before: the prose brace swallowed the envelope and the reply was refused as "cut off".
+    expect(parseTurnEnvelope(`Press { to open the menu. Here is my turn:\n${JSON.stringify(envelope)}`)).toEqual(envelope);
+    expect(parseTurnEnvelope(`Working on {the user's request}:\n${JSON.stringify(envelope)}`)).toEqual(envelope);
+  });
+
   it('fills the defaults a model may leave out', () => {
     expect(parseTurnEnvelope('{"todo_adjust": {"remove": ["t1"]}, "actions": [{"type": "tool", "name": "click"}]}')).toEqual({
       todo_adjust: { remove: ['t1'], replace: [] },

@@ -144,6 +144,24 @@ describe('createEnvelopeStreamParser', () => {
     expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
   });
 
+  it('never emits the actions of a repeated actions key (the whole text keeps only the last one)', () => {
+    const first = '{"type":"narrate","text":"A"}';
+    const second = '{"type":"tool","name":"navigate","args":{"path":"/b"}}';
+    const { parser, emitted } = recorder();
+    parser.push(`{"turn_planning":{"todo_id":"t1","does":"x"},"todo_adjust":{},"actions":[${first}],"actions":[${second}]}`);
+    // The second list is not what the model meant when it started: it must not run on the page.
+    expect(emitted.filter((entry) => entry[0] === 'action')).toEqual([['action', { type: 'narrate', text: 'A' }, 0]]);
+    expect(parser.end().success).toBe(false);
+
+    // Nothing was emitted from the first (empty) list: the whole-text result (the last list) stands.
+    const quiet = recorder();
+    const text = `{"turn_planning":{"todo_id":"t1","does":"x"},"todo_adjust":{},"actions":[],"actions":[${second}]}`;
+    quiet.parser.push(text);
+    expect(quiet.emitted.filter((entry) => entry[0] === 'action')).toEqual([]);
+    expect(quiet.parser.end()).toEqual(safeParseTurnEnvelope(text));
+    expect(quiet.emitted.filter((entry) => entry[0] === 'action')).toEqual([['action', { type: 'tool', name: 'navigate', args: { path: '/b' } }, 0]]);
+  });
+
   it('refuses a stream whose whole text means something else than what was emitted', () => {
     const text = '{"turn_planning": {"does": "A"}, "todo_adjust": {}, "actions": [], "turn_planning": {"does": "B"}}';
     const { parser } = recorder();

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/artifacts/todos.js';
-import { AbortError, EnvelopeError, ProviderError } from '../../src/errors.js';
+import { AbortError, EnvelopeError, ProviderError, ValidationError } from '../../src/errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
@@ -375,5 +375,52 @@ describe('runWebAgent', () => {
     broken.on('run-error', ({ error, turn }) => errors.push(`${turn} ${(error as { code?: string }).code}`));
     await expect(runWebAgent({ plan: broken, task: 'Tour' } satisfies RunWebAgentOptions)).rejects.toMatchObject({ code: 'planner_output_invalid' });
     expect(errors).toEqual(['0 planner_output_invalid']);
+  });
+  it('refuses a turn bound or memory size that is not a whole number, before calling any model', async () => {
+    for (const bad of [{ maxTurnSlack: Number.NaN }, { maxTurnSlack: -1 }, { maxTurnSlack: Infinity }, { stallTurns: 1.5 }, { memorySize: Number.NaN }]) {
+      // Without the check a NaN bound never ends: stop the model after 20 turns so the test fails instead.
+      const { plan, planner, model } = setup((_request, call) => (call < 20 ? turn('t1', [], [say('Still here.')]) : new ProviderError('runaway', { provider: 'test', retryable: false })));
+      const error = await runWebAgent({ plan, task: 'Tour', tools, ...bad }).catch((caught: unknown) => caught);
+      expect(error).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).issues[0]?.path).toBe(Object.keys(bad)[0]);
+      expect(planner.calls.length + model.calls.length).toBe(0);
+      // The plan is free for a run with good options.
+      await expect(runWebAgent({ plan, task: 'Tour', tools, maxTurnSlack: 0 })).resolves.toMatchObject({ reason: 'turn_limit', turns: 4 });
+    }
+  });
+
+  it('rolls a bad turn back even when the host deleted a todo meanwhile', async () => {
+    const bad = turn('t1', ['t1'], [{ type: 'tool', name: 'skip', args: {} }, { type: 'tool' }]);
+    const { plan } = setup([bad, ...TOUR]);
+    const retried: string[][] = [];
+    plan.on('turn-start', ({ attempt }) => {
+      if (attempt === 2) retried.push(statuses(plan.todos.list()));
+    });
+    const result = await runWebAgent({
+      plan,
+      task: 'Tour',
+      tools: { ...tools, skip: () => void plan.todos.delete('t3') }, // e.g. the user skipped a step
+    });
+    expect(retried).toEqual([['t1:pending', 't2:pending', 't4:pending']]); // t1's completion rolled back
+    expect(result.reason).toBe('task_finish');
+    expect(plan.todos.get('t3')).toBeNull();
+  });
+
+  it('records nothing from a tool that settles after the run was aborted', async () => {
+    const controller = new AbortController();
+    const { plan, of, events } = setup(TOUR);
+    let settle!: (value: string) => void;
+    const pending = runWebAgent({
+      plan,
+      task: 'Tour',
+      signal: controller.signal,
+      tools: { ...tools, navigate: () => new Promise<string>((resolve) => { settle = resolve; controller.abort(); }) },
+    });
+    await expect(pending).rejects.toMatchObject({ code: 'aborted' });
+    const ended = events.length;
+    settle('late');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+    expect(events.slice(ended)).toEqual([]);
+    expect(of('reasoning-step').some((step) => step.summary.includes('late'))).toBe(false);
   });
 });

@@ -77,6 +77,7 @@ const MALFORMED: Array<[string, string | { text: string; finishReason: 'length' 
   ['an empty or mistyped intent, and capitals', '{"task_summary": "Tour", "todos": [{"intent": "", "description": "A"}, {"intent": 3, "description": "B"}, {"intent": " Navigate ", "description": "C"}]}', { summary: 'Tour', todos: [['narrate', 'A'], ['narrate', 'B'], ['navigate', 'C']] }],
   ['a custom intent', '{"task_summary": "Tour", "todos": [{"intent": "scroll", "description": "Scroll to the FAQ"}]}', { summary: 'Tour', todos: [['scroll', 'Scroll to the FAQ']] }],
   ['odd expected_turn values', '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 0}, {"description": "B", "expected_turn": -2}, {"description": "C", "expected_turn": 2.6}, {"description": "D", "expected_turn": "2"}, {"description": "E", "expected_turn": "soon"}]}', { summary: 'T', todos: [['narrate', 'A'], ['narrate', 'B'], ['narrate', 'C', 3], ['narrate', 'D', 2], ['narrate', 'E']] }],
+  ['an expected_turn too large to be a whole number', '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 1e20}, {"description": "B", "expected_turn": "99999999999999999999"}, {"description": "C", "expected_turn": 3}]}', { summary: 'T', todos: [['narrate', 'A'], ['narrate', 'B'], ['narrate', 'C', 3]] }],
   ['todos written as bare strings', '{"task_summary": "Tour", "todos": ["Open pricing", "Explain tiers"]}', { summary: 'Tour', todos: [['narrate', 'Open pricing'], ['narrate', 'Explain tiers']] }],
   ['statuses and ids from the model (ignored)', '{"task_summary": "Tour", "todos": [{"id": "t99", "status": "completed", "intent": "narrate", "description": "Explain"}]}', { summary: 'Tour', todos: [['narrate', 'Explain']] }],
   ['no todos key', '{"task_summary": "Tour"}', { error: 'planner_output_invalid' }],
@@ -192,6 +193,26 @@ describe('makeTodos', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  test('the deltas add up to the final summary also when the stream could not read it early', async () => {
+    // Each of these is read correctly by the whole-text parse, but not by the summary scanner:
+    // a wrapped answer, an unquoted key, a repeated key (the last one counts).
+    const answers = [
+      `{"plan": ${GOOD_TEXT}}`,
+      `{task_summary: "${GOOD.task_summary}", todos: [{description: "Open pricing"}]}`,
+      `{"task_summary": "First thought", "task_summary": "${GOOD.task_summary}", "todos": [{"description": "Open pricing"}]}`,
+    ];
+    for (const answer of answers) {
+      const { plan, named } = setup([answer], { chunkSize: 4 });
+      const seen: Array<[string, string]> = [];
+      const result = await plan.makeTodos({ task: 'Tour' }, { onSummaryDelta: (delta, text) => seen.push([delta, text]) });
+      expect(result.task_summary).toBe(GOOD.task_summary);
+      const restart = seen.map(([delta, text]) => delta === '' && text === '').lastIndexOf(true);
+      expect(seen.slice(restart + 1).map(([delta]) => delta).join('')).toBe(GOOD.task_summary);
+      expect(seen.at(-1)?.[1]).toBe(GOOD.task_summary);
+      expect(named('summary-delta').map(({ delta, text }) => [delta, text])).toEqual(seen);
+    }
   });
 
   test('a throwing onSummaryDelta is reported and the call goes on', async () => {

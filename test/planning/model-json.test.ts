@@ -15,6 +15,8 @@ describe('parseModelJson', () => {
     ['a fence in prose before the JSON fence', 'Use ```code``` like this:\n```json\n{"a": 1}\n```', { a: 1 }, false],
     ['brackets in strings', '{"a": "}]{["}', { a: '}]{[' }, false],
     ['prose braces before the object', 'I use {braces} in prose. {"a": 1}', { a: 1 }, false],
+    ['an unclosed prose brace before the object', 'Press { to open the menu.\n{"a": 1}', { a: 1 }, false],
+    ["a prose brace with an apostrophe before the object", "Plan for {the user's request}:\n{\"a\": 1}", { a: 1 }, false],
     ['a prose [Note] before the object', '[Note] {"a": 1}', { a: 1 }, false],
     ['a footnote [1] before the object', '[1] see below {"a": 1}', { a: 1 }, false],
     ['a leading array of objects', '[{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], false],
