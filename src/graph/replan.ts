@@ -1,6 +1,6 @@
 import { safeParse, type z } from 'zod/mini';
 import { TypedEmitter } from '../emitter.js';
-import { PlannerOutputError, PlanloopError, throwIfAborted, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, PlanloopError, throwIfAborted, untilAborted, type ValidationIssue } from '../errors.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import { parseModelJson } from '../planning/model-json.js';
 import { formatIssues, toIssues } from '../validation.js';
@@ -123,7 +123,11 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
     let answer: { calls: ToolCall[]; output: unknown } | undefined;
     let fresh: ToolCall[] = [];
     for (let attempt = 0; !answer; attempt++) {
-      const result = await provider.generate({ messages, jsonSchema: answerSchema(options.outputSchema), ...(options.signal ? { signal: options.signal } : {}) });
+      // Raced with the signal too: a provider that ignores it must not keep an aborted loop waiting.
+      const result = await untilAborted(
+        Promise.resolve().then(() => provider.generate({ messages, jsonSchema: answerSchema(options.outputSchema), ...(options.signal ? { signal: options.signal } : {}) })),
+        options.signal,
+      );
       throwIfAborted(options.signal);
       const checked = checkAnswer(result.text, result.finishReason === 'length', options, state, completed);
       if (checked.ok) {
@@ -138,7 +142,8 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
           { raw: result.text, issues: checked.issues },
         );
       }
-      messages.push({ role: 'assistant', content: result.text }, { role: 'user', content: checked.feedback });
+      // An empty assistant message is refused by some APIs (Anthropic answers HTTP 400): say it was empty.
+      messages.push({ role: 'assistant', content: result.text.trim() === '' ? '(empty answer)' : result.text }, { role: 'user', content: checked.feedback });
     }
 
     const run = await executeToolPlan(

@@ -1,7 +1,7 @@
 import { safeParseAsync } from 'zod/mini';
 import type { Listener, Unsubscribe } from '../emitter.js';
 import { TypedEmitter } from '../emitter.js';
-import { formatPath, PlanloopError, toAbortError, ValidationError } from '../errors.js';
+import { formatPath, PlanloopError, toAbortError, untilAborted, ValidationError } from '../errors.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { reviewToolPlan, type ApproveHook } from './approval.js';
 import { bindSite, isPlainObject, mapReferences, type PathStatus } from './call.js';
@@ -131,7 +131,8 @@ export async function executeToolPlan(calls: readonly unknown[], options: RunToo
   const context = { tools: options.tools, input, state };
   const analyzed = analyzeToolPlan(calls, context);
   if (!analyzed.ok) throw analyzed.error;
-  const graph = options.approve ? await reviewToolPlan(analyzed.graph, options.approve, context) : analyzed.graph;
+  // The hook may wait on a person: an abort meanwhile ends the run at once, and its late decision is ignored.
+  const graph = options.approve ? await untilAborted(reviewToolPlan(analyzed.graph, options.approve, context), options.signal) : analyzed.graph;
   if (options.signal?.aborted) throw toAbortError(options.signal.reason);
   hooks.mirror?.begin(graph.calls, hooks.keepTodos);
   const reports = await execute(graph, { input, state, concurrency, signal: options.signal, ...hooks });
@@ -166,6 +167,15 @@ function execute(graph: ToolGraph, context: ExecuteContext): Promise<CallReport[
       if (stopped) return;
       end();
       controller.abort(error);
+      // The calls in flight no longer run: their todos must not stay in progress.
+      for (const call of graph.calls) {
+        if (status[call.index] !== 'running') continue;
+        try {
+          mirror?.update(call.index, 'pending', 'stopped');
+        } catch {
+          // the mirror failing must not hide why the run stopped
+        }
+      }
       reject(error);
     };
 
@@ -274,6 +284,7 @@ function execute(graph: ToolGraph, context: ExecuteContext): Promise<CallReport[
         mirror?.update(call.index, 'completed', `failed → ${wrote[0]}`);
         return;
       }
+      status[call.index] = 'settled';
       emitter.emit('call-error', { index: call.index, tool: call.tool.name, error, handled: false, wrote: [] });
       mirror?.update(call.index, 'pending', 'failed');
       throw new ToolCallError(call.index, call.tool.name, error);

@@ -105,7 +105,8 @@ export function analyzeToolPlan(
     if (!tool) add(index, 'unknown_tool', `unknown tool "${raw._tool}"; the tools are: ${[...tools.keys()].join(', ') || '(none)'}`);
     const misspelt = new Set<string>();
     for (const key of Object.keys(raw)) {
-      const near = nearMiss(key);
+      // A tool may well take an argument called `outputPath`: only a key it does not declare is a misspelling.
+      const near = declaresKey(tool, key) ? null : nearMiss(key);
       if (near) add(index, 'malformed_call', `"${key}" is not a call key; write "${near}"`, key);
       if (near) misspelt.add(key);
     }
@@ -184,6 +185,12 @@ export function analyzeToolPlan(
   return { ok: true, graph: { calls: ready, levels } };
 }
 
+/** Whether the tool's schema is an object schema naming `key` in its shape (zod 4, mini or classic). */
+function declaresKey(tool: GraphTool | undefined, key: string): boolean {
+  const shape = (tool?.schema as { _zod?: { def?: { shape?: unknown } } } | undefined)?._zod?.def?.shape;
+  return typeof shape === 'object' && shape !== null && Object.hasOwn(shape, key);
+}
+
 /** Models misspell the reserved keys (`_output_path`, `outputPath`, `_Tool`); say which one they meant. */
 function nearMiss(key: string): string | null {
   const bare = key.replace(/[_\-\s]/g, '').toLowerCase();
@@ -232,8 +239,13 @@ function staticSchemaIssues(
     return []; // an async refinement cannot run synchronously; the run-time parse checks it
   }
   if (result.success) return [];
+  const within = (outer: readonly PropertyKey[], inner: readonly PropertyKey[]) =>
+    outer.length <= inner.length && outer.every((key, i) => String(key) === String(inner[i]));
   return result.error.issues
-    .filter((issue) => !sitePaths.some((site) => site.every((key, i) => String(issue.path[i]) === String(key))))
+    .filter((issue) => !sitePaths.some((site) => within(site, issue.path)))
+    // An issue above a reference (a union of shapes, an object-level refinement) may be the
+    // reference string's doing: it is checked at run time with the resolved value. Unknown keys are not.
+    .filter((issue) => issue.code === 'unrecognized_keys' || !sitePaths.some((site) => within(issue.path, site)))
     .map((issue) => {
       const path = formatPath(issue.path);
       return { ...(path ? { path } : {}), message: `${path || 'the arguments'} ${describeIssue(issue)}` };

@@ -1,4 +1,4 @@
-import { ProviderError, throwIfAborted } from '../errors.js';
+import { ProviderError, throwIfAborted, untilAborted } from '../errors.js';
 import type { LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 import { readStream } from './read-stream.js';
 
@@ -26,7 +26,8 @@ export function createFunctionProvider(fn: FunctionProviderFn): LLMProvider {
 
   async function run(request: LLMRequest): Promise<FunctionProviderOutput> {
     throwIfAborted(request.signal);
-    const output = await fn(request);
+    // A backend that ignores the signal must not keep an aborted call waiting.
+    const output = await untilAborted(Promise.resolve().then(() => fn(request)), request.signal);
     throwIfAborted(request.signal);
     return output;
   }

@@ -96,13 +96,17 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     return body;
   }
 
-  /** Notes a field this server refused; true when asking again can help. */
+  /**
+   * Notes a field this server refused; true when asking again can help. Judged by the body that
+   * was sent, not by what is known now: a call made at the same time may have learnt it already.
+   */
   function learn(error: unknown, body: Record<string, unknown>): boolean {
     if (!(error instanceof ProviderError) || (error.status !== 400 && error.status !== 422)) return false;
     const text = error.body ?? '';
-    if (!quirks.jsonObject && body.response_format && /response_format|json_schema/i.test(text)) return (quirks.jsonObject = true);
-    if (!quirks.maxCompletionTokens && 'max_tokens' in body && /max_completion_tokens/.test(text)) return (quirks.maxCompletionTokens = true);
-    if (!quirks.noStreamOptions && body.stream_options && /stream_options/.test(text)) return (quirks.noStreamOptions = true);
+    const format = (body.response_format as { type?: unknown } | undefined)?.type;
+    if (format === 'json_schema' && /response_format|json_schema/i.test(text)) return (quirks.jsonObject = true);
+    if ('max_tokens' in body && /max_completion_tokens/.test(text)) return (quirks.maxCompletionTokens = true);
+    if (body.stream_options && /stream_options/.test(text)) return (quirks.noStreamOptions = true);
     return false;
   }
 

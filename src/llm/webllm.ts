@@ -100,8 +100,10 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
       const interrupt = () => engine.interruptGenerate();
       signal?.addEventListener('abort', interrupt, { once: true });
       let finished = false;
+      let chunks: AsyncIterator<ChatPayload> | undefined;
+      let started = false;
       try {
-        const chunks = await call(signal, async () => {
+        chunks = await call(signal, async () => {
           const answer = await engine.chat.completions.create(body(request, true));
           if (!(Symbol.asyncIterator in answer)) throw new ProviderError('WebLLM answered whole when asked to stream.', { provider: PROVIDER, retryable: false });
           return answer[Symbol.asyncIterator]();
@@ -109,7 +111,10 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
         let finishReason: FinishReason | undefined;
         let usage: LLMUsage | undefined;
         for (;;) {
-          const next = await call(signal, () => chunks.next());
+          const next = await call(signal, () => {
+            started = true;
+            return chunks!.next();
+          });
           if (next.done) break;
           const choice = next.value.choices?.[0];
           const delta = choice?.delta?.content;
@@ -123,9 +128,23 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
         signal?.removeEventListener('abort', interrupt);
         // A consumer that stops reading early (break, an error) should not leave the GPU busy.
         if (!finished && !signal?.aborted) engine.interruptGenerate();
+        // WebLLM holds the model's lock until its chunk generator runs to its end (a web-worker
+        // engine only advances it when asked for the next chunk), so an abandoned stream would
+        // make every later request wait forever. Once interrupted it ends within a chunk or two.
+        // One never started holds nothing, and starting it would run a whole generation.
+        if (!finished && chunks) void (started ? drain(chunks) : Promise.resolve(chunks.return?.()).catch(() => {}));
       }
     },
   };
+}
+
+/** Reads an interrupted generation to its end, ignoring what it yields or throws. */
+async function drain(chunks: AsyncIterator<unknown>): Promise<void> {
+  try {
+    for (let step = 0; step < 10_000; step++) if ((await chunks.next()).done) return;
+  } catch {
+    // the generation failed while stopping: nothing is waiting for it
+  }
 }
 
 function asProviderError(error: unknown): ProviderError {

@@ -66,3 +66,24 @@ describe('approval hook', () => {
     expect(t.bookFlight.calls).toHaveLength(1);
   });
 });
+
+describe('approval hook and abort', () => {
+  it('rejects with aborted as soon as the signal aborts while the hook is still deciding, and runs nothing later', async () => {
+    const t = tools();
+    const controller = new AbortController();
+    let decide: (decision: boolean) => void = () => {};
+    const run = runToolPlan(plan, {
+      tools: Object.values(t),
+      input: { destination: 'Berlin' },
+      signal: controller.signal,
+      approve: () => new Promise<boolean>((resolve) => (decide = resolve)),
+    }).result;
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    controller.abort();
+    const outcome = await Promise.race([run.then(() => 'resolved', (error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('still pending'), 200))]);
+    expect(outcome).toMatchObject({ code: 'aborted' });
+    decide(true);
+    await new Promise((resolve) => setTimeout(resolve, 0));
+    expect(t.bookFlight.calls).toHaveLength(0);
+  });
+});

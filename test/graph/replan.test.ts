@@ -253,3 +253,26 @@ describe('runReplanningLoop: malformed answers, bounds and wiring', () => {
     ]);
   });
 });
+
+describe('runReplanningLoop and a model that ignores the signal', () => {
+  it('rejects with aborted at once when aborted while the model is answering', async () => {
+    const controller = new AbortController();
+    const stalled = { generate: () => new Promise<never>(() => undefined) };
+    const loop = runReplanningLoop({ llm: stalled, tools: [recordingTool('echo')], input: {}, signal: controller.signal }).result;
+    setTimeout(() => controller.abort(), 5);
+    const outcome = await Promise.race([loop.catch((error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('hung'), 300))]);
+    expect(outcome).toMatchObject({ code: 'aborted' });
+  });
+});
+
+describe('runReplanningLoop: the feedback retry', () => {
+  it('never sends an empty assistant message back (Anthropic refuses one with HTTP 400)', async () => {
+    const echo = recordingTool('echo', ({ n }) => n);
+    const model = scriptedModel(['', json({ calls: [{ _tool: 'echo', n: 1 }], output: { done: true } })]);
+    const result = await runReplanningLoop({ llm: model, tools: [echo], input: {} });
+    expect(result.output).toEqual({ done: true });
+    const retry = model.requests[1]!.messages;
+    expect(retry.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
+    expect(retry.every((message) => message.content.trim() !== '')).toBe(true);
+  });
+});

@@ -360,3 +360,34 @@ describe('runToolPlan', () => {
     expect(new Set(updates)).toEqual(new Set(['graph']));
   });
 });
+
+describe('runToolPlan: the todo mirror when a run stops', () => {
+  it('leaves no todo in progress after an abort or a failure stopped the calls in flight', async () => {
+    for (const how of ['abort', 'failure'] as const) {
+      const plan = new Plan();
+      const controller = new AbortController();
+      const hang = deferred();
+      const wait = recordingTool('wait', () => hang.promise);
+      const broken = recordingTool('broken', async () => {
+        await flush();
+        if (how === 'failure') throw new Error('disk full');
+        return hang.promise;
+      });
+      const run = runToolPlan(
+        [
+          { _tool: 'wait', _outputPath: '†state.w' },
+          { _tool: 'broken', _outputPath: '†state.b' },
+        ],
+        { tools: [wait, broken], plan, signal: controller.signal },
+      ).result;
+      await flush();
+      if (how === 'abort') controller.abort();
+      await run.catch(() => undefined);
+      expect(plan.todos.list().map((todo) => todo.status)).not.toContain('in_progress');
+      expect(plan.todos.list().map((todo) => todo.description)).toEqual(
+        how === 'abort' ? ['wait → state.w (stopped)', 'broken → state.b (stopped)'] : ['wait → state.w (stopped)', 'broken → state.b (failed)'],
+      );
+      hang.resolve();
+    }
+  });
+});

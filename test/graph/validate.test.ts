@@ -155,3 +155,29 @@ describe('validateToolPlan', () => {
     ]);
   });
 });
+
+describe('validateToolPlan, tools with their own argument names', () => {
+  it('accepts an argument named like a reserved key when the tool declares it (outputPath, output_path)', () => {
+    const exportReport = defineTool({
+      name: 'exportReport',
+      schema: z.object({ outputPath: z.string(), output_path: z.optional(z.string()) }),
+      run: () => 'ok',
+    });
+    const result = validateToolPlan([{ _tool: 'exportReport', outputPath: '/reports/q3.pdf', output_path: '/tmp/q3.pdf' }], { tools: [exportReport] });
+    expect(result).toEqual({ ok: true, levels: [[0]] });
+    // Still caught where the tool has no such argument.
+    expect(issuesOf([{ _tool: 'processPayment', amount: 1, outputPath: '†state.x' }])).toMatchObject([{ kind: 'malformed_call', path: 'outputPath' }]);
+  });
+
+  it('leaves a schema issue above a reference (a union of shapes) for run time, where the value is known', () => {
+    const findUser = defineTool({
+      name: 'findUser',
+      schema: z.union([z.object({ id: z.number() }), z.object({ email: z.string() })]),
+      run: () => ({ name: 'Ada' }),
+    });
+    const plan = [{ _tool: 'a', _outputPath: '†state.userId' }, { _tool: 'findUser', id: '†state.userId' }];
+    expect(validateToolPlan(plan, { tools: [findUser, a] })).toEqual({ ok: true, levels: [[0], [1]] });
+    // Literal arguments are still checked against the union.
+    expect(validateToolPlan([{ _tool: 'findUser', id: 'seven' }], { tools: [findUser] }).ok).toBe(false);
+  });
+});

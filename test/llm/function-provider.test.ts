@@ -68,3 +68,16 @@ describe('createFunctionProvider', () => {
     expect((error as ProviderError).message).toContain('return a string');
   });
 });
+
+describe('createFunctionProvider and a backend that ignores the signal', () => {
+  it('rejects with aborted at once, whether generating or streaming, when the function never answers', async () => {
+    const llm = createFunctionProvider(() => new Promise<string>(() => undefined));
+    for (const call of [(r: LLMRequest) => llm.generate(r), (r: LLMRequest) => collect(llm, r)]) {
+      const controller = new AbortController();
+      const pending = call({ ...request, signal: controller.signal });
+      setTimeout(() => controller.abort(), 5);
+      const outcome = await Promise.race([pending.catch((error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('hung'), 300))]);
+      expect(outcome).toBeInstanceOf(AbortError);
+    }
+  });
+});

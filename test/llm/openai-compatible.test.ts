@@ -201,6 +201,20 @@ describe('createOpenAICompatibleProvider: json_schema fallback', () => {
     expect(messages.at(-1)?.content).toContain(JSON.stringify(schema));
   });
 
+  it('falls back for every call that was refused, also calls made at the same time', async () => {
+    const refusals: Array<() => void> = [];
+    const s = await serve((req, res) => {
+      const format = (req.json as { response_format?: { type: string } }).response_format;
+      if (format?.type !== 'json_schema') return sendJSON(res, 200, { choices: [{ message: { content: '{"ok":true}' }, finish_reason: 'stop' }] });
+      // Both first requests are refused only once both have arrived, so neither has asked again yet.
+      refusals.push(() => sendJSON(res, 400, { error: { message: "'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' } }));
+      if (refusals.length === 2) for (const refuse of refusals) refuse();
+    });
+    const llm = createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' });
+    const ask = () => llm.generate({ ...request, jsonSchema: { type: 'object' } }).then((result) => result.text);
+    expect(await Promise.all([ask(), ask()])).toEqual(['{"ok":true}', '{"ok":true}']);
+  });
+
   it('does not retry a 400 that is about something else', async () => {
     const s = await serve((_req, res) => sendJSON(res, 400, { error: { message: 'messages must not be empty' } }));
     const error = (await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate({ ...request, jsonSchema: {} }).catch((e: unknown) => e)) as ProviderError;

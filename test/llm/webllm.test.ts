@@ -94,3 +94,74 @@ describe('createWebLLMProvider, early stop', () => {
     expect(wasInterrupted()).toBe(true);
   });
 });
+
+/**
+ * Like WebLLM's MLCEngine: a streaming generation holds the model's lock until its generator
+ * finishes (its `finally`), and the next request waits for that lock. In a web-worker engine the
+ * worker only advances its generator when the page asks for the next chunk.
+ */
+function lockingEngine(text: string) {
+  let locked: Promise<void> = Promise.resolve();
+  let interrupted = false;
+  const acquire = async (): Promise<() => void> => {
+    const previous = locked;
+    let release = () => {};
+    locked = new Promise<void>((resolve) => (release = resolve));
+    await previous;
+    return release;
+  };
+  const engine: WebLLMEngine = {
+    interruptGenerate: () => void (interrupted = true),
+    chat: {
+      completions: {
+        async create(request) {
+          if (!request.stream) {
+            const release = await acquire();
+            release();
+            return { choices: [{ message: { content: text }, finish_reason: 'stop' }] };
+          }
+          return (async function* (): AsyncGenerator<ChatPayload> {
+            const release = await acquire();
+            interrupted = false;
+            try {
+              for (const piece of text.match(/.{1,3}/gs) ?? []) {
+                if (interrupted) break;
+                await new Promise((resolve) => setTimeout(resolve, 2));
+                yield { choices: [{ delta: { content: piece }, finish_reason: null }] };
+              }
+              yield { choices: [{ delta: {}, finish_reason: interrupted ? 'abort' : 'stop' }] };
+            } finally {
+              release();
+            }
+          })();
+        },
+      },
+    },
+  };
+  return engine;
+}
+
+const settlesWithin = <T>(promise: Promise<T>, ms: number) =>
+  Promise.race([promise.then(() => 'settled'), new Promise((resolve) => setTimeout(() => resolve('hung'), ms))]);
+
+describe('createWebLLMProvider, the engine lock', () => {
+  it('leaves the engine usable after a stream is aborted mid-way', async () => {
+    const llm = createWebLLMProvider({ engine: lockingEngine('a fairly long answer that takes a while') });
+    const controller = new AbortController();
+    const run = (async () => {
+      for await (const chunk of llm.stream!({ messages: [{ role: 'user', content: 'hi' }], signal: controller.signal })) {
+        if (chunk.type === 'text-delta') controller.abort();
+      }
+    })();
+    await expect(run).rejects.toMatchObject({ code: 'aborted' });
+    expect(await settlesWithin(llm.generate({ messages: [{ role: 'user', content: 'again' }] }), 500)).toBe('settled');
+  });
+
+  it('leaves the engine usable after the consumer stops reading early', async () => {
+    const llm = createWebLLMProvider({ engine: lockingEngine('a fairly long answer that takes a while') });
+    for await (const chunk of llm.stream!({ messages: [{ role: 'user', content: 'hi' }] })) {
+      if (chunk.type === 'text-delta') break;
+    }
+    expect(await settlesWithin(llm.generate({ messages: [{ role: 'user', content: 'again' }] }), 500)).toBe('settled');
+  });
+});
