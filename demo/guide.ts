@@ -55,8 +55,8 @@ export interface Guide {
   ask(task: string): Promise<void>;
   /** Continues the stored plan without planning again. */
   resume(): Promise<void>;
-  /** Aborts the running tour. */
-  stop(): void;
+  /** Aborts the running tour; resolves once it has wound down (at once when none runs). */
+  stop(): Promise<void>;
   readonly running: boolean;
   /** Re-reads the plan (after a storage switch or a reload) and offers or starts the resume. */
   refresh(options?: { autoResume?: boolean }): void;
@@ -88,9 +88,28 @@ export function createGuide(options: {
     status: $('#run-status'),
   };
   let controller: AbortController | null = null;
+  let current: Promise<void> = Promise.resolve();
   let record = loadTourRecord();
+  let state: 'idle' | 'planning' | 'announcing' | 'running' = 'idle';
 
-  const setState = (state: 'idle' | 'planning' | 'announcing' | 'running'): void => {
+  // Escape stops a tour that is being planned or run, as the Stop button does (the announcement
+  // has its own keys), unless it is meant for a dialog.
+  document.addEventListener('keydown', (event) => {
+    if (event.key !== 'Escape' || event.defaultPrevented || inDialog(event.target)) return;
+    if (state !== 'planning' && state !== 'running') return;
+    event.preventDefault();
+    void guide.stop();
+  });
+
+  const setState = (next: 'idle' | 'planning' | 'announcing' | 'running'): void => {
+    // A control that hides or turns disabled under the focus drops it to <body>: when the guide
+    // goes idle, a keyboard user lands on the ask box instead.
+    const focusLost = (): boolean => {
+      const active = document.activeElement as HTMLElement | null;
+      return !active || active === document.body || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
+    };
+    const ending = next === 'idle' && state !== 'idle';
+    state = next;
     const busy = state !== 'idle';
     el.askInput.disabled = busy;
     (el.askForm.querySelector('button') as HTMLButtonElement).disabled = busy;
@@ -101,6 +120,7 @@ export function createGuide(options: {
     const remaining = options.plan().todos.remaining().length;
     el.resume.hidden = busy || remaining === 0;
     el.clear.hidden = busy || options.plan().todos.list().length === 0;
+    if (ending && focusLost()) el.askInput.focus();
     options.onRunChange?.(state);
   };
 
@@ -130,10 +150,13 @@ export function createGuide(options: {
         resolve(go);
       };
       const onKey = (event: KeyboardEvent): void => {
+        // Keys meant for an open dialog (Escape closes the settings) or for a focused control
+        // (Space presses Cancel, Stop, a tab...) are theirs: only a free Space starts the tour.
+        if (event.defaultPrevented || inDialog(event.target)) return;
         if (event.key === 'Escape') {
           event.preventDefault();
           settle(false);
-        } else if (event.key === ' ' && !isTyping(event.target)) {
+        } else if (event.key === ' ' && !isTyping(event.target) && !isControl(event.target)) {
           event.preventDefault();
           settle(true);
         }
@@ -192,16 +215,24 @@ export function createGuide(options: {
     controller = new AbortController();
     const { signal } = controller;
     const plan = options.plan();
-    el.status.textContent = resuming ? 'Resuming the tour where it stopped…' : 'Planning the tour…';
+    el.status.textContent = resuming ? 'Resuming the tour where it stopped… Esc or Stop ends it.' : 'Planning the tour…';
     setState(resuming ? 'running' : 'planning');
+    // Until the new plan is made, the plan still holds the earlier tour's todos: the new ask is
+    // stored only once its plan exists, and a planning call that fails or is stopped leaves the
+    // earlier tour's record (and so what Continue resumes) as it was.
+    const earlier = record;
+    let planned = resuming;
     if (!resuming) {
       record = { task, summary: '', status: 'planning' };
-      saveTourRecord(record);
       showAnnouncement('');
     } else {
       el.announcement.hidden = true;
       updateRecord({ status: 'running' });
     }
+    const offCreate = plan.on('plan-create', () => {
+      planned = true;
+      saveTourRecord(record);
+    });
     const offSummary = plan.on('summary-delta', ({ text }) => {
       el.announcementSummary.textContent = text;
     });
@@ -232,7 +263,7 @@ export function createGuide(options: {
             el.announcement.hidden = true;
             updateRecord({ status: 'running' });
             setState('running');
-            el.status.textContent = 'Touring…';
+            el.status.textContent = 'Touring… Esc or Stop ends it.';
           }
           return go;
         },
@@ -252,16 +283,26 @@ export function createGuide(options: {
     } catch (error) {
       const aborted = (error as { code?: string }).code === 'aborted';
       el.status.textContent = aborted ? 'Tour stopped.' : `The tour failed: ${(error as Error).message}`;
-      updateRecord({ status: aborted ? 'stopped' : 'failed' });
+      if (planned) updateRecord({ status: aborted ? 'stopped' : 'failed' });
+      else record = earlier;
     } finally {
+      offCreate();
       offSummary();
       offAction();
       options.narrator.clear();
       el.question.hidden = true;
+      // The plan panel keeps the summary; an announcement left up would be empty or stale.
+      el.announcement.hidden = true;
       el.confirm.hidden = true;
       controller = null;
       setState('idle');
     }
+  };
+
+  const start = (task: string, resuming: boolean): Promise<void> => {
+    if (controller) return current;
+    current = run(task, resuming);
+    return current;
   };
 
   el.askForm.addEventListener('submit', (event) => {
@@ -275,7 +316,7 @@ export function createGuide(options: {
       void guide.ask(chip.textContent ?? '');
     });
   }
-  el.stop.addEventListener('click', () => guide.stop());
+  el.stop.addEventListener('click', () => void guide.stop());
   el.resume.addEventListener('click', () => void guide.resume());
   el.clear.addEventListener('click', () => {
     options.plan().todos.reset();
@@ -287,10 +328,11 @@ export function createGuide(options: {
   });
 
   const guide: Guide = {
-    ask: (task) => run(task, false),
-    resume: () => run(record?.task ?? 'Continue the tour', true),
+    ask: (task) => start(task, false),
+    resume: () => start(record?.task ?? 'Continue the tour', true),
     stop() {
       controller?.abort();
+      return current;
     },
     get running() {
       return controller !== null;
@@ -305,6 +347,16 @@ export function createGuide(options: {
     },
   };
   return guide;
+}
+
+/** Whether a key event comes from inside an open <dialog> (the settings): its keys are its own. */
+function inDialog(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('dialog[open]') !== null;
+}
+
+/** Whether `target` is a control that Space activates itself (a button, link, tab...). */
+function isControl(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest('button, a[href], summary, [role="button"], [role="tab"], [role="link"], [role="checkbox"], [role="radio"]') !== null;
 }
 
 function isTyping(target: EventTarget | null): boolean {

@@ -143,9 +143,25 @@ wireSettingsDialog({
   },
 });
 
-/** Rebuilds the plan on the new model and storage; a storage switch copies the plan and notes over. */
+let appliedKey = settingsStore.apiKey;
+
+/**
+ * Rebuilds the plan on the new model and storage; a storage switch copies the plan and notes over.
+ * A tour under way carries on on the new plan. Saving only the speed (it applies at once) or
+ * nothing at all leaves the plan and the tour alone.
+ */
 async function applySettings(before: DemoSettings, after: DemoSettings): Promise<void> {
-  guide.stop();
+  const storage = after.storage === 'idb' ? 'IndexedDB' : 'localStorage';
+  const modelName = after.mode === 'openai' ? 'OpenAI-compatible endpoint' : 'offline model';
+  const key = settingsStore.apiKey;
+  const sameModel = before.mode === after.mode && before.baseURL === after.baseURL && before.model === after.model && key === appliedKey;
+  if (sameModel && before.storage === after.storage) {
+    byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+    return;
+  }
+  appliedKey = key;
+  const touring = document.body.dataset.tour === 'running';
+  await guide.stop();
   const old = plan;
   await old.flush();
   if (before.storage !== after.storage) await storageFor(after.storage).save(old.snapshot());
@@ -157,8 +173,8 @@ async function applySettings(before: DemoSettings, after: DemoSettings): Promise
   panel.summary = summary;
   notes.setPlan(plan);
   guide.refresh();
-  const model = after.mode === 'openai' ? 'OpenAI-compatible endpoint' : 'offline model';
-  byId('run-status').textContent = `Settings saved: ${model}, ${after.storage === 'idb' ? 'IndexedDB' : 'localStorage'}.`;
+  byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+  if (touring) void guide.resume();
 }
 
 wireTabs();

@@ -22,7 +22,22 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
   let selected: string | null = null;
   let busy: AbortController | null = null;
 
+  /** Saves what is in the editor when it differs from the stored note; throws the edit's error. */
+  const saveEditor = (): void => {
+    const doc = selected && plan ? plan.markdown.read(selected) : null;
+    if (!plan || !doc || (doc.title === title.value && doc.content === content.value)) return;
+    plan.markdown.edit(doc.id, { title: title.value, content: content.value });
+  };
+
   const show = (id: string | null): void => {
+    // Leaving a note keeps what was typed in it (a title left empty cannot be saved: that edit is dropped).
+    if (id !== selected) {
+      try {
+        saveEditor();
+      } catch {
+        // An invalid edit (empty title) stays unsaved, as Save would have refused it.
+      }
+    }
     selected = id;
     const doc = id && plan ? plan.markdown.read(id) : null;
     editor.hidden = !doc;
@@ -83,7 +98,13 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
   });
 
   rewrite.addEventListener('click', async () => {
-    if (!plan || !selected || busy) return;
+    // While the model works, the button cancels the rewrite (a slow or stuck endpoint must not
+    // leave the note locked).
+    if (busy) {
+      busy.abort();
+      return;
+    }
+    if (!plan || !selected) return;
     const what = instruction.value.trim();
     if (!what) {
       status.textContent = 'Write an instruction first, e.g. "Make it a bulleted list".';
@@ -92,20 +113,32 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     }
     const id = selected;
     // Keep unsaved typing: the model rewrites what is in the editor, not an older version.
-    plan.markdown.edit(id, { title: title.value, content: content.value });
-    busy = new AbortController();
-    rewrite.disabled = true;
+    try {
+      saveEditor();
+    } catch (error) {
+      status.textContent = `Cannot rewrite yet: ${(error as Error).message}`;
+      return;
+    }
+    const controller = new AbortController();
+    busy = controller;
+    rewrite.textContent = 'Cancel rewrite';
     status.textContent = 'Rewriting with the model…';
     try {
-      const doc = await plan.markdown.editWithInstruction(id, what, { signal: busy.signal });
+      const doc = await plan.markdown.editWithInstruction(id, what, { signal: controller.signal });
       status.textContent = doc ? 'Rewritten by the model.' : 'That note no longer exists.';
       instruction.value = '';
-      if (selected === id) show(id);
+      if (selected === id) {
+        selected = null; // show the rewrite, not the editor's older text
+        show(id);
+      }
     } catch (error) {
-      status.textContent = `The rewrite failed: ${(error as Error).message}`;
+      const cancelled = (error as { code?: string }).code === 'aborted';
+      status.textContent = cancelled ? 'Rewrite cancelled; the note is unchanged.' : `The rewrite failed: ${(error as Error).message}`;
     } finally {
-      busy = null;
-      rewrite.disabled = false;
+      if (busy === controller) {
+        busy = null;
+        rewrite.textContent = 'Rewrite';
+      }
     }
   });
 
@@ -113,6 +146,8 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     setPlan(next) {
       off?.();
       busy?.abort();
+      busy = null;
+      rewrite.textContent = 'Rewrite';
       plan = next;
       off = plan.markdown.onChange(({ change, docs }) => {
         if (change.type === 'hydrate' && !selected) show(docs[0]?.id ?? null);

@@ -93,6 +93,17 @@ export function wireSettingsDialog(options: {
   });
   for (const radio of radios('model-mode')) radio.addEventListener('change', syncVisibility);
 
+  // A base URL without its scheme ("localhost:11434/v1") cannot be fetched: say so before saving.
+  const base = field<HTMLInputElement>('#openai-base');
+  base.addEventListener('input', () => base.setCustomValidity(''));
+  field<HTMLButtonElement>('#settings-save').addEventListener('click', () => {
+    const url = base.value.trim();
+    const openai = radios('model-mode').find((r) => r.checked)?.value === 'openai';
+    base.setCustomValidity(
+      openai && url && !/^https?:\/\/[^\s/]/i.test(url) ? 'Give the whole URL, starting with http:// or https:// (e.g. http://localhost:11434/v1).' : '',
+    );
+  });
+
   dialog.addEventListener('close', () => {
     if (dialog.returnValue !== 'save') return;
     const before = store.settings;

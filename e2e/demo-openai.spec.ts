@@ -117,3 +117,62 @@ test('a model reply carrying <img onerror> and <script> shows as text and runs n
   }));
   expect(injected).toEqual({ flag: undefined, images: 0, scripts: 0, panel: 0 });
 });
+
+test('a broken endpoint: the guide and the notes say what went wrong, a stuck one can be stopped, and nothing stays busy', async ({ page, pageErrors }, testInfo) => {
+  // Served by page.route, not by a server: a 401, then a request that never gets an answer.
+  const BROKEN = 'http://127.0.0.1:5197/v1';
+  let mode: 'unauthorized' | 'stuck' = 'unauthorized';
+  await page.route(`${BROKEN}/chat/completions`, async (route) => {
+    if (mode === 'stuck') return; // never answered
+    await route.fulfill({
+      status: 401,
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'Incorrect API key provided.' } }),
+    });
+  });
+  await open(page);
+  // A base URL without its scheme cannot be fetched: the dialog refuses it.
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('An OpenAI-compatible endpoint').check();
+  await page.getByLabel('Base URL').fill('127.0.0.1:5197/v1');
+  await page.locator('#openai-model').fill('broken');
+  await page.locator('#settings-save').click();
+  await expect(page.locator('#settings')).toBeVisible();
+  expect(await page.getByLabel('Base URL').evaluate((input: HTMLInputElement) => input.validationMessage)).toContain('http://');
+  await page.getByLabel('Base URL').fill(BROKEN);
+  await page.locator('#settings-save').click();
+  await expect(page.locator('#model-badge')).toHaveText(`Model: broken at ${BROKEN} (OpenAI-compatible).`);
+
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.locator('#run-status')).toContainText('The tour failed: openai-compatible answered HTTP 401');
+  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Ask', exact: true })).toBeEnabled();
+  await shot(page, testInfo, '1-unauthorized');
+
+  await page.getByRole('tab', { name: 'Notes' }).click();
+  await page.getByRole('button', { name: 'New note' }).click();
+  await page.getByLabel('Content (markdown)').fill('Hello.');
+  await page.getByLabel('Edit with an instruction').fill('Shout it');
+  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await expect(page.locator('#note-status')).toContainText('The rewrite failed: openai-compatible answered HTTP 401');
+  await expect(page.getByRole('button', { name: 'Rewrite' })).toBeEnabled();
+
+  mode = 'stuck';
+  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await expect(page.locator('#note-status')).toHaveText('Rewriting with the model…');
+  await page.getByRole('button', { name: 'Cancel rewrite' }).click();
+  await expect(page.locator('#note-status')).toHaveText('Rewrite cancelled; the note is unchanged.');
+  await expect(page.getByLabel('Content (markdown)')).toHaveValue('Hello.');
+  await page.getByRole('tab', { name: 'Tour' }).click();
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.locator('#run-status')).toHaveText('Planning the tour…');
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
+  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Ask', exact: true })).toBeEnabled();
+  await shot(page, testInfo, '2-stuck-stopped');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  // Chromium logs each 401 response as a console error: expected here, and nothing else.
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !/status of 401/.test(error)));
+});

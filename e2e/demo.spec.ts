@@ -231,3 +231,148 @@ test('a new ask plans afresh even when an earlier plan left todos undone', async
   const descriptions = await page.evaluate(() => window.__demo!.plan.todos.list().map((todo) => todo.description));
   expect(descriptions).not.toContain('A step from an old tour');
 });
+
+test('at the announcement, Space on a focused button does what the button says, and Escape in the settings only closes them', async ({ page }) => {
+  await open(page);
+  const ask = async () => {
+    await page.getByRole('button', { name: 'Show me how to try it' }).click();
+    await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+  };
+
+  // A keyboard user tabs to Cancel and presses Space: that cancels, it does not start.
+  await ask();
+  await page.getByRole('button', { name: 'Cancel' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour cancelled. Ask again whenever you like.');
+  expect(await todoStatuses(page)).toEqual([]);
+  expect((await calls(page)).turn).toBe(0);
+
+  // Space on Stop stops.
+  await ask();
+  await page.getByRole('button', { name: 'Stop' }).focus();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
+  expect((await calls(page)).turn).toBe(0);
+  await page.getByRole('button', { name: 'Clear plan' }).click();
+
+  // Escape in the settings dialog closes the dialog and leaves the announcement waiting.
+  await ask();
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.locator('#settings')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#settings')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
+  expect(await page.evaluate(() => document.body.dataset.tour)).toBe('announcing');
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#run-status')).toHaveText('Tour cancelled. Ask again whenever you like.');
+});
+
+test('keyboard only: Escape stops a running tour and the focus comes back to the ask box', async ({ page }) => {
+  await open(page, '/?fast=1&read=3000');
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#narration')).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
+  await expect(page.getByLabel('Ask the guide')).toBeFocused();
+});
+
+test('Stop while a new ask is being planned leaves the earlier tour as it was, ready to continue', async ({ page }) => {
+  // Normal pace (no ?fast=1): planning streams for about a second, long enough to stop it.
+  await open(page, '/?read=3000');
+  // An earlier tour, stopped after its first step.
+  await page.evaluate(() => {
+    const plan = window.__demo!.plan;
+    plan.todos.reset([
+      { intent: 'navigate', description: 'Open the Docs page (/docs)' },
+      { intent: 'narrate', description: 'Go through the quick start' },
+      { intent: 'finish', description: 'Wrap up' },
+    ]);
+    plan.todos.edit('t1', { status: 'completed' });
+    localStorage.setItem('planloop-demo:tour', JSON.stringify({ task: 'Show me the docs', summary: 'I will show you the docs.', status: 'stopped' }));
+  });
+  await page.evaluate(() => window.__demo!.plan.flush());
+  await open(page, '/?read=3000&resume=0');
+  const panel = page.locator('plan-panel');
+  await expect(panel.locator('.summary')).toHaveText('I will show you the docs.');
+
+  await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
+  await expect(page.locator('#announcement-summary')).not.toBeEmpty();
+  await page.getByRole('button', { name: 'Stop' }).click();
+  await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
+  expect((await calls(page)).plan).toBe(1);
+  // Nothing of the stopped planning is left: no empty or stale announcement, the earlier summary
+  // over the earlier todos, and Continue goes on with the earlier task.
+  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(panel.locator('.summary')).toHaveText('I will show you the docs.');
+  expect(await todoStatuses(page)).toEqual(['t1:completed', 't2:pending', 't3:pending']);
+  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('planloop-demo:tour') ?? 'null')?.task)).toBe('Show me the docs');
+  await page.getByRole('button', { name: 'Continue the tour' }).click();
+  await expect(page.locator('#narration-text')).toHaveText('Four steps get a team going: a workspace, invites, calendars and a first rotation.');
+  await page.getByRole('button', { name: 'Stop' }).click();
+});
+
+test('saving the settings mid-tour: the speed alone leaves the tour running; a storage switch carries it on', async ({ page }) => {
+  await open(page, '/?fast=1&read=1500');
+  await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
+  await page.getByRole('button', { name: 'Start the tour' }).click();
+  await expect.poll(() => statusOf(page, 't2')).toBe('in_progress');
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('Fast').check();
+  await page.locator('#settings-save').click();
+  await expect(page.locator('#run-status')).toHaveText('Settings saved: offline model, localStorage.');
+  expect(await page.evaluate(() => document.body.dataset.tour)).toBe('running');
+
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await page.getByLabel('IndexedDB').check();
+  await page.locator('#settings-save').click();
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
+  expect(await page.evaluate(() => window.__demo!.settings.storage)).toBe('idb');
+  expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));
+  expect((await calls(page)).plan).toBe(1);
+});
+
+test('notes: Rewrite with an empty title says why instead of failing silently; switching notes keeps what was typed', async ({ page }) => {
+  await open(page);
+  await page.getByRole('tab', { name: 'Notes' }).click();
+  await page.getByRole('button', { name: 'New note' }).click();
+  await page.getByLabel('Title').fill('');
+  await page.getByLabel('Content (markdown)').fill('One. Two.');
+  await page.getByLabel('Edit with an instruction').fill('Make it a bulleted list');
+  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await expect(page.locator('#note-status')).toHaveText(/^Cannot rewrite yet: .*title/);
+  expect((await calls(page)).edit).toBe(0);
+
+  await page.getByLabel('Title').fill('First');
+  await page.getByRole('button', { name: 'New note' }).click();
+  await page.locator('#notes-list button', { hasText: 'First' }).click();
+  await expect(page.getByLabel('Content (markdown)')).toHaveValue('One. Two.');
+});
+
+test('long unbroken text (a todo, a summary, a note title) and a 375 px screen keep the layout in its box', async ({ page }, testInfo) => {
+  await open(page);
+  await page.evaluate(() => {
+    window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'Look'.repeat(80) }, { intent: 'finish', description: 'Wrap up' }]);
+    window.__demo!.plan.markdown.create({ title: 'Title'.repeat(60), content: '' });
+    document.querySelector('plan-panel')!.summary = 'Summary'.repeat(60);
+  });
+  const overflow = () =>
+    page.evaluate(() => {
+      const guide = document.getElementById('guide')!;
+      return { page: document.documentElement.scrollWidth - document.documentElement.clientWidth, guide: guide.scrollWidth - guide.clientWidth };
+    });
+  expect(await overflow()).toEqual({ page: 0, guide: 0 });
+  await page.getByRole('tab', { name: 'Notes' }).click();
+  expect(await overflow()).toEqual({ page: 0, guide: 0 });
+  await shot(page, testInfo, '1-long-words');
+
+  await page.setViewportSize({ width: 375, height: 740 });
+  for (const path of ['/', '/commercial', '/try', '/docs']) {
+    await open(page, path);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth), path).toBe(375);
+  }
+  await shot(page, testInfo, '2-narrow');
+});

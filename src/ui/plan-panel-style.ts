@@ -21,12 +21,14 @@ export const PLAN_PANEL_CSS = `
 :host([hidden]) { display: none; }
 h2 { font-size: 1em; margin: 0 0 4px; }
 .summary { margin: 0 0 6px; color: var(--plan-panel-fg, #1d2330); font-weight: 500; }
+/* Model text can be one long word (a URL, a run of characters): wrap it inside the panel. */
+.summary, .text { overflow-wrap: anywhere; min-width: 0; }
 .summary:empty { display: none; }
 .meta { margin: 0 0 8px; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); }
 ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
 li {
   display: grid;
-  grid-template-columns: 1.4em 1fr auto;
+  grid-template-columns: 1.4em minmax(0, 1fr) auto;
   align-items: start;
   gap: 6px;
   padding: 5px 6px;

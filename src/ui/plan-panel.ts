@@ -15,6 +15,8 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
 /**
  * `<plan-panel>`: shows a plan's task summary, its todos with their status (pending, in progress,
  * done) and the current turn, live from the plan's events. Framework-free, in a shadow root.
+ * While a run plans afresh the meta line says "Planning…" and the new summary streams in; if that
+ * planning fails, the summary of the todos still shown comes back. An emptied plan shows no summary.
  *
  * Accessibility: the todos are a list whose items are reachable with Tab and then the arrow keys,
  * Home and End; the todo in progress carries `aria-current="step"`; each status is written out,
@@ -40,6 +42,8 @@ export class PlanPanelElement extends Base {
   #plan: Plan | null = null;
   #offs: Unsubscribe[] = [];
   #summary = '';
+  /** The summary that goes with the todos shown; a streamed summary becomes it on `plan-create`. */
+  #planSummary = '';
   #turn = '';
   #runNote = '';
   #activeId: string | null = null;
@@ -100,6 +104,7 @@ export class PlanPanelElement extends Base {
     this.#unsubscribe();
     this.#plan = plan;
     this.#summary = '';
+    this.#planSummary = '';
     this.#turn = '';
     this.#runNote = '';
     this.#activeId = null;
@@ -115,8 +120,13 @@ export class PlanPanelElement extends Base {
   }
 
   set summary(text: string) {
-    this.#summary = String(text ?? '');
-    this.#summaryEl.textContent = this.#summary;
+    this.#showSummary(String(text ?? ''));
+    this.#planSummary = this.#summary;
+  }
+
+  #showSummary(text: string): void {
+    this.#summary = text;
+    this.#summaryEl.textContent = text;
   }
 
   /** The text the live region last announced. */
@@ -147,6 +157,8 @@ export class PlanPanelElement extends Base {
     };
     on('todos-change', ({ todos, change }) => {
       if (change.type === 'reset') {
+        // A summary describes todos: an emptied plan (declined, cleared) has none to describe.
+        if (todos.length === 0) this.summary = '';
         this.#renderTodos(todos);
         this.#announce(todos.length === 0 ? 'The plan is empty.' : `New plan with ${todos.length} ${todos.length === 1 ? 'step' : 'steps'}.`);
         return;
@@ -160,8 +172,10 @@ export class PlanPanelElement extends Base {
       const left = todos.filter((todo) => todo.status !== 'completed').length;
       if (restored && todos.length > 0) this.#announce(`Restored a plan: ${left} of ${todos.length} steps left.`);
     });
+    // The summary of a plan being made streams in over the todos of the current one; it becomes
+    // the plan's summary on `plan-create`, and a planning call that fails puts the old one back.
     on('summary-delta', ({ text }) => {
-      this.summary = text;
+      this.#showSummary(text);
     });
     on('plan-create', ({ plan: taskPlan }) => {
       this.summary = taskPlan.task_summary;
@@ -169,8 +183,8 @@ export class PlanPanelElement extends Base {
       this.#turn = '';
       this.#renderMeta();
     });
-    on('run-start', () => {
-      this.#runNote = '';
+    on('run-start', ({ resumed }) => {
+      this.#runNote = resumed ? '' : 'Planning…';
       this.#renderMeta();
     });
     on('turn-start', ({ turn, maxTurns }) => {
@@ -186,6 +200,7 @@ export class PlanPanelElement extends Base {
     });
     on('run-error', ({ error }) => {
       const aborted = (error as { code?: string }).code === 'aborted';
+      if (this.#summary !== this.#planSummary) this.#showSummary(this.#planSummary);
       this.#runNote = aborted ? 'Stopped' : 'Stopped by an error';
       this.#renderMeta();
       this.#announce(aborted ? 'Stopped.' : `Stopped: ${error.message}`);

@@ -97,6 +97,39 @@ describe('<plan-panel>', () => {
     expect(panel.announcement).toBe('Stopped: model offline');
   });
 
+  it('puts the summary back when planning a new plan fails, and says it is planning meanwhile', () => {
+    const plan = new Plan();
+    seed(plan);
+    const panel = mount(plan);
+    panel.summary = 'Tour the pricing page.';
+    plan.emit('run-start', { runId: 'r1', task: 'Show me the docs', resumed: false });
+    expect(meta(panel)).toBe('0 of 3 done · Planning…');
+    plan.emit('summary-delta', { delta: 'I will show you the d', text: 'I will show you the d' });
+    expect(panel.summary).toBe('I will show you the d');
+    // The planning call fails (or is stopped): the todos shown are still the old plan's.
+    plan.emit('run-error', { runId: 'r1', turn: 0, error: new Error('model offline') });
+    expect(panel.summary).toBe('Tour the pricing page.');
+    expect(meta(panel)).toBe('0 of 3 done · Stopped by an error');
+
+    // A planning call that succeeds keeps its summary, also when a turn fails later.
+    plan.emit('run-start', { runId: 'r2', task: 'Show me the docs', resumed: false });
+    plan.emit('summary-delta', { delta: 'Docs tour.', text: 'Docs tour.' });
+    plan.emit('plan-create', { plan: { task_summary: 'Docs tour.', todos: plan.todos.list() } });
+    expect(meta(panel)).toBe('0 of 3 done');
+    plan.emit('run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
+    expect(panel.summary).toBe('Docs tour.');
+  });
+
+  it('drops the summary when the plan is emptied (declined or cleared)', () => {
+    const plan = new Plan();
+    seed(plan);
+    const panel = mount(plan);
+    panel.summary = 'Tour the pricing page.';
+    plan.todos.reset();
+    expect(panel.summary).toBe('');
+    expect(shadow(panel).querySelector('.empty')?.hasAttribute('hidden')).toBe(false);
+  });
+
   it('renders model text as text, never as HTML', () => {
     const plan = new Plan();
     const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
