@@ -2,6 +2,7 @@ import { MarkdownArtifact } from './artifacts/markdown.js';
 import { TodosArtifact } from './artifacts/todos.js';
 import { TypedEmitter, type Listener, type Unsubscribe } from './emitter.js';
 import { applyTodoAdjust } from './envelope/adjust.js';
+import type { TodoItem, TodoSeed } from './artifacts/todos.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { PlanloopError, StorageError } from './errors.js';
 import type { AdjustResult, PlanEvents, TaskPlan } from './events.js';
@@ -71,6 +72,8 @@ export class Plan {
   #ready: Promise<void> | undefined;
   #changedBeforeHydration = false;
   #resetBeforeHydration = false;
+  #summary = '';
+  #settingTaskPlan = false;
   /** Keys of the stored snapshot this version does not use: written back as they were. */
   #extras: Record<string, unknown> = {};
 
@@ -93,6 +96,8 @@ export class Plan {
     // Loading the stored plan writes nothing back; every other change (also one a listener makes
     // in response to hydration) is saved.
     this.todos.onChange((event) => {
+      // A summary describes the todos it came with: a host reset (a decline, a checklist) drops it.
+      if (event.change.type === 'reset' && !this.#settingTaskPlan) this.#summary = '';
       if (event.change.type !== 'hydrate') this.#noteChange(event.change.type === 'reset');
       this.#events.emit('todos-change', event);
     });
@@ -168,6 +173,42 @@ export class Plan {
   }
 
   /**
+   * The one-sentence summary of the current todos: set by `makeTodos` (or `setTaskPlan`), stored
+   * with them and restored after a reload; `''` when the todos came from elsewhere (a host
+   * `todos.reset()`, a checklist), since it would no longer describe them.
+   */
+  get summary(): string {
+    return this.#summary;
+  }
+
+  /**
+   * Makes `taskPlan` the plan: its todos replace the list (ids assigned, statuses `pending` unless
+   * given) and its summary becomes `plan.summary`, in one change; emits `plan-create` and
+   * `plan-update`. This is what `makeTodos` does with the model's answer; a host with its own
+   * planner can call it directly. Throws `ValidationError` (changing nothing) on bad todos.
+   */
+  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[] }): TaskPlan {
+    const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
+    const previous = this.#summary;
+    this.#settingTaskPlan = true;
+    let todos: TodoItem[];
+    try {
+      // Set first: the reset's save reads the summary with the todos, in one snapshot.
+      this.#summary = summary;
+      todos = this.todos.reset(taskPlan.todos);
+    } catch (error) {
+      this.#summary = previous;
+      throw error;
+    } finally {
+      this.#settingTaskPlan = false;
+    }
+    const copies = () => todos.map((todo) => ({ ...todo }));
+    this.#events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
+    this.#events.emit('plan-update', { todos: copies(), source: 'make-todos' });
+    return { task_summary: summary, todos: copies() };
+  }
+
+  /**
    * Applies one turn's `todo_adjust` atomically: `remove` ids become `completed` (they stay in
    * `list()`), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
    * turn's `todo_id`) starts that todo in the same change. Emits `plan-update`.
@@ -191,6 +232,7 @@ export class Plan {
       todos: this.todos.list(),
       markdownDocs: this.markdown.list(),
       lastIds: { todos: this.todos.lastId, markdown: this.markdown.lastId },
+      ...(this.#summary ? { taskSummary: this.#summary } : {}),
     };
   }
 
@@ -239,8 +281,10 @@ export class Plan {
     if (raw !== null && raw !== undefined) {
       const parsed = safeParseSnapshot(raw);
       if (parsed.success) {
-        const { version: _version, todos, markdownDocs, lastIds, ...extras } = parsed.data;
+        const { version: _version, todos, markdownDocs, lastIds, taskSummary, ...extras } = parsed.data;
         this.#extras = extras;
+        // The stored summary goes with the stored todos, unless a reset before hydration replaced them.
+        if (!this.#resetBeforeHydration && taskSummary) this.#summary = taskSummary;
         this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
         this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
         restored = true;

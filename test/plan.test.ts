@@ -392,3 +392,40 @@ describe('Plan review fixes', () => {
     expect(plan.snapshot().hostData).toEqual({ tour: 'pricing' });
   });
 });
+
+describe('Plan.summary and setTaskPlan', () => {
+  it('sets the todos and the summary in one change, stores both and restores them after a reload', async () => {
+    const storage = createMemoryAdapter();
+    const plan = new Plan({ storage });
+    const created: string[] = [];
+    plan.on('plan-create', ({ plan: taskPlan }) => created.push(taskPlan.task_summary));
+    await plan.ready;
+    const taskPlan = plan.setTaskPlan({ task_summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
+    expect(taskPlan).toEqual({ task_summary: 'A look at pricing', todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }] });
+    expect(plan.summary).toBe('A look at pricing');
+    expect(created).toEqual(['A look at pricing']);
+    await plan.flush();
+    expect(storage.saveCount).toBe(1);
+    expect(storage.snapshot?.taskSummary).toBe('A look at pricing');
+
+    const reloaded = new Plan({ storage });
+    await reloaded.ready;
+    expect(reloaded.summary).toBe('A look at pricing');
+  });
+
+  it('drops the summary when the host resets the todos, since it no longer describes them', async () => {
+    const plan = new Plan();
+    plan.setTaskPlan({ task_summary: 'Old plan', todos: [{ intent: 'narrate', description: 'Old step' }] });
+    plan.todos.reset([{ intent: 'narrate', description: 'From a checklist' }]);
+    expect(plan.summary).toBe('');
+    expect(plan.snapshot().taskSummary).toBeUndefined();
+  });
+
+  it('changes nothing, summary included, when the todos are invalid', () => {
+    const plan = new Plan();
+    plan.setTaskPlan({ task_summary: 'Kept', todos: [{ intent: 'narrate', description: 'Kept step' }] });
+    expect(() => plan.setTaskPlan({ task_summary: 'New', todos: [{ intent: 'narrate', description: ' ' }] })).toThrow(/\[0\]\.description must not be empty/);
+    expect(plan.summary).toBe('Kept');
+    expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Kept step']);
+  });
+});

@@ -90,8 +90,9 @@ type Attempt =
  *
  * Before the first turn it calls `plan.makeTodos(planInput)`, unless the plan already has
  * remaining todos: then it resumes them (`run-start` has `resumed: true`), e.g. after a reload
- * with the plan restored from storage. With `announcePlan` it waits for the host's go; a decline
- * clears the plan and resolves with reason `declined`.
+ * with the plan restored from storage. With `announcePlan` it waits for the host's go (with
+ * `plan.summary` and the todos); a decline clears the plan and resolves with reason `declined`. A
+ * resumed plan is announced too when none of its todos has started, since it was never confirmed.
  *
  * Each turn sends the task, the remaining todos, last turn's observations, a short memory and,
  * after `stallTurns` turns without progress, a nudge; then streams the model's envelope and acts
@@ -161,14 +162,15 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     const resumed = options.resume !== false && plan.todos.remaining().length > 0;
     plan.emit('run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');
-    if (!resumed) {
-      const taskPlan = await plan.makeTodos(options.planInput ?? { task }, signal ? { signal } : {});
-      if (options.announcePlan) {
-        const go = await untilAborted(Promise.resolve(options.announcePlan(taskPlan.task_summary, taskPlan.todos)), signal);
-        if (!go) {
-          plan.todos.reset();
-          return finish('declined');
-        }
+    // A resumed plan none of whose todos has started was never confirmed (say, the page reloaded at
+    // the announcement, or the plan was seeded from a checklist): it is announced like a new one.
+    const unconfirmed = !resumed || plan.todos.list().every((todo) => todo.status === 'pending');
+    if (!resumed) await plan.makeTodos(options.planInput ?? { task }, signal ? { signal } : {});
+    if (options.announcePlan && unconfirmed) {
+      const go = await untilAborted(Promise.resolve(options.announcePlan(plan.summary, plan.todos.list())), signal);
+      if (!go) {
+        plan.todos.reset();
+        return finish('declined');
       }
     }
 

@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import type { TodoItem, TodoSeed } from '../artifacts/todos.js';
+import type { TodoSeed } from '../artifacts/todos.js';
 import { PlanloopError, PlannerOutputError, ProviderError, ValidationError, throwIfAborted, toAbortError, untilAborted, type ValidationIssue } from '../errors.js';
 import type { TaskPlan } from '../events.js';
 import { streamOrGenerate, type FinishReason, type LLMMessage, type LLMProvider, type LLMRequest } from '../llm/provider.js';
@@ -209,7 +209,7 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return apply(plan, result.summary, result.items);
+      return plan.setTaskPlan({ task_summary: result.summary, todos: result.items });
     }
     failure = result;
   }
@@ -312,13 +312,6 @@ function invalid(issues: ValidationIssue[]): PlanFailure {
   return { ok: false, truncated: false, issues, problems: issues.map((issue) => `${issue.path} ${issue.message}`) };
 }
 
-function apply(plan: Plan, summary: string, items: TodoSeed[]): TaskPlan {
-  const todos = plan.todos.reset(items);
-  const copies = (): TodoItem[] => todos.map((todo) => ({ ...todo }));
-  plan.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
-  plan.emit('plan-update', { todos: copies(), source: 'make-todos' });
-  return { task_summary: summary, todos: copies() };
-}
 
 /**
  * One model call, streamed when the provider can: returns the whole text and how it finished,

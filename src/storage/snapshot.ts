@@ -28,6 +28,8 @@ export interface PlanSnapshot {
   markdownDocs: MarkdownDoc[];
   /** The highest ids ever handed out, so deleted ids stay retired across reloads. */
   lastIds?: { todos: number; markdown: number };
+  /** The one-sentence summary of the plan the todos came from (`makeTodos`), when there is one. */
+  taskSummary?: string;
   [extra: string]: unknown;
 }
 
@@ -55,6 +57,7 @@ const SnapshotSchema = z.looseObject({
   version: z.optional(z.int().check(z.nonnegative())),
   todos: z._default(z.array(StoredTodoSchema), []),
   markdownDocs: z._default(z.array(MarkdownDocSchema), []),
+  taskSummary: z.optional(z.string()),
   lastIds: z.optional(
     z.object({ todos: z.int().check(z.nonnegative()), markdown: z.int().check(z.nonnegative()) }),
   ),

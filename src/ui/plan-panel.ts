@@ -110,6 +110,7 @@ export class PlanPanelElement extends Base {
     this.#activeId = null;
     this.#statuses.clear();
     this.#summaryEl.textContent = '';
+    if (plan?.summary) this.summary = plan.summary;
     this.#renderTodos(plan ? plan.todos.list() : []);
     if (this.isConnected) this.#subscribe();
   }
@@ -168,6 +169,7 @@ export class PlanPanelElement extends Base {
       if (news.length > 0) this.#announce(news.join(' '));
     });
     on('plan-hydrate', ({ todos, restored }) => {
+      if (plan.summary) this.summary = plan.summary;
       this.#renderTodos(todos);
       const left = todos.filter((todo) => todo.status !== 'completed').length;
       if (restored && todos.length > 0) this.#announce(`Restored a plan: ${left} of ${todos.length} steps left.`);

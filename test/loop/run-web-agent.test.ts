@@ -331,6 +331,46 @@ describe('runWebAgent', () => {
     await expect(runWebAgent({ plan, task: 'Tour again', tools, resume: false })).rejects.toMatchObject({ code: 'provider_error' });
   });
 
+  it('announces again a stored plan that never started (a reload at the announcement), without planning', async () => {
+    const storage = createMemoryAdapter();
+    const first = setup(TOUR, { storage });
+    let reloaded!: () => void;
+    const stopped = new AbortController();
+    const pending = runWebAgent({
+      plan: first.plan,
+      task: 'Tour',
+      tools,
+      signal: stopped.signal,
+      announcePlan: () => new Promise<boolean>(() => reloaded()), // the page goes away here
+    });
+    await new Promise<void>((resolve) => (reloaded = resolve));
+    stopped.abort();
+    await pending.catch(() => undefined);
+    await first.plan.flush();
+
+    const second = setup(TOUR, { storage });
+    const announced: Array<[string, number]> = [];
+    const result = await runWebAgent({
+      plan: second.plan,
+      task: 'Tour',
+      tools,
+      announcePlan: (summary, todos) => (announced.push([summary, todos.length]), true),
+    });
+    expect(announced).toEqual([['A tour of the pricing page', 4]]);
+    expect(second.planner.calls).toHaveLength(0);
+    expect(result.reason).toBe('task_finish');
+  });
+
+  it('does not announce again a resumed plan that had started', async () => {
+    const storage = createMemoryAdapter();
+    const { plan } = setup(TOUR, { storage });
+    plan.setTaskPlan({ task_summary: 'Half done', todos: PLAN.todos });
+    plan.adjust({ remove: ['t1'] });
+    let announced = 0;
+    await runWebAgent({ plan, task: 'Tour', tools, announcePlan: () => (announced++, true) });
+    expect(announced).toBe(0);
+  });
+
   it('starts after the announcement is confirmed', async () => {
     const { plan, model } = setup(TOUR);
     let confirm!: (go: boolean) => void;

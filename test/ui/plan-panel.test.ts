@@ -218,3 +218,21 @@ describe('<plan-panel>', () => {
     expect(shadow(panel).querySelector('h2')?.textContent).toBe('Tour steps');
   });
 });
+
+describe('<plan-panel> and the stored summary', () => {
+  it('shows the summary of a plan restored from storage, and of a plan attached later', async () => {
+    const storage = createMemoryAdapter({
+      version: 1,
+      taskSummary: 'A look at the pricing page',
+      todos: [{ id: 't1', intent: 'navigate', description: 'Open the pricing page', status: 'completed' }],
+      markdownDocs: [],
+    });
+    const restored = new Plan({ storage });
+    const panel = mount(restored);
+    await restored.ready;
+    expect(shadow(panel).querySelector('.summary')?.textContent).toBe('A look at the pricing page');
+
+    const other = mount(restored);
+    expect(shadow(other).querySelector('.summary')?.textContent).toBe('A look at the pricing page');
+  });
+});
