@@ -74,8 +74,9 @@ async function httpError(provider: string, url: string, response: Response, sign
   const body = text.slice(0, EXCERPT);
   const retryable = status === 408 || status === 429 || status >= 500;
   const retryAfterMs = parseRetryAfter(response.headers);
-  const detail = errorMessageOf(text) ?? (body || response.statusText || 'no details');
-  const message = `${provider} answered HTTP ${status} from ${url}: ${detail}. ${hintFor(status)}`;
+  const detail = (errorMessageOf(text) ?? (body || response.statusText || 'no details')).trim();
+  // Servers often end their message with a full stop already; do not add a second one.
+  const message = `${provider} answered HTTP ${status} from ${url}: ${detail}${/[.!?]$/.test(detail) ? '' : '.'} ${hintFor(status)}`;
   return new ProviderError(message, {
     provider,
     status,

@@ -21,3 +21,24 @@ describe('postJSON', () => {
     expect((noFetch as ProviderError).code).toBe('provider_unavailable');
   });
 });
+
+describe('postJSON error messages', () => {
+  const answering = (status: number, body: string) =>
+    (async () => new Response(body, { status, headers: { 'content-type': 'application/json' } })) as unknown as typeof fetch;
+
+  it('names the status, the server message and a hint, with one full stop between them', async () => {
+    const error = await postJSON({
+      provider: 'openai-compatible',
+      url: 'https://example.com/v1/chat/completions',
+      body: {},
+      headers: {},
+      fetch: answering(401, JSON.stringify({ error: { message: 'Incorrect API key provided: sk-***.' } })),
+    }).catch((caught: unknown) => caught);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect((error as Error).message).toBe(
+      'openai-compatible answered HTTP 401 from https://example.com/v1/chat/completions: Incorrect API key provided: sk-***. Check the API key and its permissions.',
+    );
+    const plain = await postJSON({ provider: 'p', url: 'u', body: {}, headers: {}, fetch: answering(404, 'not here') }).catch((caught: unknown) => caught);
+    expect((plain as Error).message).toBe('p answered HTTP 404 from u: not here. Check the base URL and the model name.');
+  });
+});
