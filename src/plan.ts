@@ -214,13 +214,11 @@ export class Plan {
    * turn's `todo_id`) starts that todo in the same change. Emits `plan-update`.
    */
   adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string } = {}): AdjustResult {
-    const { todos, ...result } = applyTodoAdjust(this.todos, todoAdjust, {
+    const { todos, changed, ...result } = applyTodoAdjust(this.todos, todoAdjust, {
       inProgress: options.inProgress,
       lastId: this.todos.lastId,
     });
-    if (result.completed.length + result.replaced.length > 0 || options.inProgress) {
-      this.#events.emit('plan-update', { todos, source: 'adjust' });
-    }
+    if (changed) this.#events.emit('plan-update', { todos, source: 'adjust' });
     return result;
   }
 

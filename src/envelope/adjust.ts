@@ -83,7 +83,11 @@ export interface ApplyAdjustOptions {
  * result.completed; // ['t1']
  * ```
  */
-export function applyTodoAdjust(todos: TodosArtifact, input: unknown, options: ApplyAdjustOptions): AdjustResult & { todos: TodoItem[] } {
+export function applyTodoAdjust(
+  todos: TodosArtifact,
+  input: unknown,
+  options: ApplyAdjustOptions,
+): AdjustResult & { todos: TodoItem[]; changed: boolean } {
   const current = todos.list();
   const byId = new Map(current.map((item) => [item.id, item]));
   const remaining = current.filter((item) => item.status !== 'completed').map((item) => item.id);
@@ -133,5 +137,5 @@ export function applyTodoAdjust(todos: TodosArtifact, input: unknown, options: A
     const issues: ValidationIssue[] = (error as { issues?: ValidationIssue[] }).issues ?? [];
     throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
   }
-  return { ...result, todos: todos.list() };
+  return { ...result, todos: todos.list(), changed: edits.length > 0 };
 }

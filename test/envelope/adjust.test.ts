@@ -126,3 +126,20 @@ describe('safeParseTodoAdjust', () => {
     }
   });
 });
+
+describe('plan.adjust and plan-update', () => {
+  it('emits plan-update only when the todos changed', async () => {
+    const { Plan } = await import('../../src/plan.js');
+    const plan = new Plan();
+    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain tiers' }]);
+    let updates = 0;
+    plan.on('plan-update', () => updates++);
+    plan.adjust({}, { inProgress: 't1' });
+    expect(updates).toBe(1);
+    plan.adjust({}, { inProgress: 't1' }); // already in progress: nothing changed
+    plan.adjust({ remove: ['t9'] }); // unknown id: ignored
+    expect(updates).toBe(1);
+    plan.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+    expect(updates).toBe(2);
+  });
+});
