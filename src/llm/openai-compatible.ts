@@ -39,8 +39,9 @@ export interface ChatUsage {
 }
 /** One `choices[]` entry of a Chat Completions answer or chunk. */
 export interface ChatChoice {
-  message?: { content?: string | null };
-  delta?: { content?: string | null };
+  /** `refusal`: structured-output models that decline answer here instead of in `content`. */
+  message?: { content?: string | null; refusal?: string | null };
+  delta?: { content?: string | null; refusal?: string | null };
   finish_reason?: string | null;
 }
 /** A Chat Completions answer or stream chunk, as far as planloop reads it. */
@@ -134,6 +135,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       const choice = json.choices?.[0];
       if (!choice) throw new ProviderError(`${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
       const result: LLMResult = { text: choice.message?.content ?? '' };
+      if (!result.text && choice.message?.refusal) throw refused(choice.message.refusal);
       const finishReason = mapFinishReason(choice.finish_reason);
       if (finishReason) result.finishReason = finishReason;
       const usage = mapUsage(json.usage);
@@ -148,6 +150,8 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       let finishReason: FinishReason | undefined;
       let usage: LLMUsage | undefined;
       let done = false;
+      let wrote = false;
+      let refusal = '';
       for await (const event of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
         if (event.data.trim() === '[DONE]') {
           done = true;
@@ -159,16 +163,26 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         const content = choice?.delta?.content;
         if (typeof content === 'string') {
           const delta = toDelta(content);
-          if (delta) yield { type: 'text-delta', delta };
+          if (delta) {
+            wrote = true;
+            yield { type: 'text-delta', delta };
+          }
         }
+        if (typeof choice?.delta?.refusal === 'string') refusal += choice.delta.refusal;
         finishReason = mapFinishReason(choice?.finish_reason) ?? finishReason;
         usage = mapUsage(chunk.usage) ?? usage;
       }
       if (!done && !finishReason) throw truncatedStream(PROVIDER);
+      if (!wrote && refusal) throw refused(refusal);
       yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
     },
   };
   return applyRetry(provider, options.retry);
+}
+
+/** A model that declined to answer (OpenAI's structured-output `refusal`): asking again will not help. */
+function refused(refusal: string): ProviderError {
+  return new ProviderError(`The model refused to answer: ${refusal.trim()}`, { provider: PROVIDER, body: refusal.slice(0, 500), retryable: false });
 }
 
 /** Error objects some servers put in a 200 body or in a stream event. */

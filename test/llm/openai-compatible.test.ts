@@ -373,3 +373,32 @@ describe('createOpenAICompatibleProvider: streaming', () => {
     expect((error as AbortError).code).toBe('timeout');
   });
 });
+
+describe('createOpenAICompatibleProvider: refusals', () => {
+  const refusal = "I'm sorry, I can't help with that request.";
+
+  it('turns a refusal without content into a ProviderError quoting it, when generating', async () => {
+    const s = await serve((_req, res) =>
+      sendJSON(res, 200, {
+        id: 'chatcmpl-x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', content: null, refusal }, finish_reason: 'stop' }],
+      }),
+    );
+    const error = await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate({ ...request, jsonSchema: { type: 'object' } }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ProviderError);
+    expect(error).toMatchObject({ retryable: false, message: `The model refused to answer: ${refusal}` });
+  });
+
+  it('does the same for refusal deltas in a stream', async () => {
+    const s = await serve((_req, res) =>
+      writeSSE(res, [chunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that request." }), chunk({}, 'stop'), 'data: [DONE]\n\n']),
+    );
+    const chunks: LLMChunk[] = [];
+    const error = await (async () => {
+      for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
+    })().catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'provider_error', retryable: false, message: `The model refused to answer: ${refusal}` });
+    expect(chunks).toEqual([]);
+  });
+});
