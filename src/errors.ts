@@ -1,6 +1,8 @@
 /**
- * Every error planloop throws is a {@link PlanloopError} with a stable `code`, so hosts can branch
- * on `error.code` instead of parsing messages. Messages say what failed, on what, and how to fix it.
+ * Every error planloop throws while it works is a {@link PlanloopError} with a stable `code`, so
+ * hosts can branch on `error.code` instead of parsing messages. Messages say what failed, on what,
+ * and how to fix it. (Set-up mistakes such as `createLLMRouter` without a `default` throw a plain
+ * `TypeError`.)
  */
 
 /** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */

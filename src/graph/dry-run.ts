@@ -51,8 +51,8 @@ export interface ToolPlanDryRun {
  *
  * @example
  * ```ts
- * const { levels, calls } = await dryRunToolPlan(plan, { tools, input: { amount: 50 } });
- * // levels: [[0], [1]]; calls[0].bindings: [{ arg: 'amount', kind: 'reference', known: true, value: 50, ... }]
+ * const { levels, calls: preview } = await dryRunToolPlan(calls, { tools, input: { amount: 50 } });
+ * // levels: [[0], [1]]; preview[0].bindings: [{ arg: 'amount', kind: 'reference', known: true, value: 50, ... }]
  * ```
  */
 export async function dryRunToolPlan(calls: readonly unknown[], options: ValidateToolPlanOptions): Promise<ToolPlanDryRun> {

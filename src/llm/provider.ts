@@ -104,7 +104,7 @@ export function isProvider(value: unknown): value is LLMProvider {
  *
  * @example
  * ```ts
- * const provider = resolveProvider(plan.llm, 'plan');
+ * const provider = resolveProvider(llm, 'plan'); // the router's `plan` provider, or `llm` itself
  * ```
  */
 export function resolveProvider(source: LLMSource, role: LLMRole): LLMProvider {
