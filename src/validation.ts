@@ -77,9 +77,19 @@ export function toIssues(issues: readonly ZodIssue[], prefix: readonly PropertyK
   }));
 }
 
-/** One line per issue: `todos[2].status must be one of pending, in_progress, completed`. */
+/** How many issues a message lists; the rest are counted (every issue stays in `issues`). */
+const MAX_LISTED_ISSUES = 20;
+
+/**
+ * One line per issue: `todos[2].status must be one of pending, in_progress, completed`. Lists the
+ * first 20 and counts the rest, so that a huge bad input (a reply with 10,000 bad actions) does not
+ * make a message, fed back to the model, several times its own size.
+ */
 export function formatIssues(issues: readonly ValidationIssue[]): string {
-  return issues.map((issue) => `${issue.path} ${issue.message}`).join('; ');
+  const listed = issues.slice(0, MAX_LISTED_ISSUES).map((issue) => `${issue.path} ${issue.message}`);
+  const rest = issues.length - listed.length;
+  if (rest > 0) listed.push(`and ${rest} more issue${rest === 1 ? '' : 's'} like these`);
+  return listed.join('; ');
 }
 
 /**
@@ -87,7 +97,7 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  *
  * @example
  * ```ts
- * const item = parseOrThrow(TodoItemSchema, input, 'Invalid todo', ['todos', 0]);
+ * const item = parseOrThrow(TodoSeedSchema, input, 'Invalid todo', ['todos', 0]);
  * ```
  */
 export function parseOrThrow<T>(

@@ -66,12 +66,19 @@ const EMPTY_ADJUST: TodoAdjust = { remove: [], replace: [] };
  *   onTurnPlanning: (planning) => console.log('now:', planning.does),
  *   onAction: (action) => dispatch(action), // runs while the rest still streams
  * });
- * for await (const chunk of provider.stream(request)) if (chunk.type === 'text-delta') parser.push(chunk.delta);
+ * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') parser.push(chunk.delta);
  * const result = parser.end(); // { success: true, data: envelope } | { success: false, error }
  * ```
  */
 export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}): EnvelopeStreamParser {
   let text = '';
+  // The deltas as they came, with where each starts: the scan reads characters and slices pieces
+  // from them, never from `text`, because indexing a string built by `+=` makes V8 flatten it
+  // (copy it whole), and a reply streamed one character at a time then parsed in quadratic time.
+  const chunks: string[] = [];
+  const chunkStarts: number[] = [];
+  let length = 0;
+  let chunkAt = 0; // the chunk holding `pos`
   let pos = 0;
   let mode: 'seek' | 'root' | 'done' = 'seek';
   const closers: string[] = []; // expected closing brackets; the root object is closers[0]
@@ -117,7 +124,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   const finishMember = (end: number) => {
     if (valueStart < 0) return;
-    const piece = text.slice(valueStart, end);
+    const piece = slice(valueStart, end);
     valueStart = -1;
     if (key === 'actions') inActions = false;
     guard(() => {
@@ -134,7 +141,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   const finishItem = (end: number) => {
     if (itemStart < 0) return;
-    const piece = text.slice(itemStart, end);
+    const piece = slice(itemStart, end);
     itemStart = -1;
     const index = itemCount++;
     guard(() => {
@@ -184,7 +191,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       else if (c === '\\') escaped = true;
       else if (c === quote) {
         quote = null;
-        if (closers.length === 1 && expectKey && keyQuote >= 0) key = readKey(text.slice(keyQuote, i + 1));
+        if (closers.length === 1 && expectKey && keyQuote >= 0) key = readKey(slice(keyQuote, i + 1));
       }
       return;
     }
@@ -199,7 +206,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     }
     if (c === ':' && depth === 1 && expectKey) {
       // An unquoted key (small models write them; jsonrepair accepts them) is the raw text.
-      key ??= text.slice(keyFrom, i).trim();
+      key ??= slice(keyFrom, i).trim();
       expectKey = false;
       keyQuote = -1;
       return;
@@ -238,9 +245,15 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     push(delta) {
       if (final) throw new Error('createEnvelopeStreamParser: push() after end().');
       text += delta;
-      while (pos < text.length && mode !== 'done') {
+      if (delta.length > 0) {
+        chunks.push(delta);
+        chunkStarts.push(length);
+        length += delta.length;
+      }
+      while (pos < length && mode !== 'done') {
+        while (pos >= (chunkStarts[chunkAt] as number) + (chunks[chunkAt] as string).length) chunkAt++;
         const i = pos++; // advanced first: a throwing handler must not make a character count twice
-        step(text[i] as string, i);
+        step((chunks[chunkAt] as string)[i - (chunkStarts[chunkAt] as number)] as string, i);
       }
     },
     end() {
@@ -255,6 +268,24 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       return error;
     },
   };
+
+  /** `text.slice(from, to)`, read from the chunks (see `chunks`). */
+  function slice(from: number, to: number): string {
+    if (to <= from) return '';
+    let lo = 0;
+    let hi = chunks.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if ((chunkStarts[mid] as number) <= from) lo = mid;
+      else hi = mid - 1;
+    }
+    const parts: string[] = [];
+    for (let c = lo; c < chunks.length && (chunkStarts[c] as number) < to; c++) {
+      const start = chunkStarts[c] as number;
+      parts.push((chunks[c] as string).slice(Math.max(0, from - start), to - start));
+    }
+    return parts.join('');
+  }
 
   function settle(): SafeParseTurnEnvelopeResult {
     const result = safeParseTurnEnvelope(text, options);

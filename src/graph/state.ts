@@ -98,18 +98,38 @@ function toSegments(path: string | readonly string[]): readonly string[] {
   return segments;
 }
 
-/** Deep copy of plain data; values structuredClone cannot copy (functions, class instances with them) are kept as they are. */
-function copy(value: unknown): unknown {
+/**
+ * Deep copy of plain data; values structuredClone cannot copy (functions, class instances with them)
+ * are kept as they are. A value met twice is copied once, so shared and cyclic data (a tool output
+ * with a back-reference) keeps its shape instead of recursing without end.
+ */
+function copy(value: unknown, seen = new Map<object, unknown>()): unknown {
   if (value === null || typeof value !== 'object') return value;
-  if (Array.isArray(value)) return value.map(copy);
+  if (seen.has(value)) return seen.get(value);
+  if (Array.isArray(value)) {
+    const out: unknown[] = new Array<unknown>(value.length);
+    seen.set(value, out);
+    value.forEach((item, index) => {
+      out[index] = copy(item, seen);
+    });
+    return out;
+  }
   const prototype = Object.getPrototypeOf(value) as unknown;
   if (prototype !== null && prototype !== Object.prototype) {
+    let cloned: unknown;
     try {
-      return structuredClone(value);
+      cloned = structuredClone(value);
     } catch {
-      return value;
+      cloned = value;
     }
+    seen.set(value, cloned);
+    return cloned;
   }
-  // fromEntries defines own properties, so a `__proto__` key in tool output stays plain data.
-  return Object.fromEntries(Object.keys(value).map((key) => [key, copy((value as Container)[key])]));
+  const out: Container = {};
+  seen.set(value, out);
+  for (const key of Object.keys(value)) {
+    // defineProperty, not assignment, so a `__proto__` key in tool output stays plain data.
+    Object.defineProperty(out, key, { value: copy((value as Container)[key], seen), enumerable: true, writable: true, configurable: true });
+  }
+  return out;
 }

@@ -39,9 +39,10 @@ export interface ChecklistOptions {
 }
 
 // A list item (`-`, `*`, `+`, `1.` or `1)`), then a one-character box and the item's text.
-const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX~/])\](?:[ \t]+(.*))?$/;
+// `s`: U+2028/U+2029 are text here (lines are split on \r and \n only), so `.` must match them.
+const ITEM = /^[ \t]*(?:[-*+]|\d{1,9}[.)])[ \t]+\[([ xX~/])\](?:[ \t]+(.*))?$/s;
 // A code fence of three or more backticks or tildes, at any indentation (fences inside list items are indented).
-const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/;
+const FENCE = /^[ \t]*(`{3,}|~{3,})(.*)$/s;
 
 const MARKERS: Record<string, TodoStatus> = { ' ': 'pending', x: 'completed', X: 'completed', '~': 'in_progress', '/': 'in_progress' };
 const BOXES: Record<TodoStatus, string> = { pending: '[ ]', in_progress: '[~]', completed: '[x]' };
@@ -111,8 +112,16 @@ export function parseChecklist(text: string, options: ChecklistOptions = {}): Pa
  */
 export function toChecklist(todos: ReadonlyArray<Pick<TodoItem, 'description' | 'status'>>): string {
   return todos
-    .map((todo) => `- ${BOXES[todo.status] ?? BOXES.pending} ${todo.description.trim().replace(/\s*[\r\n]+\s*/g, ' ')}\n`)
+    .map((todo) => `- ${Object.hasOwn(BOXES, todo.status) ? BOXES[todo.status] : BOXES.pending} ${oneLine(todo.description)}\n`)
     .join('');
+}
+
+/**
+ * Each run of whitespace holding a line break becomes one space. Whitespace runs are matched
+ * whole (`\s+`), not as `\s*[\r\n]+\s*`, which backtracks quadratically over long runs of spaces.
+ */
+function oneLine(text: string): string {
+  return text.trim().replace(/\s+/g, (run) => (run.includes('\n') || run.includes('\r') ? ' ' : run));
 }
 
 /** What {@link seedFromChecklist} did. */

@@ -15,6 +15,14 @@ export type ModelJsonResult =
 /** How many `{…}`/`[…]` spans are tried before giving up: prose rarely holds more. */
 const MAX_CANDIDATES = 8;
 
+/**
+ * How many characters (over all spans) go through jsonrepair. jsonrepair (3.x) is worse than
+ * quadratic on long strings with unescaped quotes (`{"a"a"a…`: 100 KB take ~1.6 s, 200 KB ~17 s),
+ * so a long reply that is not valid JSON as it stands is refused instead of repaired. Valid JSON
+ * of any length is still read; model replies that need repair are far shorter than this.
+ */
+const MAX_REPAIR_CHARS = 64 * 1024;
+
 interface Candidate {
   text: string;
   truncated: boolean;
@@ -26,7 +34,9 @@ interface Candidate {
  * quotes, comments, a mismatched closing bracket, and an end cut off by the token limit. Tries the
  * balanced `{…}` spans in order (a reply that starts with an array of objects is read as that
  * array; other arrays only when no object parses), each strictly first and then through jsonrepair.
- * `__proto__` keys are dropped so parsed data can never reach an object's prototype.
+ * `__proto__` keys are dropped so parsed data can never reach an object's prototype. Repair is
+ * only tried on the first 64 KiB of spans (jsonrepair slows down badly on long input); valid JSON
+ * is read at any length.
  *
  * @example
  * ```ts
@@ -47,7 +57,13 @@ export function parseModelJson(text: string): ModelJsonResult {
     if (value !== undefined) return { ok: true, value, repaired: false, truncated: candidate.truncated };
   }
   let reason = '';
+  let budget = MAX_REPAIR_CHARS;
   for (const candidate of candidates) {
+    if (candidate.text.length > budget) {
+      reason ||= `it is ${candidate.text.length} characters long, too long to repair (the limit is ${MAX_REPAIR_CHARS}); send valid JSON`;
+      continue;
+    }
+    budget -= candidate.text.length;
     try {
       const value = tryParse(jsonrepair(candidate.text), true);
       if (value !== undefined) return { ok: true, value, repaired: true, truncated: candidate.truncated };
@@ -137,6 +153,9 @@ function looksLikeArray(text: string, start: number): boolean {
  */
 export function matchingClose(text: string, start: number): number {
   const stack: string[] = [];
+  // How many of each closer the stack holds: a closer with none open is skipped at once, not by a
+  // search of the whole stack (`[[[…}}}` would make that quadratic).
+  const open: Record<string, number> = { '}': 0, ']': 0 };
   let quote: string | null = null;
   for (let i = start; i < text.length; i++) {
     const ch = text[i];
@@ -154,12 +173,17 @@ export function matchingClose(text: string, start: number): number {
       const end = text.indexOf('*/', i + 2);
       if (end < 0) return -1;
       i = end + 1;
-    } else if (ch === '{') stack.push('}');
-    else if (ch === '[') stack.push(']');
-    else if (ch === '}' || ch === ']') {
-      const at = stack.lastIndexOf(ch);
-      if (at < 0) continue;
-      stack.length = at;
+    } else if (ch === '{' || ch === '[') {
+      const closer = ch === '{' ? '}' : ']';
+      stack.push(closer);
+      open[closer]!++;
+    } else if (ch === '}' || ch === ']') {
+      if (open[ch] === 0) continue;
+      // Pops up to and including the nearest `ch`: each level is popped once, so this is linear overall.
+      for (let top = stack.pop(); top !== undefined; top = stack.pop()) {
+        open[top]!--;
+        if (top === ch) break;
+      }
       if (stack.length === 0) return i;
     }
   }

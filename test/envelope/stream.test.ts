@@ -231,4 +231,36 @@ describe('createEnvelopeStreamParser (property)', () => {
       { numRuns: 400 },
     );
   });
+
+  it('parses a long reply streamed one character at a time in linear time', () => {
+    const text = JSON.stringify({
+      turn_planning: { todo_id: 't1', does: 'Narrate', is_last_turn: false },
+      actions: [...Array.from({ length: 2000 }, () => ({ type: 'narrate', text: 'Hello there.' })), { type: 'narrate', text: 'y'.repeat(150_000) }],
+    });
+    const { parser, emitted } = recorder();
+    const started = performance.now();
+    for (const ch of text) parser.push(ch);
+    const result = parser.end();
+    // Quadratic before (a 200 KB reply in 1-character deltas took ~9 s; 1 MB took ~280 s).
+    expect(performance.now() - started).toBeLessThan(2000);
+    expect(result.success).toBe(true);
+    expect(emitted.filter((entry) => entry[0] === 'action')).toHaveLength(2001);
+    expect(parser.text).toBe(text);
+  });
+
+  it('resumes after a throwing handler with the rest of the same delta', () => {
+    const text = JSON.stringify(envelope);
+    let calls = 0;
+    const seen: number[] = [];
+    const parser = createEnvelopeStreamParser({
+      onAction: (_action, index) => {
+        seen.push(index);
+        if (calls++ === 0) throw new Error('host failed');
+      },
+    });
+    expect(() => parser.push(text)).toThrow('host failed');
+    parser.push('');
+    expect(seen).toEqual([0, 1, 2]);
+    expect(parser.end().success).toBe(true);
+  });
 });

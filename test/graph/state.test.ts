@@ -64,4 +64,21 @@ describe('GraphState', () => {
     expect(Object.hasOwn(snapshot.payload as object, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
+
+  it('snapshots cyclic and shared values (a tool output with a back-reference) without overflowing the stack', () => {
+    const state = new GraphState();
+    const node: Record<string, unknown> = { name: 'root', children: [] };
+    (node.children as unknown[]).push({ name: 'child', parent: node });
+    node.self = node;
+    const shared = { id: 1 };
+    state.set('tree', node);
+    state.set('pair', { a: shared, b: shared });
+    const snapshot = state.snapshot() as { tree: Record<string, unknown>; pair: { a: object; b: object } };
+    expect(snapshot.tree).not.toBe(node);
+    expect(snapshot.tree.self).toBe(snapshot.tree);
+    expect(((snapshot.tree.children as Array<{ parent: unknown }>)[0] as { parent: unknown }).parent).toBe(snapshot.tree);
+    expect(snapshot.pair.a).toBe(snapshot.pair.b);
+    expect(snapshot.pair.a).not.toBe(shared);
+    expect(Object.getPrototypeOf(snapshot.tree)).toBe(Object.prototype);
+  });
 });

@@ -231,4 +231,19 @@ describe('seedFromChecklist', () => {
     seedFromChecklist(plan, '- [ ] Open pricing', { intent: 'navigate' });
     expect(plan.todos.list()[0]?.intent).toBe('navigate');
   });
+
+  it('collapses line breaks in linear time, also in a description with a long run of spaces', () => {
+    const description = 'a' + ' '.repeat(100_000) + 'b';
+    const started = performance.now();
+    const text = toChecklist([{ description, status: 'pending' }, { description: 'x  \n\t y', status: 'pending' }]);
+    // Quadratic before: ~3.7 s for this 100 KB description.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(text).toBe(`- [ ] ${description}\n- [ ] x y\n`);
+  });
+
+  it('round-trips descriptions holding U+2028/U+2029, and ignores a status that is not a box', () => {
+    const todos = [{ description: 'a\u2028b\u2029c', status: 'completed' as const }];
+    expect(parseChecklist(toChecklist(todos)).todos.map((todo) => [todo.status, todo.description])).toEqual([['completed', 'a\u2028b\u2029c']]);
+    expect(toChecklist([{ description: 'd', status: 'constructor' as never }])).toBe('- [ ] d\n');
+  });
 });

@@ -76,4 +76,28 @@ describe('matchingClose', () => {
     expect(matchingClose('{"a": "}"} tail', 0)).toBe(9);
     expect(matchingClose('{"a": [1, 2', 0)).toBe(-1);
   });
+
+  test('stays linear on many unmatched closers (no quadratic stack search)', () => {
+    const text = '['.repeat(50_000) + '}'.repeat(50_000);
+    const started = performance.now();
+    expect(matchingClose(text, 0)).toBe(-1);
+    // Quadratic before: ~8 s for this 100 KB text.
+    expect(performance.now() - started).toBeLessThan(500);
+    expect(matchingClose('[{[}x]', 0)).toBe(5); // `}` closes `{` and the `[` inside it; `]` closes the rest
+    expect(matchingClose('[}]', 0)).toBe(2); // a stray closer with no opener is ignored
+  });
+
+  test('bounds the time spent repairing a long malformed reply (jsonrepair is super-linear)', () => {
+    const text = '{"' + 'a"'.repeat(100_000); // 200 KB, an unterminated string full of quotes
+    const started = performance.now();
+    const result = parseModelJson(text);
+    // ~17 s before: the whole span went through jsonrepair.
+    expect(performance.now() - started).toBeLessThan(1000);
+    expect(result).toMatchObject({ ok: false, truncated: true });
+    expect(result.ok || result.error).toMatch(/too long to repair/);
+    // Valid JSON of any length is still read, and short malformed JSON is still repaired.
+    const big = { items: Array.from({ length: 20_000 }, (_, i) => `item ${i}`) };
+    expect(parseModelJson(`Here: ${JSON.stringify(big)} done`)).toMatchObject({ ok: true, value: big, repaired: false });
+    expect(parseModelJson("{'a': [1, 2,],}")).toMatchObject({ ok: true, value: { a: [1, 2] }, repaired: true });
+  });
 });
