@@ -156,12 +156,14 @@ export class TodosArtifact {
       throw new ValidationError('Cannot edit todos: expected an array of { id, patch }.', [{ path: '(root)', message: 'must be an array' }]);
     }
     const next = [...this.#items];
+    // One lookup table, not a scan per edit: a turn that edits many todos of a long plan stays linear.
+    const positions = new Map(next.map((item, position) => [item.id, position]));
     const issues: ValidationIssue[] = [];
     const previous: TodoItem[] = [];
     const edited: TodoItem[] = [];
     edits.forEach((entry, index) => {
       const { id, patch } = (entry ?? {}) as { id?: string; patch?: TodoPatch };
-      const position = next.findIndex((item) => item.id === id);
+      const position = id === undefined ? -1 : (positions.get(id) ?? -1);
       const current = next[position];
       if (id === undefined || !current) {
         issues.push({ path: `[${index}].id`, message: `"${String(id)}" is not a todo of this plan` });

@@ -286,8 +286,12 @@ function fields(entries: ReadonlyArray<readonly [string, string | undefined]>): 
 }
 
 /** Collapses line breaks so that a value cannot break the line-based markers. */
+/**
+ * Joins lines with one space. Whitespace runs are matched whole and replaced only when they hold a
+ * line break: `\s*[\r\n]+\s*` would backtrack quadratically over a long run of spaces.
+ */
 function oneLine(text: string): string {
-  return text.replace(/\s*[\r\n]+\s*/g, ' ').trim();
+  return text.replace(/\s+/g, (run) => (/[\r\n]/.test(run) ? ' ' : run)).trim();
 }
 
 function clip(text: string, max: number): string {

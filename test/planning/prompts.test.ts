@@ -122,3 +122,14 @@ describe('the planner prompt', () => {
     expect(long.user.length).toBeLessThan(2100);
   });
 });
+
+describe('plannerUserMessage on long host input', () => {
+  test('keeps the task on one line in linear time, however many spaces it holds', async () => {
+    const { plannerUserMessage } = await import('../../src/planning/prompts.js');
+    const task = `${'word '.repeat(10)}${' '.repeat(100_000)}x\n\ny`;
+    const started = performance.now();
+    const message = plannerUserMessage({ task });
+    expect(performance.now() - started).toBeLessThan(1_000); // 3.6 s with the backtracking pattern
+    expect(message.split('\n')[0]?.endsWith('x y')).toBe(true);
+  });
+});
