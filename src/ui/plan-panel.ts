@@ -136,6 +136,15 @@ export class PlanPanelElement extends Base {
   }
 
   connectedCallback(): void {
+    // A host may set `plan` (or `summary`) on the element before definePlanPanel() ran: that made an
+    // own property hiding our accessors. Take the value and run it through the setter.
+    for (const key of ['summary', 'plan'] as const) {
+      if (Object.hasOwn(this, key)) {
+        const value = (this as unknown as Record<string, unknown>)[key];
+        delete (this as unknown as Record<string, unknown>)[key];
+        (this as unknown as Record<string, unknown>)[key] = value;
+      }
+    }
     if (this.#plan && this.#offs.length === 0) {
       this.#renderTodos(this.#plan.todos.list());
       this.#subscribe();

@@ -236,3 +236,16 @@ describe('<plan-panel> and the stored summary', () => {
     expect(shadow(other).querySelector('.summary')?.textContent).toBe('A look at the pricing page');
   });
 });
+
+describe('<plan-panel> defined after use', () => {
+  it('takes a plan set on the element before definePlanPanel() registered the tag', () => {
+    const plan = new Plan();
+    const panel = document.createElement('lazy-plan-panel') as unknown as PlanPanelElement;
+    (panel as unknown as { plan: Plan }).plan = plan; // an own property: the class is not defined yet
+    document.body.append(panel);
+    definePlanPanel('lazy-plan-panel'); // upgrades the element
+    seed(plan);
+    expect(panel.plan).toBe(plan);
+    expect(texts(panel)).toHaveLength(3);
+  });
+});
