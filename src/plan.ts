@@ -73,6 +73,7 @@ export class Plan {
   #changedBeforeHydration = false;
   #resetBeforeHydration = false;
   #summary = '';
+  #task = '';
   #settingTaskPlan = false;
   /** Keys of the stored snapshot this version does not use: written back as they were. */
   #extras: Record<string, unknown> = {};
@@ -97,7 +98,10 @@ export class Plan {
     // in response to hydration) is saved.
     this.todos.onChange((event) => {
       // A summary describes the todos it came with: a host reset (a decline, a checklist) drops it.
-      if (event.change.type === 'reset' && !this.#settingTaskPlan) this.#summary = '';
+      if (event.change.type === 'reset' && !this.#settingTaskPlan) {
+        this.#summary = '';
+        this.#task = '';
+      }
       if (event.change.type !== 'hydrate') this.#noteChange(event.change.type === 'reset');
       this.#events.emit('todos-change', event);
     });
@@ -182,22 +186,33 @@ export class Plan {
   }
 
   /**
+   * The user's task the current todos were planned for (`makeTodos`' `input.task`), stored with
+   * them; `''` when unknown. `runWebAgent` resumes a plan only for the same task by default.
+   */
+  get task(): string {
+    return this.#task;
+  }
+
+  /**
    * Makes `taskPlan` the plan: its todos replace the list (ids assigned, statuses `pending` unless
-   * given) and its summary becomes `plan.summary`, in one change; emits `plan-create` and
+   * given), its summary becomes `plan.summary` and its `task` (optional) `plan.task`, in one change; emits `plan-create` and
    * `plan-update`. This is what `makeTodos` does with the model's answer; a host with its own
    * planner can call it directly. Throws `ValidationError` (changing nothing) on bad todos.
    */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[] }): TaskPlan {
+  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }): TaskPlan {
     const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
     const previous = this.#summary;
+    const previousTask = this.#task;
     this.#settingTaskPlan = true;
     let todos: TodoItem[];
     try {
       // Set first: the reset's save reads the summary with the todos, in one snapshot.
       this.#summary = summary;
+      this.#task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
       todos = this.todos.reset(taskPlan.todos);
     } catch (error) {
       this.#summary = previous;
+      this.#task = previousTask;
       throw error;
     } finally {
       this.#settingTaskPlan = false;
@@ -231,6 +246,7 @@ export class Plan {
       markdownDocs: this.markdown.list(),
       lastIds: { todos: this.todos.lastId, markdown: this.markdown.lastId },
       ...(this.#summary ? { taskSummary: this.#summary } : {}),
+      ...(this.#task ? { task: this.#task } : {}),
     };
   }
 
@@ -279,10 +295,13 @@ export class Plan {
     if (raw !== null && raw !== undefined) {
       const parsed = safeParseSnapshot(raw);
       if (parsed.success) {
-        const { version: _version, todos, markdownDocs, lastIds, taskSummary, ...extras } = parsed.data;
+        const { version: _version, todos, markdownDocs, lastIds, taskSummary, task, ...extras } = parsed.data;
         this.#extras = extras;
-        // The stored summary goes with the stored todos, unless a reset before hydration replaced them.
-        if (!this.#resetBeforeHydration && taskSummary) this.#summary = taskSummary;
+        // The stored summary and task go with the stored todos, unless a reset before hydration replaced them.
+        if (!this.#resetBeforeHydration) {
+          if (taskSummary) this.#summary = taskSummary;
+          if (task) this.#task = task;
+        }
         this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
         this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
         restored = true;

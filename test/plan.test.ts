@@ -429,3 +429,19 @@ describe('Plan.summary and setTaskPlan', () => {
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Kept step']);
   });
 });
+
+describe('Plan.task', () => {
+  it('is stored with the todos makeTodos made, restored on reload, and dropped by a host reset', async () => {
+    const storage = createMemoryAdapter();
+    const plan = new Plan({ storage });
+    await plan.ready;
+    plan.setTaskPlan({ task: ' Show the prices ', task_summary: 'Prices', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
+    expect(plan.task).toBe('Show the prices');
+    await plan.flush();
+    const reloaded = new Plan({ storage });
+    await reloaded.ready;
+    expect(reloaded.task).toBe('Show the prices');
+    reloaded.todos.reset([]);
+    expect(reloaded.task).toBe('');
+  });
+});

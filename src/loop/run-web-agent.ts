@@ -45,9 +45,10 @@ export interface RunWebAgentOptions {
   announcePlan?: (summary: string, todos: TodoItem[]) => boolean | Promise<boolean>;
   signal?: AbortSignal;
   /**
-   * Resume a plan that has remaining todos instead of planning anew. Default `true`, which is what
-   * a reload wants; pass `false` when the user asks for something new, so that todos a finished
-   * run left undone are not taken for the new task.
+   * Whether to go on with a plan that has remaining todos instead of planning anew. Default: only
+   * when the plan was made for this same `task` (or its task is unknown, as for a checklist), which
+   * is what a reload wants while a new request plans afresh. `true` resumes whatever the task;
+   * `false` always plans.
    */
   resume?: boolean;
   /** Turns allowed beyond the remaining todos; the bound is fixed when the turns start. Default 2. */
@@ -89,8 +90,8 @@ type Attempt =
  * done, or the turn bound (remaining todos + `maxTurnSlack`, fixed when the turns start) is hit.
  *
  * Before the first turn it calls `plan.makeTodos(planInput)`, unless the plan already has
- * remaining todos: then it resumes them (`run-start` has `resumed: true`), e.g. after a reload
- * with the plan restored from storage. With `announcePlan` it waits for the host's go (with
+ * remaining todos planned for this task: then it resumes them (`run-start` has `resumed: true`),
+ * e.g. after a reload with the plan restored from storage (see `resume`). With `announcePlan` it waits for the host's go (with
  * `plan.summary` and the todos); a decline clears the plan and resolves with reason `declined`. A
  * resumed plan is announced too when none of its todos has started, since it was never confirmed.
  *
@@ -159,7 +160,10 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   try {
     throwIfAborted(signal);
     await untilAborted(plan.ready, signal);
-    const resumed = options.resume !== false && plan.todos.remaining().length > 0;
+    // By default only a plan made for this same task (or for no recorded task: a checklist, a host
+    // reset) is resumed, so todos a finished or stopped run left are not taken for a new request.
+    const sameTask = !plan.task || plan.task === task.trim() || plan.task === options.planInput?.task.trim();
+    const resumed = plan.todos.remaining().length > 0 && (options.resume === true || (options.resume === undefined && sameTask));
     plan.emit('run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');
     // A resumed plan none of whose todos has started was never confirmed (say, the page reloaded at

@@ -209,7 +209,7 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return plan.setTaskPlan({ task_summary: result.summary, todos: result.items });
+      return plan.setTaskPlan({ task_summary: result.summary, todos: result.items, task: parsedInput.task });
     }
     failure = result;
   }

@@ -30,6 +30,8 @@ export interface PlanSnapshot {
   lastIds?: { todos: number; markdown: number };
   /** The one-sentence summary of the plan the todos came from (`makeTodos`), when there is one. */
   taskSummary?: string;
+  /** The user's task the todos were planned for, when known. */
+  task?: string;
   [extra: string]: unknown;
 }
 
@@ -58,6 +60,7 @@ const SnapshotSchema = z.looseObject({
   todos: z._default(z.array(StoredTodoSchema), []),
   markdownDocs: z._default(z.array(MarkdownDocSchema), []),
   taskSummary: z.optional(z.string()),
+  task: z.optional(z.string()),
   lastIds: z.optional(
     z.object({ todos: z.int().check(z.nonnegative()), markdown: z.int().check(z.nonnegative()) }),
   ),

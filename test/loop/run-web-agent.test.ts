@@ -371,6 +371,26 @@ describe('runWebAgent', () => {
     expect(announced).toBe(0);
   });
 
+  it('plans afresh for a new task instead of resuming what an earlier run left undone', async () => {
+    const storage = createMemoryAdapter();
+    const first = setup(TOUR, { storage });
+    first.plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    first.plan.adjust({ remove: ['t1'] });
+    await first.plan.flush();
+
+    const reloaded = setup(TOUR, { storage });
+    await reloaded.plan.ready;
+    expect(reloaded.plan.task).toBe('Tour the pricing page');
+    await runWebAgent({ plan: reloaded.plan, task: 'What is the refund policy?', tools });
+    expect(reloaded.planner.calls).toHaveLength(1); // a new plan for the new task
+    expect(reloaded.plan.task).toBe('What is the refund policy?');
+
+    const again = setup(TOUR, { storage });
+    again.plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    await runWebAgent({ plan: again.plan, task: 'Something else', tools, resume: true });
+    expect(again.planner.calls).toHaveLength(0); // resume: true resumes whatever the task
+  });
+
   it('starts after the announcement is confirmed', async () => {
     const { plan, model } = setup(TOUR);
     let confirm!: (go: boolean) => void;
