@@ -22,15 +22,15 @@ import { SNAPSHOT_VERSION, safeParseSnapshot, type PlanSnapshot, type PlanStorag
  */
 export interface PlanConfig {
   /** A provider, or a router (`plan` role for makeTodos, `edit` for editWithInstruction, then `default`). */
-  llm?: LLMSource;
+  llm?: LLMSource | undefined;
   /** How the planner introduces itself ("You are <agentName>, …"). */
-  agentName?: string;
+  agentName?: string | undefined;
   /** Strategic context (sitemap model, playbook): sent once per run, in the planning call only. */
-  appendSystemPrompt?: string;
+  appendSystemPrompt?: string | undefined;
   /** Replaces the built-in planner prompt entirely. */
-  systemPrompt?: string;
+  systemPrompt?: string | undefined;
   /** Where the plan persists. Without it the plan lives in memory only. */
-  storage?: PlanStorageAdapter;
+  storage?: PlanStorageAdapter | undefined;
 }
 
 type HydrationState = 'idle' | 'loading' | 'done' | 'unreadable';

@@ -32,35 +32,35 @@ export interface RunWebAgentOptions {
   /** The user's request. */
   task: string;
   /** The turn model. Default: the plan's `turn` role (then `default`). Planning always uses the plan's own `llm`. */
-  llm?: LLMSource;
+  llm?: LLMSource | undefined;
   /** What makeTodos gets. Default `{ task }`. */
-  planInput?: PlanInput;
+  planInput?: PlanInput | undefined;
   /** The host's tools, by name. An unknown name becomes an error observation, not a crash. */
-  tools?: Record<string, LoopTool>;
+  tools?: Record<string, LoopTool> | undefined;
   /** Says `text` to the user, highlighting the element matched by the CSS `target`. Awaited. */
-  onNarrate?: (text: string, target: string | undefined, context: LoopToolContext) => void | Promise<void>;
+  onNarrate?: ((text: string, target: string | undefined, context: LoopToolContext) => void | Promise<void>) | undefined;
   /** Asks the user; the answer becomes an observation. Without it the model is told to decide itself. */
-  onAsk?: (question: string, context: LoopToolContext) => string | Promise<string>;
+  onAsk?: ((question: string, context: LoopToolContext) => string | Promise<string>) | undefined;
   /** Shows the plan's summary and waits for the user's go (e.g. Space). `false` declines: the run ends, the plan is cleared. */
-  announcePlan?: (summary: string, todos: TodoItem[]) => boolean | Promise<boolean>;
-  signal?: AbortSignal;
+  announcePlan?: ((summary: string, todos: TodoItem[]) => boolean | Promise<boolean>) | undefined;
+  signal?: AbortSignal | undefined;
   /**
    * Whether to go on with a plan that has remaining todos instead of planning anew. Default: only
    * when the plan was made for this same `task` (or its task is unknown, as for a checklist), which
    * is what a reload wants while a new request plans afresh. `true` resumes whatever the task;
    * `false` always plans.
    */
-  resume?: boolean;
+  resume?: boolean | undefined;
   /** Turns allowed beyond the remaining todos; the bound is fixed when the turns start. Default 2. */
-  maxTurnSlack?: number;
+  maxTurnSlack?: number | undefined;
   /** Turns without a todo completed or replaced before the prompt nudges the model (0: never). Default 2. */
-  stallTurns?: number;
+  stallTurns?: number | undefined;
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
-  memorySize?: number;
+  memorySize?: number | undefined;
   /** Replaces the envelope instructions (the turn system prompt). */
-  systemPrompt?: string;
-  temperature?: number;
-  maxTokens?: number;
+  systemPrompt?: string | undefined;
+  temperature?: number | undefined;
+  maxTokens?: number | undefined;
 }
 
 /** How a run ended (a run that fails rejects instead). */

@@ -52,16 +52,16 @@ export interface PlanInput {
 
 /** Options of `makeTodos`. */
 export interface MakeTodosOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /**
    * Receives the task summary as it streams: the new text and everything so far. If the call
    * retries, the summary starts again: a call with `('', '')` marks the restart.
    */
-  onSummaryDelta?: (delta: string, text: string) => void;
+  onSummaryDelta?: ((delta: string, text: string) => void) | undefined;
   /** Bound on the whole call, retries included, in ms. `0` or `Infinity` turns it off. Default 30 000. */
-  timeoutMs?: number;
+  timeoutMs?: number | undefined;
   /** Further attempts after an unusable answer, each told what was wrong. Default 1. */
-  retries?: number;
+  retries?: number | undefined;
 }
 
 const optionalText = z.optional(z.string());
