@@ -41,14 +41,14 @@ export interface ReplanContext {
  */
 export function replanTurnMessage(context: ReplanContext): string {
   const parts = [`Turn ${context.turn} of at most ${context.maxTurns}.`, `Tools:\n${context.tools.map(describeTool).join('\n')}`];
-  parts.push(`Input:\n${JSON.stringify(context.input)}`);
+  parts.push(`Input:\n${toJson(context.input)}`);
   const empty = Object.keys(context.state).length === 0;
-  parts.push(`State:\n${empty ? '(empty)' : JSON.stringify(context.state)}`);
+  parts.push(`State:\n${empty ? '(empty)' : toJson(context.state)}`);
   if (context.stateSchema) {
     parts.push(`State blueprint (JSON Schema): store results at these paths, with these names:\n${JSON.stringify(toSchema(context.stateSchema))}`);
   }
   if (context.previousCalls) {
-    parts.push(`Previous plan:\n${context.previousCalls.length === 0 ? '(no calls)' : context.previousCalls.map((call) => JSON.stringify(call)).join('\n')}`);
+    parts.push(`Previous plan:\n${context.previousCalls.length === 0 ? '(no calls)' : context.previousCalls.map((call) => toJson(call)).join('\n')}`);
   }
   if (context.lastResults.length > 0) {
     parts.push(`What the previous plan's calls did:\n${context.lastResults.map(describeResult).join('\n')}`);
@@ -113,10 +113,25 @@ function describeResult(report: CallReport): string {
   if (report.status === 'skipped') return `${head} (${report.reason})`;
   const where = report.wrote.length > 0 ? ` → ${report.wrote.join(', ')}` : '';
   const value = report.status === 'failed' ? report.error : report.result;
-  const detail = value instanceof Error ? value.message : clip(JSON.stringify(value) ?? 'undefined', 1000);
+  const detail = value instanceof Error ? value.message : clip(toJson(value) ?? 'undefined', 1000);
   return `${head}${where}: ${detail}`;
 }
 
 function clip(text: string, max: number): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length - max} more characters)`;
+}
+
+/**
+ * JSON for the prompt that survives what tools return: a value seen again on the path from the
+ * root (a parent pointer, `self`) is written as "[Circular]" instead of throwing.
+ */
+function toJson(value: unknown): string {
+  const ancestors: object[] = [];
+  return JSON.stringify(value, function (this: unknown, _key, current: unknown) {
+    if (typeof current !== 'object' || current === null) return current;
+    while (ancestors.length > 0 && ancestors.at(-1) !== this) ancestors.pop();
+    if (ancestors.includes(current)) return '[Circular]';
+    ancestors.push(current);
+    return current;
+  });
 }

@@ -32,3 +32,12 @@ describe('replanning prompt', () => {
     expect(withBlueprint).not.toContain('Previous plan');
   });
 });
+
+describe('replanTurnMessage and what tools return', () => {
+  it('writes a cyclic state value as [Circular] instead of throwing', () => {
+    const node: Record<string, unknown> = { name: 'root' };
+    node.self = node;
+    const message = replanTurnMessage({ tools: [], input: {}, state: { tree: node, shared: [1] }, previousCalls: [], lastResults: [] } as never);
+    expect(message).toContain('State:\n{"tree":{"name":"root","self":"[Circular]"},"shared":[1]}');
+  });
+});
