@@ -121,11 +121,19 @@ export class MarkdownArtifact {
     return copy(doc);
   }
 
-  /** Overwrites the title and/or content. Returns the new doc, or `null` for an unknown id. */
+  /**
+   * Overwrites the title and/or content. Returns the new doc, or `null` for an unknown id. A patch
+   * that changes nothing returns the doc as it is, without an event or a new `updatedAt`.
+   */
   edit(id: string, patch: MarkdownPatch): MarkdownDoc | null {
     const current = this.#find(id);
     if (!current) return null;
     const parsed = parseOrThrow(PatchSchema, patch, `Cannot edit markdown doc ${id}`);
+    const title = parsed.title ?? current.title;
+    const content = parsed.content ?? current.content;
+    // Saving what is already there (an editor's autosave) is not an edit: updatedAt stays, so a
+    // rewrite in flight is not reported as a conflict.
+    if (title === current.title && content === current.content) return copy(current);
     const doc: MarkdownDoc = {
       ...current,
       ...(parsed.title !== undefined ? { title: parsed.title } : {}),

@@ -161,6 +161,7 @@ export class TodosArtifact {
     const issues: ValidationIssue[] = [];
     const previous: TodoItem[] = [];
     const edited: TodoItem[] = [];
+    const changed: TodoItem[] = [];
     edits.forEach((entry, index) => {
       const { id, patch } = (entry ?? {}) as { id?: string; patch?: TodoPatch };
       const position = id === undefined ? -1 : (positions.get(id) ?? -1);
@@ -180,14 +181,17 @@ export class TodosArtifact {
         return;
       }
       const item = { ...result.data, id } as TodoItem;
-      previous.push(copy(current));
       edited.push(item);
+      if (sameTodo(item, current)) return; // nothing to change: no event, no save
+      previous.push(copy(current));
+      changed.push(item);
       next[position] = item;
     });
     if (issues.length > 0) throw new ValidationError(`Cannot edit todos: ${formatIssues(issues)}.`, issues);
-    if (edited.length === 0) return [];
-    this.#items = next;
-    this.#emit({ type: 'edit', items: edited.map(copy), previous });
+    if (changed.length > 0) {
+      this.#items = next;
+      this.#emit({ type: 'edit', items: changed.map(copy), previous });
+    }
     return edited.map(copy);
   }
 
@@ -303,4 +307,9 @@ function definedOnly<T extends object>(patch: T): Partial<T> {
 
 function stripUndefined<T extends object>(value: T): T {
   return definedOnly(value) as T;
+}
+
+/** Whether two todos hold the same values (an edit from one to the other changes nothing). */
+function sameTodo(a: TodoItem, b: TodoItem): boolean {
+  return a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
 }

@@ -137,5 +137,7 @@ export function applyTodoAdjust(
     const issues: ValidationIssue[] = (error as { issues?: ValidationIssue[] }).issues ?? [];
     throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
   }
-  return { ...result, todos: todos.list(), changed: edits.length > 0 };
+  const after = todos.list();
+  // A replace with the text a todo already has changes nothing: no plan-update for it.
+  return { ...result, todos: after, changed: JSON.stringify(after) !== JSON.stringify(current) };
 }

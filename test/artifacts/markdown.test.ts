@@ -114,3 +114,18 @@ describe('MarkdownArtifact review fixes', () => {
     expect(seen).toEqual(['create:', 'edit:filled in']);
   });
 });
+
+describe('MarkdownArtifact no-op edits', () => {
+  it('keeps updatedAt and fires nothing when a patch changes nothing, so a rewrite in flight is no conflict', async () => {
+    let release!: () => void;
+    const docs = new MarkdownArtifact({ editor: () => new Promise((resolve) => (release = () => resolve({ content: 'model version' }))) });
+    const doc = docs.create({ title: 'Notes', content: 'original' });
+    const events: MarkdownChangeEvent[] = [];
+    docs.onChange((event) => events.push(event));
+    const pending = docs.editWithInstruction('m1', 'rewrite');
+    expect(docs.edit('m1', { content: 'original', title: 'Notes' })).toEqual(doc); // an editor's autosave
+    expect(events).toEqual([]);
+    release();
+    await expect(pending).resolves.toMatchObject({ content: 'model version' });
+  });
+});

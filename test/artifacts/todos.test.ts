@@ -194,3 +194,17 @@ describe('TodosArtifact review fixes', () => {
     expect(todos.get('t1')?.status).toBe('pending');
   });
 });
+
+describe('TodosArtifact no-op edits', () => {
+  it('fires nothing for an edit that changes no value, and still returns the todo', () => {
+    const todos = new TodosArtifact();
+    todos.create({ intent: 'narrate', description: 'Explain tiers' });
+    const events: TodosChangeEvent[] = [];
+    todos.onChange((event) => events.push(event));
+    expect(todos.edit('t1', { description: 'Explain tiers', status: 'pending' })).toMatchObject({ id: 't1', description: 'Explain tiers' });
+    expect(todos.editMany([{ id: 't1', patch: {} }])).toHaveLength(1);
+    expect(events).toEqual([]);
+    todos.edit('t1', { status: 'completed' });
+    expect(events).toHaveLength(1);
+  });
+});
