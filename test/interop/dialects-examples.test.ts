@@ -1,5 +1,5 @@
 /**
- * The README's dialect examples (docs-snippets/dialects.md), run against small fakes of the host
+ * The README's dialect examples ("Other planning dialects"), run against small fakes of the host
  * frameworks: a LangChain-style middleware loop and a Vercel AI SDK-style tool loop.
  */
 import { describe, expect, it } from 'vitest';

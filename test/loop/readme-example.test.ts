@@ -5,9 +5,9 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { TURN_INSTRUCTIONS } from '../../src/loop/turn-prompt.js';
 import { sseEvent, startServer, writeSSE, type TestServer } from '../helpers/sse-server.js';
 
-// Runs the "wire planloop into your own agent" example from docs-snippets/loop.md as written,
+// Runs the README's "wire planloop into your own in-page agent" example as written,
 // against a local server (happy-dom's URL is not Node's, hence NodeURL) speaking the OpenAI Chat Completions stream.
-const snippet = fileURLToPath(new NodeURL('../../docs-snippets/loop.md', import.meta.url));
+const readmePath = fileURLToPath(new NodeURL('../../README.md', import.meta.url));
 const module = fileURLToPath(new NodeURL('./readme-example.tmp.ts', import.meta.url));
 let server: TestServer | undefined;
 afterEach(async () => {
@@ -33,7 +33,8 @@ it('runs as written', async () => {
     const pieces = answer.match(/.{1,12}/gs) ?? [];
     await writeSSE(response, [...pieces.map((content) => sseEvent({ choices: [{ index: 0, delta: { content } }] })), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })], { headers: cors });
   });
-  const code = readFileSync(snippet, 'utf8').match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  const code = readFileSync(readmePath, 'utf8').split('## The turn loop')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  expect(code).toContain('runWebAgent');
   writeFileSync(module, `${code.replace('http://localhost:11434/v1', `${server.url}/v1`)}\nexport {};\n`);
 
   document.body.innerHTML = '<p id="bubble"></p><button id="stop">Stop</button><section id="tiers"><button id="team">Team</button></section>';
@@ -55,8 +56,7 @@ it('runs as written', async () => {
 });
 
 it("runs the README's quick start as written", async () => {
-  const readme = fileURLToPath(new NodeURL('../../README.md', import.meta.url));
-  const quickStart = readFileSync(readme, 'utf8').split('## Quick start')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  const quickStart = readFileSync(readmePath, 'utf8').split('## Quick start')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
   expect(quickStart).toContain('runWebAgent');
   const turns = [
     { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }] },
