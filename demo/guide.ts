@@ -8,7 +8,7 @@ import type { Narrator } from './narrator.js';
 import { SITE_PAGES } from './site.js';
 import { SITE_TOOL_DESCRIPTIONS, type SiteTool } from './site-tools.js';
 
-/** What the demo remembers about the current tour, beside the plan (task and summary are not in the plan). */
+/** What the demo remembers about the current tour, beside the plan: its status, for resuming after a reload. */
 export interface TourRecord {
   task: string;
   summary: string;

@@ -74,7 +74,12 @@ export class Plan {
   #resetBeforeHydration = false;
   #summary = '';
   #task = '';
-  #settingTaskPlan = false;
+  /**
+   * Resets made by setTaskPlan whose change event has not been handled yet. A count, not a flag
+   * around the call: events are queued, so a reset a listener makes during setTaskPlan (or a
+   * setTaskPlan a listener makes during another reset) is told apart by its place in the queue.
+   */
+  #ownResets = 0;
   /** Keys of the stored snapshot this version does not use: written back as they were. */
   #extras: Record<string, unknown> = {};
 
@@ -98,9 +103,12 @@ export class Plan {
     // in response to hydration) is saved.
     this.todos.onChange((event) => {
       // A summary describes the todos it came with: a host reset (a decline, a checklist) drops it.
-      if (event.change.type === 'reset' && !this.#settingTaskPlan) {
-        this.#summary = '';
-        this.#task = '';
+      if (event.change.type === 'reset') {
+        if (this.#ownResets > 0) this.#ownResets--;
+        else {
+          this.#summary = '';
+          this.#task = '';
+        }
       }
       if (event.change.type !== 'hydrate') this.#noteChange(event.change.type === 'reset');
       this.#events.emit('todos-change', event);
@@ -203,19 +211,19 @@ export class Plan {
     const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
     const previous = this.#summary;
     const previousTask = this.#task;
-    this.#settingTaskPlan = true;
     let todos: TodoItem[];
     try {
       // Set first: the reset's save reads the summary with the todos, in one snapshot.
       this.#summary = summary;
       this.#task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
+      this.#ownResets++;
       todos = this.todos.reset(taskPlan.todos);
     } catch (error) {
+      // The reset refused the todos before emitting anything: no event will take the count back.
+      this.#ownResets--;
       this.#summary = previous;
       this.#task = previousTask;
       throw error;
-    } finally {
-      this.#settingTaskPlan = false;
     }
     const copies = () => todos.map((todo) => ({ ...todo }));
     this.#events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });

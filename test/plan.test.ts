@@ -428,6 +428,30 @@ describe('Plan.summary and setTaskPlan', () => {
     expect(plan.summary).toBe('Kept');
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Kept step']);
   });
+
+  it('keeps the summary of a setTaskPlan made from a todos-change listener', () => {
+    const plan = new Plan();
+    plan.on('todos-change', ({ change }) => {
+      if (change.type === 'reset' && change.items.length === 0) {
+        plan.setTaskPlan({ task: 'Fallback', task_summary: 'A fallback tour', todos: [{ intent: 'narrate', description: 'Say hello' }] });
+      }
+    });
+    plan.todos.reset([]);
+    expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Say hello']);
+    expect(plan.summary).toBe('A fallback tour');
+    expect(plan.task).toBe('Fallback');
+  });
+
+  it('drops the summary when a todos-change listener resets the todos that setTaskPlan set', () => {
+    const plan = new Plan();
+    plan.on('todos-change', ({ change }) => {
+      if (change.type === 'reset' && change.items.length > 1) plan.todos.reset([change.items[0]!]);
+    });
+    plan.setTaskPlan({ task: 'Tour', task_summary: 'Two steps', todos: [{ intent: 'narrate', description: 'One' }, { intent: 'narrate', description: 'Two' }] });
+    expect(plan.todos.list()).toHaveLength(1);
+    expect(plan.summary).toBe('');
+    expect(plan.task).toBe('');
+  });
 });
 
 describe('Plan.task', () => {

@@ -116,7 +116,7 @@ type Attempt =
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
  * `obs` (each observation) and `reflect` (what the turn completed).
  * One run at a time per plan: starting another while one runs throws code `run_in_progress`.
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` true; each of the three
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` only for the same task; each of the three
  * numbers must be a whole number of at least 0, else a `ValidationError` (`invalid_input`) before any model call.
  *
  * @example
@@ -162,7 +162,9 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     await untilAborted(plan.ready, signal);
     // By default only a plan made for this same task (or for no recorded task: a checklist, a host
     // reset) is resumed, so todos a finished or stopped run left are not taken for a new request.
-    const sameTask = !plan.task || plan.task === task.trim() || plan.task === options.planInput?.task.trim();
+    // (A task that is not a string, from plain JS, is no match here: makeTodos then refuses it with a ValidationError.)
+    const trimmed = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() : undefined);
+    const sameTask = !plan.task || plan.task === trimmed(task) || plan.task === trimmed(options.planInput?.task);
     const resumed = plan.todos.remaining().length > 0 && (options.resume === true || (options.resume === undefined && sameTask));
     plan.emit('run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');

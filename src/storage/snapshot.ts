@@ -59,8 +59,10 @@ const SnapshotSchema = z.looseObject({
   version: z.optional(z.int().check(z.nonnegative())),
   todos: z._default(z.array(StoredTodoSchema), []),
   markdownDocs: z._default(z.array(MarkdownDocSchema), []),
-  taskSummary: z.optional(z.string()),
-  task: z.optional(z.string()),
+  // Keys added later than the format: a value of another kind (a host's own key of that name, from
+  // before planloop used it) is dropped rather than making the whole stored plan unreadable.
+  taskSummary: z.catch(z.optional(z.string()), undefined),
+  task: z.catch(z.optional(z.string()), undefined),
   lastIds: z.optional(
     z.object({ todos: z.int().check(z.nonnegative()), markdown: z.int().check(z.nonnegative()) }),
   ),

@@ -137,8 +137,9 @@ export class PlanPanelElement extends Base {
 
   connectedCallback(): void {
     // A host may set `plan` (or `summary`) on the element before definePlanPanel() ran: that made an
-    // own property hiding our accessors. Take the value and run it through the setter.
-    for (const key of ['summary', 'plan'] as const) {
+    // own property hiding our accessors. Take the value and run it through the setter: the plan
+    // first, since setting a plan clears the summary the host chose.
+    for (const key of ['plan', 'summary'] as const) {
       if (Object.hasOwn(this, key)) {
         const value = (this as unknown as Record<string, unknown>)[key];
         delete (this as unknown as Record<string, unknown>)[key];
@@ -167,8 +168,9 @@ export class PlanPanelElement extends Base {
     };
     on('todos-change', ({ todos, change }) => {
       if (change.type === 'reset') {
-        // A summary describes todos: an emptied plan (declined, cleared) has none to describe.
-        if (todos.length === 0) this.summary = '';
+        // The plan's own summary goes with its todos: setTaskPlan (makeTodos) sets it before this
+        // reset, and any other reset (a decline, a checklist) has dropped it.
+        this.summary = plan.summary;
         this.#renderTodos(todos);
         this.#announce(todos.length === 0 ? 'The plan is empty.' : `New plan with ${todos.length} ${todos.length === 1 ? 'step' : 'steps'}.`);
         return;

@@ -391,6 +391,14 @@ describe('runWebAgent', () => {
     expect(again.planner.calls).toHaveLength(0); // resume: true resumes whatever the task
   });
 
+  it('refuses a planInput without a task with a ValidationError, not a TypeError, when a plan for another task is stored', async () => {
+    const { plan, planner } = setup(TOUR);
+    plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    const planInput = { sitemap: 'pricing, docs' } as unknown as RunWebAgentOptions['planInput'];
+    await expect(runWebAgent({ plan, task: 'Refunds?', planInput, tools })).rejects.toBeInstanceOf(ValidationError);
+    expect(planner.calls).toHaveLength(0);
+  });
+
   it('starts after the announcement is confirmed', async () => {
     const { plan, model } = setup(TOUR);
     let confirm!: (go: boolean) => void;

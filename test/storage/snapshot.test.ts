@@ -33,3 +33,18 @@ describe('parseSnapshot', () => {
     expect(() => parseSnapshot({ version: SNAPSHOT_VERSION + 1, todos: [], markdownDocs: [] })).toThrow(/newer than this planloop reads/);
   });
 });
+
+describe('taskSummary and task', () => {
+  it('are read when strings, and a stored plan whose keys of these names hold something else still loads', () => {
+    const todos = [{ id: 't1', intent: 'narrate', description: 'Hello', status: 'pending' }];
+    expect(parseSnapshot({ version: 1, todos, markdownDocs: [], taskSummary: 'A tour', task: 'Tour' })).toMatchObject({ taskSummary: 'A tour', task: 'Tour' });
+    // Written before planloop used these keys (say by a host's adapter): the todos must not be thrown away for them.
+    const result = safeParseSnapshot({ version: 1, todos, markdownDocs: [], task: { id: 7, title: 'Onboarding' }, taskSummary: null });
+    expect(result.success).toBe(true);
+    if (result.success) {
+      expect(result.data.todos).toHaveLength(1);
+      expect(result.data.task).toBeUndefined();
+      expect(result.data.taskSummary).toBeUndefined();
+    }
+  });
+});

@@ -248,4 +248,27 @@ describe('<plan-panel> defined after use', () => {
     expect(panel.plan).toBe(plan);
     expect(texts(panel)).toHaveLength(3);
   });
+
+  it('keeps a summary the host set before definePlanPanel() along with the plan', () => {
+    const plan = new Plan();
+    const panel = document.createElement('lazy-plan-panel-2') as unknown as PlanPanelElement;
+    (panel as unknown as { summary: string }).summary = 'Our own words';
+    (panel as unknown as { plan: Plan }).plan = plan;
+    document.body.append(panel);
+    definePlanPanel('lazy-plan-panel-2');
+    expect(panel.plan).toBe(plan);
+    expect(panel.summary).toBe('Our own words');
+    expect(shadow(panel).querySelector('.summary')?.textContent).toBe('Our own words');
+  });
+});
+
+describe('<plan-panel> follows the plan summary on resets', () => {
+  it('drops an old summary when the host resets to other todos, and shows a new plan summary', () => {
+    const plan = new Plan();
+    const panel = mount(plan);
+    plan.setTaskPlan({ task_summary: 'A look at pricing', todos: [{ intent: 'narrate', description: 'Explain tiers' }] });
+    expect(shadow(panel).querySelector('.summary')?.textContent).toBe('A look at pricing');
+    plan.todos.reset([{ intent: 'narrate', description: 'From a checklist' }]);
+    expect(shadow(panel).querySelector('.summary')?.textContent).toBe('');
+  });
 });
