@@ -137,7 +137,10 @@ export function applyTodoAdjust(
     const issues: ValidationIssue[] = (error as { issues?: ValidationIssue[] }).issues ?? [];
     throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
   }
+  // A replace with the text a todo already has changes nothing: no plan-update for it. Only the
+  // edited todos are compared, so a long plan costs nothing extra here.
   const after = todos.list();
-  // A replace with the text a todo already has changes nothing: no plan-update for it.
-  return { ...result, todos: after, changed: JSON.stringify(after) !== JSON.stringify(current) };
+  const afterById = new Map(after.map((item) => [item.id, item]));
+  const changed = edits.some(({ id }) => JSON.stringify(afterById.get(id)) !== JSON.stringify(byId.get(id)));
+  return { ...result, todos: after, changed };
 }
