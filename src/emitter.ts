@@ -33,8 +33,18 @@ export class TypedEmitter<Events extends object> {
   readonly #onListenerError: (error: unknown) => void;
   readonly #any = new Set<(name: keyof Events & string, payload: Events[keyof Events]) => void>();
 
-  constructor(options: { onListenerError?: (error: unknown) => void } = {}) {
+  readonly #ordered: boolean;
+  readonly #queue: Array<[keyof Events & string, Events[keyof Events & string]]> = [];
+  #emitting = false;
+
+  /**
+   * `ordered`: an emit made by a listener (re-entrantly) waits until the current emit has reached
+   * every listener, so all listeners see events in the order they happened and end on the newest
+   * payload. Default `false` (plain synchronous nesting).
+   */
+  constructor(options: { onListenerError?: (error: unknown) => void; ordered?: boolean } = {}) {
     this.#onListenerError = options.onListenerError ?? reportListenerError;
+    this.#ordered = options.ordered ?? false;
   }
 
   /** Subscribes to one event; returns the function that unsubscribes. */
@@ -63,6 +73,22 @@ export class TypedEmitter<Events extends object> {
 
   /** Calls every listener of `name` with `payload`, in subscription order. */
   emit<K extends keyof Events & string>(name: K, payload: Events[K]): void {
+    if (!this.#ordered) {
+      this.#dispatch(name, payload);
+      return;
+    }
+    this.#queue.push([name, payload]);
+    if (this.#emitting) return;
+    this.#emitting = true;
+    try {
+      for (let next = this.#queue.shift(); next; next = this.#queue.shift()) this.#dispatch(next[0], next[1]);
+    } finally {
+      this.#emitting = false;
+      this.#queue.length = 0;
+    }
+  }
+
+  #dispatch<K extends keyof Events & string>(name: K, payload: Events[K]): void {
     this.#inner.emit(name, payload);
     for (const listener of [...this.#any]) {
       try {

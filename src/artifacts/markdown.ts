@@ -90,9 +90,7 @@ export class MarkdownArtifact {
   #docs: MarkdownDoc[] = [];
   #lastStamp = 0;
   readonly #ids = new IdSequence('m');
-  readonly #events = new TypedEmitter<{ change: MarkdownChangeEvent }>();
-  readonly #queue: MarkdownChangeEvent[] = [];
-  #emitting = false;
+  readonly #events = new TypedEmitter<{ change: MarkdownChangeEvent }>({ ordered: true });
   readonly #editor: InstructionEditor | undefined;
   readonly #now: () => number;
 
@@ -230,16 +228,9 @@ export class MarkdownArtifact {
   }
 
   #emit(change: MarkdownChange): void {
-    // A listener that mutates the documents re-enters here: queue its event behind the current one,
-    // so every listener sees the changes in order and ends on the newest documents.
-    this.#queue.push({ docs: this.list(), change });
-    if (this.#emitting) return;
-    this.#emitting = true;
-    try {
-      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) this.#events.emit('change', event);
-    } finally {
-      this.#emitting = false;
-      this.#queue.length = 0;
-    }
+    // An ordered emitter: a listener that mutates this artifact re-enters here, and its event waits
+    // behind the current one, so every listener sees the changes in order and ends on the newest state.
+    this.#events.emit('change', { docs: this.list(), change });
   }
+
 }

@@ -101,9 +101,7 @@ const copy = (item: TodoItem): TodoItem => ({ ...item });
 export class TodosArtifact {
   #items: TodoItem[] = [];
   readonly #ids = new IdSequence('t');
-  readonly #events = new TypedEmitter<{ change: TodosChangeEvent }>();
-  readonly #queue: TodosChangeEvent[] = [];
-  #emitting = false;
+  readonly #events = new TypedEmitter<{ change: TodosChangeEvent }>({ ordered: true });
 
   /** Every todo in order, completed ones included. */
   list(): TodoItem[] {
@@ -261,18 +259,11 @@ export class TodosArtifact {
   }
 
   #emit(change: TodosChange): void {
-    // A listener that mutates the list re-enters here: queue its event behind the current one, so
-    // every listener sees the changes in order and ends on the newest list.
-    this.#queue.push({ todos: this.list(), change });
-    if (this.#emitting) return;
-    this.#emitting = true;
-    try {
-      for (let event = this.#queue.shift(); event; event = this.#queue.shift()) this.#events.emit('change', event);
-    } finally {
-      this.#emitting = false;
-      this.#queue.length = 0;
-    }
+    // An ordered emitter: a listener that mutates this artifact re-enters here, and its event waits
+    // behind the current one, so every listener sees the changes in order and ends on the newest state.
+    this.#events.emit('change', { todos: this.list(), change });
   }
+
 }
 
 /** Validates a batch; throws one {@link ValidationError} naming every bad field by index. */
