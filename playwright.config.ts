@@ -1,8 +1,14 @@
 import { existsSync } from 'node:fs';
 import { defineConfig } from '@playwright/test';
 
-/** The port the demo dev server gets during e2e runs (the `demo` script keeps vite's 5173). */
-const DEMO_PORT = 5174;
+/**
+ * The ports the demo dev server and the fake OpenAI endpoint get during e2e runs (the `demo`
+ * script keeps vite's 5173). `E2E_PORT` / `E2E_FAKE_PORT` move them, so two checkouts can run
+ * their e2e suites side by side without one reusing the other's server.
+ */
+const DEMO_PORT = Number(process.env.E2E_PORT ?? 5174);
+const FAKE_PORT = Number(process.env.E2E_FAKE_PORT ?? 5199);
+process.env.E2E_FAKE_PORT = String(FAKE_PORT);
 const DEMO_URL = `http://127.0.0.1:${DEMO_PORT}`;
 
 /**
@@ -34,8 +40,8 @@ const webServer = [
     // A fake OpenAI-compatible endpoint (real SSE) for e2e/demo-openai.spec.ts.
     name: 'fake-openai',
     command: 'node e2e/fake-openai-server.mjs',
-    url: 'http://127.0.0.1:5199/health',
-    env: { FAKE_OPENAI_PORT: '5199' },
+    url: `http://127.0.0.1:${FAKE_PORT}/health`,
+    env: { FAKE_OPENAI_PORT: String(FAKE_PORT) },
     reuseExistingServer: !process.env.CI,
     timeout: 20_000,
     stdout: 'ignore' as const,

@@ -5,7 +5,7 @@ import { test, expect, openDemo as open, shot } from './fixtures.js';
 // server (e2e/fake-openai-server.mjs, started by playwright.config.ts) speaks real SSE. Also: a
 // model reply full of HTML and script shows as text and runs nothing.
 
-const FAKE = 'http://127.0.0.1:5199';
+const FAKE = `http://127.0.0.1:${process.env.E2E_FAKE_PORT ?? 5199}`;
 const KEY = 'sk-test-do-not-store-4242';
 
 interface Received {
