@@ -56,8 +56,9 @@ export function elementRole(element: Element): string | undefined {
   if (!element.hasAttributes()) return implicitRole(element, element.localName);
   const explicit = element.getAttribute('role')?.trim().split(/\s+/)[0]?.toLowerCase();
   if (explicit && explicit !== 'none' && explicit !== 'presentation' && explicit !== 'generic') return explicit;
-  const tag = element.localName;
-  const role = implicitRole(element, tag);
+  const role = implicitRole(element, element.localName);
+  // role="none" on a control is ignored (ARIA's presentational-role conflict rule); elsewhere it removes the role.
+  if (explicit) return role && INTERACTIVE_ROLES.has(role) ? role : undefined;
   if (role) return role;
   if (isEditingHost(element)) return 'textbox';
   const tabindex = element.getAttribute('tabindex');

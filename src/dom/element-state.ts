@@ -97,7 +97,7 @@ export function elementState(element: Element, role: string, isPrivate: boolean)
   if (expanded === 'true' || expanded === 'false') state.expanded = expanded === 'true';
   else if (tag === 'summary' && element.parentElement?.localName === 'details') state.expanded = element.parentElement.hasAttribute('open');
   if (aria('selected') === 'true' || (tag === 'option' && (element as HTMLOptionElement).selected)) state.selected = true;
-  if (aria('disabled') === 'true' || safeMatches(element, ':disabled')) state.disabled = true;
+  if (aria('disabled') === 'true' || safeMatches(element, ':disabled') || inDisabledFieldset(element, tag)) state.disabled = true;
   if (aria('required') === 'true' || ((isInput || tag === 'select' || tag === 'textarea') && (element as HTMLInputElement).required)) state.required = true;
   const current = aria('current');
   if (current && current !== 'false') state.current = current;
@@ -158,6 +158,16 @@ function linkTarget(element: Element): string | undefined {
   } catch {
     return clip(raw);
   }
+}
+
+// A control in a disabled <fieldset> is disabled (except in its first <legend>). Browsers say so
+// through :disabled; happy-dom does not, so look for the fieldset too.
+function inDisabledFieldset(element: Element, tag: string): boolean {
+  if (tag !== 'input' && tag !== 'select' && tag !== 'textarea' && tag !== 'button') return false;
+  const fieldset = element.closest('fieldset[disabled]');
+  if (!fieldset) return false;
+  const legend = fieldset.querySelector(':scope > legend');
+  return !legend || !legend.contains(element);
 }
 
 function tristate(value: string | null): boolean | 'mixed' | undefined {

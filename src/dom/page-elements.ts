@@ -131,16 +131,23 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere);
   };
 
-  if (root.nodeType === 1) {
-    const element = root as Element;
-    // Start from what the root's ancestors make of it: inside a hidden or private container, so is it.
-    const reason = hiddenReason(element, { layout: false });
-    const ancestorHidden = reason !== undefined && reason !== 'visibility';
-    if (ancestorHidden && !options.includeHidden) return found;
-    visit(element, -1, 0, !!closestAcross(element, 'main, [role=main]'), !!closestAcross(element, `[${PRIVATE_ATTRIBUTE}]`) || (!!privateSelector && !!closestAcross(element, privateSelector)), ancestorHidden);
-  } else {
+  // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
+  // hidden, private or main container, so is everything under the root.
+  const top = root.nodeType === 1 ? (root as Element) : root.nodeType === 11 ? (root as ShadowRoot).host : undefined;
+  let hidden = false;
+  let inMain = false;
+  let isPrivate = false;
+  if (top) {
+    const reason = hiddenReason(top, { layout: false });
+    hidden = reason !== undefined && reason !== 'visibility';
+    if (hidden && !options.includeHidden) return found;
+    inMain = !!closestAcross(top, 'main, [role=main]');
+    isPrivate = !!closestAcross(top, `[${PRIVATE_ATTRIBUTE}]`) || (!!privateSelector && !!closestAcross(top, privateSelector));
+  }
+  if (root.nodeType === 1) visit(root as Element, -1, 0, inMain, isPrivate, hidden);
+  else {
     const children = renderedChildren(root);
-    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, -1, 0, false, false, false);
+    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, -1, 0, inMain, isPrivate, hidden);
   }
   return found;
 }

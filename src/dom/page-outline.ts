@@ -37,10 +37,10 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
  * `inert`, closed dialogs and details, and zero-size boxes where the page has layout). Open shadow
  * roots are walked. While a modal dialog is open, only the dialog is outlined.
  *
- * Over budget, it keeps landmarks first, then headings, then the rest; within each, the elements
- * nearest the viewport (by screenfuls), then those in `main`, then document order. An element is
- * kept with the elements it is inside. `omitted` says how many were left out, and the rendered
- * text says so too. Refs are given only to listed elements and stay with an element across
+ * Over budget, half of it goes first to the page's structure (landmarks and headings: nearest the
+ * viewport, then least nested, first), the rest to the other elements (nearest the viewport, then
+ * inside `main`, first) and then to the remaining structure. An element is kept with the elements
+ * it is inside. `omitted` says how many were left out, and the rendered text says so too. Refs are given only to listed elements and stay with an element across
  * outlines; a re-rendered element with the same id, test id, form name, role and name, or place
  * gets its old ref back.
  *
@@ -117,50 +117,56 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry): O
   };
 }
 
-/** Elements in a row that do not fit before the budget is taken as spent. */
+/** Elements in a row that do not fit before a pass takes the budget as spent. */
 const MISSES_BEFORE_STOP = 12;
 
 /**
- * Which elements fit the budget: landmarks, then headings, then the rest, each ranked by
- * screenfuls from the viewport, then inside `main` first, then document order. An element comes
- * with the elements it is inside. When not everything fits, `omittedCost` is kept free for the
- * line that says so; after {@link MISSES_BEFORE_STOP} elements in a row that do not fit, the rest
- * are left out without costing them.
+ * Which elements fit the budget. When not all do, the line saying how many were left out is
+ * reserved, then two passes fill the rest:
+ * 1. the page's structure (landmarks and headings), within half of the budget: nearest the
+ *    viewport first (by screenfuls), then the least nested, then in document order;
+ * 2. everything else: nearest the viewport first, then inside `main` before outside, then in
+ *    document order; then the structure that pass 1 had no room for.
+ * An element comes with the elements it is inside. A pass stops after
+ * {@link MISSES_BEFORE_STOP} elements in a row that do not fit, without costing the rest.
  */
 function fit(found: readonly PageElement[], costAt: (index: number) => number, maxTokens: number, omittedCost: number): Uint8Array {
   const keep = new Uint8Array(found.length);
-  const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
-  const tier = (item: PageElement) => (item.kind === 'landmark' ? 0 : item.kind === 'heading' ? 1 : 2);
-  const screens = (item: PageElement) => (item.distance === 0 ? 0 : 1 + Math.floor(item.distance / screen));
-  const order = found.map((_, i) => i);
-  order.sort((a, b) => {
-    const x = found[a] as PageElement;
-    const y = found[b] as PageElement;
-    return tier(x) - tier(y) || screens(x) - screens(y) || Number(y.inMain) - Number(x.inMain) || a - b;
-  });
-  const chainCost = (index: number): number => {
-    let cost = 0;
-    for (let i = index; i >= 0 && !keep[i]; i = (found[i] as PageElement).parent) cost += costAt(i);
-    return cost;
-  };
-  // Everything in, when it all fits without the omitted line.
   let all = 0;
   for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += costAt(i);
   if (all <= maxTokens) return keep.fill(1);
 
+  const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
+  const screens = (item: PageElement) => (item.distance === 0 ? 0 : 1 + Math.floor(item.distance / screen));
+  const isStructure = (item: PageElement) => item.kind === 'landmark' || item.kind === 'heading';
+  const structure: number[] = [];
+  const rest: number[] = [];
+  found.forEach((item, i) => (isStructure(item) ? structure : rest).push(i));
+  const at = (i: number) => found[i] as PageElement;
+  structure.sort((a, b) => screens(at(a)) - screens(at(b)) || at(a).depth - at(b).depth || a - b);
+  rest.sort((a, b) => screens(at(a)) - screens(at(b)) || Number(at(b).inMain) - Number(at(a).inMain) || a - b);
+
   let left = maxTokens - omittedCost;
-  let misses = 0;
-  for (const index of order) {
-    if (keep[index]) continue;
-    const cost = chainCost(index);
-    if (cost > left) {
-      if (++misses >= MISSES_BEFORE_STOP) break;
-      continue;
+  const take = (order: readonly number[], limit: number): void => {
+    let spent = 0;
+    let misses = 0;
+    for (const index of order) {
+      if (keep[index]) continue;
+      let cost = 0;
+      for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) cost += costAt(i);
+      if (cost > left || spent + cost > limit) {
+        if (++misses >= MISSES_BEFORE_STOP) return;
+        continue;
+      }
+      misses = 0;
+      left -= cost;
+      spent += cost;
+      for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) keep[i] = 1;
     }
-    misses = 0;
-    left -= cost;
-    for (let i = index; i >= 0 && !keep[i]; i = (found[i] as PageElement).parent) keep[i] = 1;
-  }
+  };
+  take(structure, left / 2);
+  take(rest, Number.POSITIVE_INFINITY);
+  take(structure, Number.POSITIVE_INFINITY);
   return keep;
 }
 

@@ -82,10 +82,21 @@ export function renderedChildren(node: ParentNode): ArrayLike<Element> {
  * of the shadow root it sits in; `null` at the top.
  */
 export function renderedParent(element: Element): Element | null {
-  if (element.assignedSlot) return element.assignedSlot;
+  const slot = assignedSlotOf(element);
+  if (slot) return slot;
   if (element.parentElement) return element.parentElement;
   const parent = element.parentNode;
   return parent && parent.nodeType === 11 ? ((parent as ShadowRoot).host ?? null) : null;
+}
+
+/** The <slot> `element` is assigned to, if any. */
+function assignedSlotOf(element: Element): HTMLSlotElement | null {
+  if (element.assignedSlot !== undefined) return element.assignedSlot;
+  // happy-dom has no Element.assignedSlot: find the slot of the same name in the parent's shadow root.
+  const root = element.parentElement?.shadowRoot;
+  if (!root) return null;
+  const name = element.getAttribute('slot') ?? '';
+  return Array.from(root.querySelectorAll('slot')).find((slot) => (slot.getAttribute('name') ?? '') === name) ?? null;
 }
 
 /**
@@ -101,7 +112,7 @@ export function hiddenReason(element: Element, options: { layout?: boolean } = {
   let child = element;
   for (let parent = renderedParent(element); parent; child = parent, parent = renderedParent(parent)) {
     // A light-DOM child of a shadow host that no slot takes is not rendered at all.
-    if (parent.shadowRoot && !child.assignedSlot && child.parentElement === parent) return 'unslotted';
+    if (parent.shadowRoot && child.parentElement === parent) return 'unslotted';
     if (parent.localName === 'details' && !parent.hasAttribute('open') && !(child === parent.firstElementChild && child.localName === 'summary')) return 'closed';
     const reason = subtreeHiddenBy(parent, styleOf(parent));
     if (reason) return reason;
