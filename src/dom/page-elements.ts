@@ -111,19 +111,20 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;
-        found.push({
+        const item: PageElement = {
           element,
           kind: kind ?? 'block',
           role: role ?? element.localName,
-          ...(name === undefined ? {} : { name }),
-          ...(kind === 'heading' ? { level: headingLevel(element) } : {}),
           parent,
           depth,
           distance: box && !selfHidden ? viewportDistance(box, width, height) : 0,
           inMain: inMainHere,
           isPrivate: privateHere,
           hidden: selfHidden,
-        });
+        };
+        if (name !== undefined) item.name = name;
+        if (kind === 'heading') item.level = headingLevel(element);
+        found.push(item);
       }
     }
     if (LEAVES.has(element.localName)) return;

@@ -1,7 +1,7 @@
 import { ValidationError } from '../errors.js';
 import { refRegistryFor, type RefRegistry } from './element-ref.js';
 import { elementState } from './element-state.js';
-import { estimateTokens as charsOverFour } from './estimate-tokens.js';
+import { estimateTokens as defaultEstimate } from './estimate-tokens.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
 import { omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
@@ -12,7 +12,7 @@ export interface OutlinePageOptions {
   root?: PageRoot | undefined;
   /** The budget for {@link renderOutline}'s text, in estimated tokens. Default 400. */
   maxTokens?: number | undefined;
-  /** Counts tokens. Default {@link estimateTokens} (characters / 4). */
+  /** Counts tokens. Default {@link estimateTokens} (words, numbers and symbols: close to o200k on outline text). */
   estimateTokens?: ((text: string) => number) | undefined;
   /** Where refs live. Default: the root's document's registry, which `resolveTarget` uses too. */
   registry?: RefRegistry | undefined;
@@ -45,7 +45,7 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
  * gets its old ref back.
  *
  * Touches nothing at import; reads `document` only when called without `root`.
- * Defaults: `maxTokens` 400, tokens estimated as characters / 4, layout detected.
+ * Defaults: `maxTokens` 400, tokens counted by `estimateTokens` (close to o200k), layout detected.
  *
  * @example
  * ```ts
@@ -62,7 +62,7 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 1) {
     throw new ValidationError(`outlinePage: maxTokens must be a number of at least 1, not ${String(maxTokens)}.`, [{ path: 'maxTokens', message: 'must be a number of at least 1' }]);
   }
-  const estimate = options.estimateTokens ?? charsOverFour;
+  const estimate = options.estimateTokens ?? defaultEstimate;
   if (typeof estimate !== 'function') {
     throw new ValidationError('outlinePage: estimateTokens must be a function (text) => number.', [{ path: 'estimateTokens', message: 'must be a function' }]);
   }

@@ -8,7 +8,7 @@ describe('planloop/dom without a DOM', () => {
     expect(typeof (globalThis as { document?: unknown }).document).toBe('undefined');
     const dom = await import('../../src/dom/index.js');
     expect(typeof dom.outlinePage).toBe('function');
-    expect(dom.estimateTokens('[e3] button "Start free trial"')).toBe(8);
+    expect(dom.estimateTokens('[e3] button "Start free trial"')).toBe(10);
     expect(() => dom.outlinePage()).toThrow(ValidationError);
     expect(() => dom.outlinePage()).toThrow(/there is no document here; pass options.root/);
     expect(() => dom.resolveTarget('e1')).toThrow(/resolveTarget: there is no document here/);
