@@ -41,9 +41,10 @@ export const LEAK_MARKERS: Record<string, string> = {
   'LanguageModel': 'createChromePromptProvider',
   'indexedDB': 'createIndexedDbAdapter',
   'plan-panel': 'planloop/ui',
+  'data-planloop-private': 'planloop/dom',
 };
 
-/** The entries `npm run bench` measures: the core, each provider, each storage adapter, the UI, and everything. */
+/** The entries `npm run bench` measures: the core, each provider, each storage adapter, the UI, the page outline, and everything. */
 export const BUNDLE_ENTRIES: BundleEntry[] = [
   {
     name: 'core',
@@ -64,6 +65,7 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'localStorage', note: '`createLocalStorageAdapter`', source: `export { createLocalStorageAdapter } from 'planloop';` },
   { name: 'IndexedDB', note: '`createIndexedDbAdapter` (idb-keyval included)', source: `export { createIndexedDbAdapter } from 'planloop';` },
   { name: 'planloop/ui', note: '`<plan-panel>`', source: `export * from 'planloop/ui';` },
+  { name: 'planloop/dom', note: '`outlinePage`, `renderOutline`, `resolveTarget`', source: `export * from 'planloop/dom';` },
   { name: 'everything', note: "`export * from 'planloop'`", source: `export * from 'planloop';` },
 ];
 
@@ -75,6 +77,7 @@ const ALLOWED: Record<string, string[]> = {
   'chrome-prompt': ['LanguageModel'],
   IndexedDB: ['indexedDB'],
   'planloop/ui': ['plan-panel'],
+  'planloop/dom': ['data-planloop-private'],
   everything: Object.keys(LEAK_MARKERS),
 };
 
@@ -103,6 +106,7 @@ export async function measureBundle(entry: BundleEntry, dir?: string): Promise<B
         alias: [
           { find: /^planloop$/, replacement: join(SRC, 'index.ts') },
           { find: /^planloop\/ui$/, replacement: join(SRC, 'ui/index.ts') },
+          { find: /^planloop\/dom$/, replacement: join(SRC, 'dom/index.ts') },
           { find: /^planloop\/src\/(.*)$/, replacement: `${SRC}$1` },
         ],
       },

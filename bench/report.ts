@@ -1,4 +1,5 @@
-import { kb, type BundleSize, type DependencyShare } from './bundle-size.js';
+import { LEAK_MARKERS, kb, type BundleSize, type DependencyShare } from './bundle-size.js';
+import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
 import type { OverheadResult } from './overhead.js';
 import type { TokensResult } from './tokens.js';
@@ -11,6 +12,7 @@ export interface BenchResults {
   bundle: { sizes: BundleSize[]; coreShares: DependencyShare[] };
   overhead: OverheadResult;
   firstAction: FirstActionResult;
+  domOutline: DomOutlineResult;
   targets: TargetCheck[];
 }
 
@@ -87,7 +89,35 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     figure: first.timings.map((timing) => `${Math.round(timing.ratio * 100)}% via ${timing.via} (${timing.firstActionMs} of ${timing.completeMs} ms)`).join('; '),
     met: first.ratio <= 0.4,
   });
+  checks.push(...domOutlineTargets(results.domOutline));
   return checks;
+}
+
+/** Issue 13's targets for `planloop/dom`: time on a 2,000-element page, and tokens at the default budget. */
+function domOutlineTargets(dom: DomOutlineResult): TargetCheck[] {
+  const page = dom.sizes.find((timing) => timing.elements >= 2000 && timing.elements < 2100);
+  if (dom.skipped || !page) {
+    const figure = `not measured (${dom.skipped ?? 'no 2,000-element page in this run'})`;
+    return [
+      { target: 'page outline, 2,000-element page, Chromium', goal: '≤ 10 ms', figure, met: false },
+      { target: 'page outline at the default budget, o200k tokens', goal: '≤ 400 tokens', figure, met: false },
+    ];
+  }
+  const largest = [...dom.sizes, ...dom.demo].reduce((a, b) => (b.tokens > a.tokens ? b : a));
+  return [
+    {
+      target: 'page outline, 2,000-element page, Chromium',
+      goal: '≤ 10 ms',
+      figure: `${page.medianMs} ms median, ${page.p90Ms} ms p90 (${page.elements.toLocaleString('en')} elements, ${page.listable.toLocaleString('en')} listable, ${page.listed} listed)`,
+      met: page.medianMs <= 10,
+    },
+    {
+      target: 'page outline at the default budget, o200k tokens',
+      goal: '≤ 400 tokens',
+      figure: `${largest.tokens} at most (${largest.page}; estimated ${largest.estimatedTokens})`,
+      met: largest.tokens <= 400,
+    },
+  ];
 }
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
@@ -104,7 +134,7 @@ const n = (value: number) => value.toLocaleString('en');
  * ```
  */
 export function renderMarkdown(results: BenchResults): string {
-  const { tokens, bundle, overhead, firstAction, environment } = results;
+  const { tokens, bundle, overhead, firstAction, domOutline, environment } = results;
   const lines: string[] = [
     '# planloop benchmarks',
     '',
@@ -157,7 +187,7 @@ export function renderMarkdown(results: BenchResults): string {
   const leaks = bundle.sizes.filter((size) => size.leaks.length > 0);
   lines.push(
     leaks.length === 0
-      ? '- Tree-shaking: no entry contains another module family\'s code (checked by searching each output for `chat/completions`, `anthropic-version`, `LanguageModel`, `indexedDB`, `plan-panel`).'
+      ? `- Tree-shaking: no entry contains another module family's code (checked by searching each output for ${Object.keys(LEAK_MARKERS).map((marker) => `\`${marker}\``).join(', ')}).`
       : `- Tree-shaking **failed**: ${leaks.map((size) => `${size.name} contains ${size.leaks.join(', ')}`).join('; ')}.`,
   );
   if (bundle.coreShares.length > 0) {
@@ -190,6 +220,30 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     `The first action is handed over as soon as its JSON closes, at ${Math.round(firstAction.textShare * 100)}% of this text, so the ratio follows where it ends in the text. \`turn_planning\` and \`todo_adjust\` come first: \`actions\` starts at ${Math.round(firstAction.actionsStart * 100)}% of this envelope.`,
     '',
+    ...renderDomOutline(domOutline),
   );
   return lines.join('\n');
+}
+
+function renderDomOutline(dom: DomOutlineResult): string[] {
+  const lines = ['## Page outline (`planloop/dom`)', ''];
+  if (dom.skipped) return [...lines, `Not measured: ${dom.skipped}.`, ''];
+  const table = (timings: DomOutlineTiming[]) => [
+    ...head(['page', 'elements', 'listable', 'listed', 'first outline', 'median', 'p90', 'o200k tokens', 'estimated']),
+    ...timings.map((t) => row([t.page, n(t.elements), n(t.listable), n(t.listed), `${ms(t.firstMs)} ms`, `**${ms(t.medianMs)} ms**`, `${ms(t.p90Ms)} ms`, n(t.tokens), n(t.estimatedTokens)])),
+  ];
+  lines.push(
+    `\`outlinePage()\` on the whole document at the default budget (400 estimated tokens), in ${dom.browser} at ${dom.viewport.width}×${dom.viewport.height}, the module built and minified as an app bundles it. The first outline of a page gives refs; the median and 90th percentile are of the ${dom.runs} outlines after it. Tokens: the rendered text counted with o200k, and the outline's own estimate (\`estimateTokens\`).`,
+    '',
+    'Generated pages (`demo/fixtures/big-page.ts`: sections with a heading, text, links, a field, buttons, a hidden part and a small navigation):',
+    '',
+    ...table(dom.sizes),
+    '',
+    "The demo's pages, site and guide (`demo/index.html` with its stylesheet, each route's template rendered into `#view`):",
+    '',
+    ...table(dom.demo),
+    '',
+  );
+  if (dom.sample) lines.push("The demo's /commercial outline, as a turn prompt would carry it:", '', '```text', dom.sample, '```', '');
+  return lines;
 }

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { BUNDLE_ENTRIES, benchBundleSize, dependencyShares } from './bundle-size.js';
+import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchOverhead } from './overhead.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
@@ -31,7 +32,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const coreShares = core ? await step('core breakdown', () => dependencyShares(core, ['zod', 'jsonrepair', 'eventemitter3'])) : [];
   const overhead = await step('overhead', () => benchOverhead());
   const firstAction = await step('first action', () => benchFirstAction());
-  const measured = { tokens, bundle: { sizes, coreShares }, overhead, firstAction };
+  const domOutline = await step('page outline', () => benchDomOutline());
+  const measured = { tokens, bundle: { sizes, coreShares }, overhead, firstAction, domOutline };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { BUNDLE_ENTRIES, measureBundle } from '../../bench/bundle-size.js';
+import { benchDomOutline, type DomOutlineResult } from '../../bench/dom-outline.js';
 import { benchFirstAction } from '../../bench/first-action.js';
 import { benchOverhead } from '../../bench/overhead.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
@@ -59,7 +60,8 @@ describe('benchmarks (smoke)', () => {
 
     const tokens = benchTokens([tourScenario(2)]);
     const sizes = [{ name: 'core', note: '', minified: 1, gzip: 1, brotli: 1, leaks: [] }];
-    const targets = checkTargets({ tokens, bundle: { sizes, coreShares: [] }, overhead, firstAction });
+    const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
+    const targets = checkTargets({ tokens, bundle: { sizes, coreShares: [] }, overhead, firstAction, domOutline });
     expect(targets.map((check) => check.target)).toContain('first action');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
@@ -68,9 +70,30 @@ describe('benchmarks (smoke)', () => {
       bundle: { sizes, coreShares: [] },
       overhead,
       firstAction,
+      domOutline,
       targets,
     });
     expect(markdown).toContain('## Targets');
     expect(markdown).toContain('write_todos (LangChain JS sizes) (estimated)');
+  });
+
+  it('outlines pages in Chromium and counts their tokens', async () => {
+    const result = await benchDomOutline({ sizes: [300], runs: 2, demo: true });
+    if (result.skipped) return; // no browser on this machine: the e2e run needs one anyway
+    expect(result.sizes[0]?.elements).toBeGreaterThanOrEqual(300);
+    expect(result.sizes[0]?.listed).toBeGreaterThan(0);
+    expect(result.demo.map((timing) => timing.page)).toEqual(['demo /', 'demo /commercial', 'demo /try', 'demo /docs']);
+    expect(result.sample).toContain('h1 "Pricing"');
+    const markdown = renderMarkdown({
+      generatedAt: new Date().toISOString(),
+      environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
+      tokens: benchTokens([tourScenario(2)]),
+      bundle: { sizes: [], coreShares: [] },
+      overhead: await benchOverhead({ sizes: [5], iterations: 2, planSizes: [3], planIterations: 1 }),
+      firstAction: await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 }),
+      domOutline: result,
+      targets: [],
+    });
+    expect(markdown).toContain('## Page outline (`planloop/dom`)');
   });
 });
