@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { expect, test } from './fixtures.js';
+import { expect, openDemo, test } from './fixtures.js';
 
 // planloop/dom in a real Chromium: what happy-dom cannot show (boxes with no size, distance from
 // the viewport), and the outline's time on a 2,000-element page. The fixture page puts the module
@@ -79,6 +79,38 @@ test('a ref survives a re-render, and a click through the resolver reaches the n
     return { ref: node?.ref, via: found.ok ? found.via : found.reason, clicks, sameRef: again?.ref === node?.ref };
   });
   expect(result).toEqual({ ref: expect.stringMatching(/^e\d+$/), via: 'relocated', clicks: 1, sameRef: true });
+});
+
+// The running demo does not load planloop/dom itself: import it through Vite's resolver (the
+// `planloop/dom` alias), as a host page's own module would.
+const importDom = (page: Page) =>
+  page.evaluate(async () => {
+    const url = '/@id/planloop/dom';
+    (window as unknown as { planloopDom: Dom }).planloopDom = (await import(/* @vite-ignore */ url)) as Dom;
+  });
+
+test('outlines the running demo: site, guide and the plan panel inside its shadow root; only the dialog while it is modal', async ({ page }) => {
+  await openDemo(page, '/commercial?fast=1');
+  await importDom(page);
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
+  const text = await outlineText(page, { maxTokens: 1000 });
+  expect(text).toMatch(/^ {2}\[e\d+\] h1 "Pricing"$/m);
+  expect(text).toMatch(/link "Start a 14-day trial" ->\/try$/m);
+  expect(text).toContain('button "Start the tour"');
+  // <plan-panel> draws the plan in an open shadow root.
+  expect(text).toMatch(/h\d "Tour plan"/);
+
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.locator('#settings')).toBeVisible();
+  await page.getByLabel('An OpenAI-compatible endpoint').check();
+  await page.getByLabel('API key (optional)').fill('sk-test-not-for-models');
+  const modal = await outlineText(page);
+  expect(modal.split('\n')[0]).toMatch(/^\[e\d+\] dialog "Settings"$/);
+  expect(modal).toContain('textbox "API key (optional)" secret');
+  expect(modal).not.toContain('sk-test');
+  expect(modal).not.toContain('Pricing');
 });
 
 test('outlines a 2,000-element page in bounded time', async ({ page }, testInfo) => {

@@ -6,11 +6,11 @@ import { styleOf } from './visibility.js';
  * best short description for a model. A simplified accname 1.2: aria-labelledby, aria-label, the
  * element's own labelling (label, legend, caption, alt, value), its content for roles named by
  * content, then title and placeholder. Names are whitespace-collapsed and at most
- * {@link MAX_NAME_LENGTH} characters.
+ * 160 characters.
  */
 
 /** Longest name kept; the outline clips further when it renders. */
-export const MAX_NAME_LENGTH = 160;
+const MAX_NAME_LENGTH = 160;
 
 /** Never part of a name: form controls (a label's own input) and non-content elements. */
 const SKIPPED = new Set(['input', 'select', 'textarea', 'script', 'style', 'template', 'noscript']);
@@ -120,7 +120,7 @@ function renderedNodes(node: Node): readonly Node[] {
   return Array.from(node.childNodes);
 }
 
-/** Collapses whitespace and clips to {@link MAX_NAME_LENGTH}. */
+/** Collapses whitespace and clips to 160 characters. */
 function clean(text: string): string {
   const collapsed = text.replace(/\s+/g, ' ').trim();
   return collapsed.length > MAX_NAME_LENGTH ? collapsed.slice(0, MAX_NAME_LENGTH) : collapsed;

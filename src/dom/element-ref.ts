@@ -156,6 +156,12 @@ export function refOf(element: Element, registry: RefRegistry = refRegistryFor(e
  * first heading, if it has one, so that two unnamed sections in the same place on two pages (or
  * before and after a route change) are not taken for one another. The place key includes that
  * name: a place alone says little once the page has changed.
+ *
+ * @example
+ * ```ts
+ * identityKeys(buyButton, { role: 'button', name: 'Buy' });
+ * // ['#buy', 'role:button:Buy', 'path:button:Buy:#pricing/div1/button0']
+ * ```
  */
 export function identityKeys(element: Element, identity: RefIdentity): string[] {
   const keys: string[] = [];

@@ -4,22 +4,50 @@
  * enough for real pages, not a conformance-grade implementation.
  */
 
-/** Roles that mark a region of the page. */
+/**
+ * Roles that mark a region of the page.
+ *
+ * @example
+ * ```ts
+ * LANDMARK_ROLES.has('navigation'); // true
+ * ```
+ */
 export const LANDMARK_ROLES: ReadonlySet<string> = new Set(['banner', 'navigation', 'main', 'complementary', 'contentinfo', 'search', 'form', 'region']);
 
-/** Roles a person acts on: click, type, choose. */
+/**
+ * Roles a person acts on: click, type, choose.
+ *
+ * @example
+ * ```ts
+ * INTERACTIVE_ROLES.has(elementRole(element) ?? ''); // a control?
+ * ```
+ */
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'listbox', 'option', 'menuitem',
   'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'focusable',
 ]);
 
-/** Roles of content blocks a narration can point at (listed when they have an id or a name). */
+/**
+ * Roles of content blocks a narration can point at (listed when they have an id or a name).
+ *
+ * @example
+ * ```ts
+ * BLOCK_ROLES.has('article'); // true
+ * ```
+ */
 export const BLOCK_ROLES: ReadonlySet<string> = new Set([
   'article', 'dialog', 'alertdialog', 'tabpanel', 'group', 'table', 'grid', 'treegrid', 'figure', 'tablist', 'menu',
   'menubar', 'toolbar', 'radiogroup', 'tree',
 ]);
 
-/** Roles whose accessible name comes from their content. */
+/**
+ * Roles whose accessible name comes from their content.
+ *
+ * @example
+ * ```ts
+ * NAME_FROM_CONTENT.has('button'); // true: a button is named by its text
+ * ```
+ */
 export const NAME_FROM_CONTENT: ReadonlySet<string> = new Set([
   'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
   'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'tooltip',

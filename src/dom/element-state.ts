@@ -19,11 +19,11 @@ export interface ElementState {
   required?: boolean;
   /** `aria-current`: `'page'`, `'step'`, `'true'`… */
   current?: string;
-  /** What a field holds (a select: its chosen option's text), at most {@link MAX_VALUE_LENGTH} characters. */
+  /** What a field holds (a select: its chosen option's text), at most 40 characters. */
   value?: string;
   /** The field has a value the outline does not show: `'secret'` (its kind) or `'private'` (the host's mark). */
   withheld?: 'secret' | 'private';
-  /** A select's choices, at most {@link MAX_OPTIONS}. */
+  /** A select's choices, at most 8. */
   options?: string[];
   /** How many choices there are beyond `options`. */
   moreOptions?: number;
@@ -34,11 +34,18 @@ export interface ElementState {
 }
 
 /** Longest value kept. */
-export const MAX_VALUE_LENGTH = 40;
+const MAX_VALUE_LENGTH = 40;
 /** Most choices listed for a select. */
-export const MAX_OPTIONS = 8;
+const MAX_OPTIONS = 8;
 
-/** The attribute a host puts on an element (or a container) whose values must never reach a model. */
+/**
+ * The attribute a host puts on an element (or a container) whose values must never reach a model.
+ *
+ * @example
+ * ```html
+ * <form data-planloop-private>…</form>
+ * ```
+ */
 export const PRIVATE_ATTRIBUTE = 'data-planloop-private';
 
 // autocomplete tokens of secret fields (WHATWG autofill): card data, passwords, one-time codes.

@@ -24,7 +24,14 @@ export interface OutlinePageOptions {
   layout?: boolean | undefined;
 }
 
-/** The default budget of an outline, in estimated tokens. */
+/**
+ * The default budget of an outline, in estimated tokens: 400.
+ *
+ * @example
+ * ```ts
+ * outlinePage({ maxTokens: DEFAULT_OUTLINE_TOKENS / 2 }); // a shorter outline for a small model
+ * ```
+ */
 export const DEFAULT_OUTLINE_TOKENS = 400;
 
 /**

@@ -1,11 +1,23 @@
 import { ValidationError } from '../errors.js';
 
-/** What an outline or a resolver works on. */
+/**
+ * What an outline or a resolver works on: a document, an element, or a shadow root.
+ *
+ * @example
+ * ```ts
+ * const root: PageRoot = document.querySelector('main')!;
+ * ```
+ */
 export type PageRoot = Document | Element | ShadowRoot;
 
 /**
  * `root` checked, or the global `document` when it is not given (read now, never at import).
  * A host mistake (no DOM, a root that is not a node) is a `ValidationError` naming `caller`.
+ *
+ * @example
+ * ```ts
+ * pageRoot(undefined, 'outlinePage'); // document, in a browser
+ * ```
  */
 export function pageRoot(root: unknown, caller: string): PageRoot {
   if (root === undefined) {
@@ -26,7 +38,14 @@ export function pageRoot(root: unknown, caller: string): PageRoot {
   return root as PageRoot;
 }
 
-/** The document `root` belongs to. */
+/**
+ * The document `root` belongs to.
+ *
+ * @example
+ * ```ts
+ * documentOf(shadowRoot) === document; // true
+ * ```
+ */
 export function documentOf(root: PageRoot): Document {
   return root.nodeType === 9 ? (root as Document) : (root.ownerDocument as Document);
 }

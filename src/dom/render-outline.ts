@@ -90,7 +90,14 @@ export function renderOutlineLine(node: Omit<OutlineNode, 'element'>): string {
   return words.length > 0 ? `${line} ${words.join(' ')}` : line;
 }
 
-/** The last line of an outline that left elements out. */
+/**
+ * The last line of an outline that left elements out.
+ *
+ * @example
+ * ```ts
+ * omittedLine(37); // '… 37 more elements not listed'
+ * ```
+ */
 export function omittedLine(omitted: number): string {
   return `… ${omitted} more element${omitted === 1 ? '' : 's'} not listed`;
 }

@@ -78,13 +78,12 @@ export function resolveTarget(target: unknown, options: ResolveTargetOptions = {
 function byRef(entry: RefEntry, root: PageRoot, registry: RefRegistry, layout: boolean): ResolveTargetResult {
   const { ref } = entry;
   const what = describe(entry.role, entry.name);
-  const element = registry.element(ref);
-  if (element && isInside(root, element)) {
-    if (hiddenReason(element, { layout })) return hidden(ref, what);
-    return { ok: true, element, ref, via: 'ref' };
-  }
-  // The element is gone (re-rendered, or removed): look for one with the same identity.
-  const candidates = collectPageElements(root, { includeHidden: true, layout });
+  const bound = registry.element(ref);
+  const present = bound && isInside(root, bound) ? bound : undefined;
+  if (present && !hiddenReason(present, { layout })) return { ok: true, element: present, ref, via: 'ref' };
+  // Gone (re-rendered or removed), or hidden (a view kept hidden while a new copy shows, a
+  // collapsed menu with the same control elsewhere): look for a visible element with its identity.
+  const candidates = collectPageElements(root, { includeHidden: true, layout }).filter((item) => item.element !== present);
   const keysOf = new Map<PageElement, string[]>();
   let ambiguous = 0;
   for (const key of entry.keys) {
@@ -93,12 +92,14 @@ function byRef(entry: RefEntry, root: PageRoot, registry: RefRegistry, layout: b
     const visible = matches.filter((item) => !item.hidden);
     if (visible.length === 0) return hidden(ref, what);
     if (visible.length === 1) {
-      const found = (visible[0] as PageElement).element;
-      registry.bind(ref, found);
-      return { ok: true, element: found, ref, via: 'relocated' };
+      const found = visible[0] as PageElement;
+      const identity = { role: found.role, name: nameOf(found) };
+      registry.bind(ref, found.element, [...new Set([...(keysOf.get(found) ?? identityKeys(found.element, identity)), ...entry.keys])], identity);
+      return { ok: true, element: found.element, ref, via: 'relocated' };
     }
     ambiguous = Math.max(ambiguous, visible.length);
   }
+  if (present) return hidden(ref, what);
   if (ambiguous > 0) {
     return fail('ambiguous', ref, `ref ${ref} (${what}) was re-rendered and now matches ${ambiguous} elements; pick one of their refs from the outline above.`);
   }

@@ -10,24 +10,42 @@
 export type HiddenReason = 'display' | 'hidden' | 'aria-hidden' | 'inert' | 'closed' | 'unslotted' | 'visibility' | 'zero-size';
 
 /** Elements that are never page content, with everything inside them. */
-const NOT_CONTENT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base', 'iframe', 'object']);
+const NOT_CONTENT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'base', 'iframe', 'object', 'datalist']);
 
 /**
  * Whether the document has real layout. happy-dom and jsdom give every box zero size; there the
  * outline takes every box as visible and in the viewport, and still honours CSS and attributes.
+ *
+ * @example
+ * ```ts
+ * hasLayout(document); // true in a browser, false in happy-dom
+ * ```
  */
 export function hasLayout(document: Document): boolean {
   const box = document.documentElement?.getBoundingClientRect();
   return !!box && (box.width > 0 || box.height > 0);
 }
 
-/** The computed style of `element`, or none when its window is gone (a detached document). */
+/**
+ * The computed style of `element`, or none when its window is gone (a detached document).
+ *
+ * @example
+ * ```ts
+ * styleOf(button)?.display; // 'inline-block'
+ * ```
+ */
 export function styleOf(element: Element): CSSStyleDeclaration | undefined {
   return element.ownerDocument.defaultView?.getComputedStyle(element);
 }
 
 /**
- * Why `element` hides itself and all of its content, if it does.
+ * Why `element` hides itself and all of its content, if it does (`style`: its computed style, or
+ * `undefined` to look at its tag and attributes only).
+ *
+ * @example
+ * ```ts
+ * subtreeHiddenBy(document.querySelector('[aria-hidden=true]')!, undefined); // 'aria-hidden'
+ * ```
  */
 export function subtreeHiddenBy(element: Element, style: CSSStyleDeclaration | undefined): HiddenReason | undefined {
   if (NOT_CONTENT.has(element.localName)) return 'display';
@@ -47,6 +65,11 @@ export function subtreeHiddenBy(element: Element, style: CSSStyleDeclaration | u
  * Why an element is invisible itself while its content may show (visibility:hidden can be undone
  * by a child; a zero-size box can have overflowing children), if it is. `box` is its border box,
  * or `undefined` without layout.
+ *
+ * @example
+ * ```ts
+ * selfHiddenBy(styleOf(button), button.getBoundingClientRect()); // 'zero-size' for a 0×0 button
+ * ```
  */
 export function selfHiddenBy(style: CSSStyleDeclaration | undefined, box: DOMRect | undefined): HiddenReason | undefined {
   if (style && (style.visibility === 'hidden' || style.visibility === 'collapse')) return 'visibility';
@@ -61,6 +84,11 @@ export function selfHiddenBy(style: CSSStyleDeclaration | undefined, box: DOMRec
  * closed <details>, else the node's own children. Children of a host with a closed shadow root
  * are walked as they are: it cannot be opened. (content-visibility:hidden content has no boxes:
  * where there is layout, the zero-size check leaves it out.)
+ *
+ * @example
+ * ```ts
+ * renderedChildren(cardWithShadowRoot); // the shadow root's children, not the light DOM's
+ * ```
  */
 export function renderedChildren(node: ParentNode): ArrayLike<Element> {
   if (node.nodeType === 1) {
@@ -80,6 +108,11 @@ export function renderedChildren(node: ParentNode): ArrayLike<Element> {
 /**
  * The element `element` is rendered inside: the <slot> it is assigned to, its parent, or the host
  * of the shadow root it sits in; `null` at the top.
+ *
+ * @example
+ * ```ts
+ * renderedParent(slottedSpan); // the <slot> it is shown in
+ * ```
  */
 export function renderedParent(element: Element): Element | null {
   const slot = assignedSlotOf(element);
@@ -102,6 +135,11 @@ function assignedSlotOf(element: Element): HTMLSlotElement | null {
 /**
  * Why `element` is not visible, looking at it and everything it is rendered inside; `undefined`
  * when it is visible. Without layout (happy-dom, jsdom) sizes are not checked.
+ *
+ * @example
+ * ```ts
+ * hiddenReason(document.querySelector('dialog:not([open]) button')!); // 'closed'
+ * ```
  */
 export function hiddenReason(element: Element, options: { layout?: boolean } = {}): HiddenReason | undefined {
   if (!element.isConnected) return 'display';

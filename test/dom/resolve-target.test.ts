@@ -55,6 +55,16 @@ describe('resolveTarget with refs', () => {
     expect(resolveTarget(id, { registry })).toMatchObject({ ok: false, reason: 'hidden' });
   });
 
+  it('goes to a visible copy when its element is hidden, as when a framework keeps the old view hidden', () => {
+    const { registry, ref } = setUp('<main><div id="old"><button>Checkout</button></div><div id="new"></div></main>');
+    const id = ref('Checkout');
+    (document.getElementById('old') as HTMLElement).hidden = true;
+    (document.getElementById('new') as HTMLElement).innerHTML = '<button>Checkout</button>';
+    expect(resolveTarget(id, { registry })).toMatchObject({ ok: true, element: document.querySelector('#new button'), via: 'relocated' });
+    // The ref follows the copy from now on.
+    expect(resolveTarget(id, { registry })).toMatchObject({ ok: true, element: document.querySelector('#new button'), via: 'ref' });
+  });
+
   it('says ambiguous when a gone element matches several new ones and nothing tells them apart', () => {
     const { registry, ref } = setUp('<main id="m"><button>Delete</button></main>');
     const id = ref('Delete');
