@@ -6,7 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 /**
  * One config for three jobs:
  * - `vite` / `npm run demo` serves `demo/` (the in-page guide) with `planloop` aliased to `src/`;
- * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`);
+ * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`);
  * - `vitest` runs the unit tests in `test/` (never the Playwright specs in `e2e/`).
  */
 export default defineConfig({
@@ -17,6 +17,8 @@ export default defineConfig({
       { find: /^planloop$/, replacement: src('index.ts') },
       { find: /^planloop\/testing$/, replacement: src('testing.ts') },
       { find: /^planloop\/ui$/, replacement: src('ui/index.ts') },
+      { find: /^planloop\/graph$/, replacement: src('graph/index.ts') },
+      { find: /^planloop\/interop$/, replacement: src('interop/index.ts') },
     ],
   },
   server: { port: 5173, strictPort: false },
@@ -31,7 +33,7 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts') },
+      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts') },
       formats: ['es'],
     },
     rolldownOptions: {

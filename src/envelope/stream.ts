@@ -1,14 +1,15 @@
 import { EnvelopeError } from '../errors.js';
-import { parseModelJson } from '../planning/model-json.js';
+import { parseModelJson } from '../llm/model-json.js';
 import {
   safeParseTurnEnvelope,
-  validateTodoAdjust,
+  parseTodoAdjust,
+  tooManyActions,
   validateTurnAction,
   validateTurnPlanning,
   type ParseTurnEnvelopeOptions,
   type SafeParseTurnEnvelopeResult,
 } from './parse.js';
-import type { TodoAdjust, TurnAction, TurnPlanning } from './schema.js';
+import { ENVELOPE_LIMITS, type TodoAdjust, type TurnAction, type TurnPlanning } from './schema.js';
 
 /** Options of {@link createEnvelopeStreamParser}: where the pieces go, and the parse options. */
 export interface EnvelopeStreamOptions extends ParseTurnEnvelopeOptions {
@@ -71,6 +72,7 @@ const EMPTY_ADJUST: TodoAdjust = { remove: [], replace: [] };
  * ```
  */
 export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}): EnvelopeStreamParser {
+  const maxActions = options.maxActions ?? ENVELOPE_LIMITS.actions;
   let text = '';
   // The deltas as they came, with where each starts: the scan reads characters and slices pieces
   // from them, never from `text`, because indexing a string built by `+=` makes V8 flatten it
@@ -132,7 +134,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
         const value = readJson(piece, 'turn_planning');
         if (value !== null) planning ??= validateTurnPlanning(value); // a repeated key: end() sees the mismatch
       } else if (key === 'todo_adjust') {
-        const value = validateTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
+        const value = parseTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
         if (adjustAssumed) lateAdjust ??= value;
         else adjust ??= value;
       }
@@ -145,6 +147,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     itemStart = -1;
     const index = itemCount++;
     guard(() => {
+      if (index >= maxActions) throw tooManyActions(maxActions);
       actions.push(validateTurnAction(readJson(piece, `actions[${index}]`), index));
     });
   };
