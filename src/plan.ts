@@ -8,8 +8,7 @@ import { ConflictError, PlanloopError, StorageError } from './errors.js';
 import type { PlanEvents, TaskPlan } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type PlanStateHost, type TodoItem } from './plan-state.js';
-import { rewriteDocument } from './planning/edit-with-instruction.js';
-import { planTodos, type MakeTodosOptions, type PlanInput } from './planning/make-todos.js';
+import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import { createSaveQueue, type SaveQueue } from './storage/save-queue.js';
 import { safeParseSnapshot, snapshotToState, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
 import { Store, type Transaction } from './store.js';
@@ -197,10 +196,14 @@ export class Plan {
   /**
    * The planning call: one model call that lays out a task summary and ordered todos (see
    * `planTodos`), then makes them the plan, as {@link setTaskPlan} does; streams the summary as
-   * `summary-delta` events. A failed or aborted call changes nothing.
+   * `summary-delta` events. A failed or aborted call changes nothing. The planner's code is
+   * loaded on the first call (a dynamic import your bundler splits into its own chunk).
    */
   async makeTodos(input: PlanInput, options: MakeTodosOptions = {}): Promise<TaskPlan> {
     const provider = this.provider('plan');
+    // Loaded on first use: the planner (its prompts, the tolerant JSON reader) is most of the
+    // plan's code and runs once per task, after the page has loaded (see the README's sizes).
+    const { planTodos } = await import('./planning/make-todos.js');
     const planned = await planTodos(provider, input, {
       ...options,
       planner: { agentName: this.agentName, systemPrompt: this.systemPrompt, appendSystemPrompt: this.appendSystemPrompt },
@@ -338,7 +341,9 @@ export class Plan {
   }
 
   async #editWithInstruction(before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<MarkdownDoc | null> {
-    const rewritten = await rewriteDocument(this.provider('edit'), before, instruction, options);
+    const provider = this.provider('edit');
+    const { rewriteDocument } = await import('./planning/edit-with-instruction.js');
+    const rewritten = await rewriteDocument(provider, before, instruction, options);
     const now = this.state.docs.find((doc) => doc.id === before.id);
     if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model rewrote it; nothing was saved.`);
     if (now.updatedAt !== before.updatedAt) {
