@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { TODO_STATUSES, type TodoIntent, type TodoItem } from '../artifacts/todos.js';
-import { PlanloopError } from '../errors.js';
+import { PlanloopError, ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { replaceTodos } from './replace-todos.js';
@@ -265,7 +265,8 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
       ].join('\n');
     },
 
-    execute(input, context = {}) {
+    execute(input, given) {
+      const context = given ?? {};
       if (context.turn === undefined || turn?.key !== context.turn) {
         turn = { key: context.turn ?? Symbol('turn'), calls: 0, before: undefined };
       }
@@ -286,6 +287,10 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
     },
 
     handleToolCalls(calls) {
+      if (!Array.isArray(calls)) {
+        const shown = String(JSON.stringify(calls) ?? calls).slice(0, 40);
+        throw new ValidationError(`handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`, [{ path: '', message: 'must be an array' }]);
+      }
       const all = calls.map(normalizeToolCall);
       const writes = all.filter((call) => call.name === name);
       const plannerOnly = writes.length > 0 && writes.length === all.length;

@@ -373,3 +373,26 @@ describe('write_todos: set-up conflicts', () => {
     expect(() => createWriteTodos(new Plan(), { toolName: 'write todos' })).toThrow(/letters, digits/);
   });
 });
+
+describe('write_todos: calls that are not calls', () => {
+  it('skips tool calls that are not objects and applies the real one', () => {
+    const plan = new Plan();
+    const writeTodos = createWriteTodos(plan);
+    expect(writeTodos.handleToolCalls([null] as never)).toEqual([]);
+    expect(writeTodos.handleToolCalls([null, 7, 'write_todos', call('c1', 'write_todos', SEED_WRITE)] as never)).toEqual([
+      { toolCallId: 'c1', toolName: 'write_todos', result: { ok: true, revision: 1, todoCount: 3, inProgress: 't2' } },
+    ]);
+  });
+
+  it.each([null, undefined, 'write_todos', { id: 'c1' }])('refuses %j instead of a list of calls, with a coded error and no change', (calls) => {
+    const plan = new Plan();
+    plan.todos.create({ intent: 'narrate', description: 'Keep me' });
+    expect(() => createWriteTodos(plan).handleToolCalls(calls as never)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/a list of tool calls/) }));
+    expect(plan.todos.list()).toHaveLength(1);
+  });
+
+  it('runs execute() with a null context like one without', () => {
+    const plan = new Plan();
+    expect(createWriteTodos(plan).execute(SEED_WRITE, null as never)).toMatchObject({ ok: true, revision: 1 });
+  });
+});
