@@ -28,7 +28,8 @@ export async function runReadmeBlock<T extends Record<string, unknown>>(
   options: { scope: Record<string, unknown>; exports: readonly (keyof T & string)[]; entry?: string; edit?: (code: string) => string },
 ): Promise<T> {
   runs += 1;
-  const module = fileURLToPath(new URL(`./readme-block-${runs}.tmp.ts`, import.meta.url));
+  // One file per run and process: test files run in parallel workers.
+  const module = fileURLToPath(new URL(`./readme-block-${process.pid}-${runs}.tmp.ts`, import.meta.url));
   const entry = options.entry ?? fileURLToPath(new URL('./planloop-entry.ts', import.meta.url));
   const code = (options.edit ?? ((text) => text))(readmeBlock(heading)).replace(/from 'planloop'/g, `from ${JSON.stringify(entry)}`);
   const names = Object.keys(options.scope);
