@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_ENTRIES, benchBundleSize, dependencyShares } from './bundle-size.js';
+import { benchBundleSize } from './bundle-size.js';
 import { benchFirstAction } from './first-action.js';
 import { benchOverhead } from './overhead.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
@@ -27,11 +27,9 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   };
   const tokens = await step('tokens', () => benchTokens());
   const sizes = await step('bundle size', () => benchBundleSize());
-  const core = BUNDLE_ENTRIES.find((entry) => entry.name === 'core');
-  const coreShares = core ? await step('core breakdown', () => dependencyShares(core, ['zod', 'jsonrepair', 'eventemitter3'])) : [];
   const overhead = await step('overhead', () => benchOverhead());
   const firstAction = await step('first action', () => benchFirstAction());
-  const measured = { tokens, bundle: { sizes, coreShares }, overhead, firstAction };
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

@@ -68,17 +68,8 @@ function srcCycles(): string[][] {
   return importCycles(graph).map((cycle) => cycle.map((file) => relative(SRC, file).split('\\').join('/')));
 }
 
-// Issue 11: the core's plan.ts ↔ planning/ cycle is being removed by the store rebuild. Until then
-// it is the one exemption; once it is gone the `it.fails` below fails: delete it and KNOWN.
-const KNOWN = (file: string) => file === 'plan.ts' || file.startsWith('planning/');
-
 describe('imports in src/', () => {
-  it('form no cycle (besides the known one of issue 11)', () => {
-    const cycles = srcCycles().filter((cycle) => !cycle.every(KNOWN));
-    expect(cycles).toEqual([]);
-  });
-
-  it.fails('form no cycle at all (fails until issue 11 removes plan.ts ↔ planning/)', () => {
+  it('form no cycle', () => {
     expect(srcCycles()).toEqual([]);
   });
 

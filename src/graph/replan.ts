@@ -2,7 +2,7 @@ import { safeParse, type z } from 'zod/mini';
 import { TypedEmitter } from '../emitter.js';
 import { PlannerOutputError, PlanloopError, throwIfAborted, untilAborted, type ValidationIssue } from '../errors.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
-import { parseModelJson } from '../planning/model-json.js';
+import { parseModelJson } from '../llm/model-json.js';
 import { formatIssues, toIssues } from '../validation.js';
 import type { ApproveHook } from './approval.js';
 import { callKey, isPlainObject } from './call.js';

@@ -20,18 +20,18 @@ export function readmeBlock(heading: string, lang = 'ts'): string {
 
 /**
  * Runs a README code block as written, as a module next to this one: `scope` supplies the names
- * the README leaves to the reader (`plan`, `model`, …), `planloop` imports resolve to `entry`
- * (the package's entry by default), and the module exports `exports` for the test to read.
+ * the README leaves to the reader (`plan`, `model`, …), `planloop` imports resolve to `src/` (the
+ * vitest aliases), `edit` may change the code first, and the module exports `exports` for the
+ * test to read.
  */
 export async function runReadmeBlock<T extends Record<string, unknown>>(
   heading: string,
-  options: { scope: Record<string, unknown>; exports: readonly (keyof T & string)[]; entry?: string; edit?: (code: string) => string },
+  options: { scope: Record<string, unknown>; exports: readonly (keyof T & string)[]; edit?: (code: string) => string },
 ): Promise<T> {
   runs += 1;
   // One file per run and process: test files run in parallel workers.
   const module = fileURLToPath(new URL(`./readme-block-${process.pid}-${runs}.tmp.ts`, import.meta.url));
-  const entry = options.entry ?? fileURLToPath(new URL('./planloop-entry.ts', import.meta.url));
-  const code = (options.edit ?? ((text) => text))(readmeBlock(heading)).replace(/from 'planloop'/g, `from ${JSON.stringify(entry)}`);
+  const code = (options.edit ?? ((text) => text))(readmeBlock(heading));
   const names = Object.keys(options.scope);
   (globalThis as { __readmeScope?: Record<string, unknown> }).__readmeScope = options.scope;
   const prelude = names.length > 0 ? `const { ${names.join(', ')} } = (globalThis as any).__readmeScope;\n` : '';
