@@ -24,6 +24,7 @@ import { countPlannerOnlyTurns, normalizeToolCall } from '../../src/interop/tool
 import { toLangChainTool } from '../../src/interop/tool-definitions.js';
 import { createWriteTodos } from '../../src/interop/write-todos.js';
 import { createAnthropicProvider } from '../../src/llm/anthropic.js';
+import { parseModelJson } from '../../src/llm/model-json.js';
 import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.js';
 import type { LLMChunk, LLMProvider } from '../../src/llm/provider.js';
 import { parseSSE } from '../../src/llm/sse.js';
@@ -167,7 +168,9 @@ const PARSERS: Row[] = [
       return runReplanningLoop({ llm, tools, input: { x: 1 }, maxTurns: 1, retries: 0 }).result;
     },
   },
-  // llm: the SSE reader and the providers' response parsing
+  // llm: model answers as JSON text, the SSE reader and the providers' response parsing
+  // Internal: it reads a provider's `text`, which the provider contract makes a string.
+  { name: 'parseModelJson', input: text, run: (input) => parseModelJson(input as string) },
   {
     name: 'parseSSE',
     input: fc.tuple(fc.oneof(sseBody, fc.string({ unit: 'binary', maxLength: 60 })), fc.array(fc.nat(80), { maxLength: 4 })),
