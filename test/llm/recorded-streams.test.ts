@@ -39,9 +39,9 @@ const STREAMS: Array<[file: string, expected: Expected]> = [
   ['anthropic/thinking.sse', { text: '{"todos":[]}', finishReason: 'stop', usage: { inputTokens: 312, outputTokens: 96 } }],
   ['anthropic/tool-use.sse', { text: 'I’ll update the plan first.', finishReason: 'other', usage: { inputTokens: 540, outputTokens: 61 } }],
   ['anthropic/refusal.sse', { error: /refused to answer: This request was blocked under the usage policy\./, retryable: false }],
-  ['anthropic/usage-in-message-delta.sse', { text: 'pong', finishReason: 'stop', usage: { inputTokens: 61, outputTokens: 2 } }],
+  ['anthropic/usage-in-message-delta.sse', { text: 'Sure.', finishReason: 'stop', usage: { inputTokens: 74, outputTokens: 3 } }],
   ['anthropic/overloaded-mid-stream.sse', { error: /reported overloaded_error: Overloaded/, retryable: true }],
-  ['anthropic/duplicate-message-start.sse', { text: 'ok', finishReason: 'stop', usage: { inputTokens: 99, outputTokens: 2 } }],
+  ['anthropic/duplicate-message-start.sse', { text: 'Fine.', finishReason: 'stop', usage: { inputTokens: 41, outputTokens: 4 } }],
   ['anthropic/max-tokens.sse', { text: '{"todos":[{"id":"t1","description":"Open pri', finishReason: 'length', usage: { inputTokens: 312, outputTokens: 16 } }],
 ];
 
