@@ -4,8 +4,7 @@
  * with a code, and nothing else; a refusal leaves the plan exactly as it was; and no input
  * pollutes a prototype. One row per parser, RUNS cases each.
  *
- * To add a parser, add a row to PARSERS below (the envelope parsers and makeTodos are still to
- * come: see the marked place).
+ * To add a parser, add a row to PARSERS below.
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -29,6 +28,10 @@ import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.
 import type { LLMChunk, LLMProvider } from '../../src/llm/provider.js';
 import { parseSSE } from '../../src/llm/sse.js';
 import { Plan } from '../../src/plan.js';
+import { parseTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope, validateTurnEnvelope } from '../../src/envelope/parse.js';
+import { createEnvelopeStreamParser } from '../../src/envelope/stream.js';
+import { parsePlanInput, readPlan } from '../../src/planning/make-todos.js';
+import { parseSnapshot } from '../../src/storage/snapshot.js';
 
 /** Cases per parser. */
 const RUNS = 10_000;
@@ -169,8 +172,7 @@ const PARSERS: Row[] = [
     },
   },
   // llm: model answers as JSON text, the SSE reader and the providers' response parsing
-  // Internal: it reads a provider's `text`, which the provider contract makes a string.
-  { name: 'parseModelJson', input: text, run: (input) => parseModelJson(input as string) },
+  { name: 'parseModelJson', input: fc.oneof(text, anything), run: (input) => parseModelJson(input as string) },
   {
     name: 'parseSSE',
     input: fc.tuple(fc.oneof(sseBody, fc.string({ unit: 'binary', maxLength: 60 })), fc.array(fc.nat(80), { maxLength: 4 })),
@@ -198,9 +200,41 @@ const PARSERS: Row[] = [
       },
     },
   ]),
-  // ------------------------------------------------------------------------------------------
-  // Rows still to add (the lead's parsers, issue 16 item 7): parseTurnEnvelope,
-  // safeParseTurnEnvelope, createEnvelopeStreamParser().push, and makeTodos' answer parsing.
+  // The core: the turn envelope (text, parsed values, streamed), plan.adjust, the planner's answer
+  // and input, stored snapshots.
+  { name: 'parseTurnEnvelope', input: fc.oneof(text, anything, json.map((value) => JSON.stringify(value) ?? '')), run: (input) => parseTurnEnvelope(input as string) },
+  {
+    name: 'safeParseTurnEnvelope',
+    input: fc.oneof(text, anything),
+    run: (input) => {
+      const result = safeParseTurnEnvelope(input as string);
+      if (!result.success) throw result.error;
+      return result;
+    },
+  },
+  { name: 'validateTurnEnvelope', input: anything, run: (input) => validateTurnEnvelope(input) },
+  { name: 'parseTodoAdjust', input: anything, run: (input) => parseTodoAdjust(input) },
+  { name: 'plan.adjust', input: anything, run: (input, plan) => plan.adjust(input as never, { inProgress: 't2' }) },
+  {
+    name: 'createEnvelopeStreamParser().push',
+    input: fc.tuple(fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')), fc.array(fc.nat(40), { maxLength: 5 })),
+    run: (pair, plan) => {
+      const [reply, cuts] = pair as [string, number[]];
+      const parser = createEnvelopeStreamParser({ onTodoAdjust: (adjust) => plan.adjust(adjust) });
+      let from = 0;
+      for (const cut of [...cuts, reply.length]) {
+        parser.push(reply.slice(from, Math.max(from, cut)));
+        from = Math.max(from, cut);
+      }
+      parser.push(reply.slice(from));
+      const result = parser.end();
+      if (!result.success) throw result.error;
+      return result;
+    },
+  },
+  { name: 'readPlan (the planner answer)', input: fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')), run: (input) => readPlan(input as string) },
+  { name: 'parsePlanInput', input: anything, run: (input) => parsePlanInput(input) },
+  { name: 'parseSnapshot', input: anything, run: (input) => parseSnapshot(input) },
 ];
 
 // ---------------------------------------------------------------------------------------------
