@@ -6,7 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 /**
  * One config for three jobs:
  * - `vite` / `npm run demo` serves `demo/` (the in-page guide) with `planloop` aliased to `src/`;
- * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./dom`);
+ * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`, `./dom`);
  * - `vitest` runs the unit tests in `test/` (never the Playwright specs in `e2e/`).
  */
 export default defineConfig({
@@ -17,13 +17,15 @@ export default defineConfig({
       { find: /^planloop$/, replacement: src('index.ts') },
       { find: /^planloop\/testing$/, replacement: src('testing.ts') },
       { find: /^planloop\/ui$/, replacement: src('ui/index.ts') },
+      { find: /^planloop\/graph$/, replacement: src('graph/index.ts') },
+      { find: /^planloop\/interop$/, replacement: src('interop/index.ts') },
       { find: /^planloop\/dom$/, replacement: src('dom/index.ts') },
     ],
   },
   server: { port: 5173, strictPort: false },
   // Pre-bundle every dependency at start-up: otherwise the first page load that meets one makes
   // Vite re-optimize and reload the page, which can cut an e2e test short on a cold cache.
-  optimizeDeps: { include: ['zod/mini', 'nanoid', 'eventemitter3', 'idb-keyval', 'jsonrepair'] },
+  optimizeDeps: { include: ['zod/mini', 'nanoid', 'idb-keyval', 'jsonrepair'] },
   preview: { port: 4173 },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
@@ -32,11 +34,11 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), dom: src('dom/index.ts') },
+      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts'), dom: src('dom/index.ts') },
       formats: ['es'],
     },
     rolldownOptions: {
-      external: [/^zod/, 'nanoid', 'idb-keyval', 'eventemitter3', 'jsonrepair'],
+      external: [/^zod/, 'nanoid', 'idb-keyval', 'jsonrepair'],
     },
   },
   test: {

@@ -71,7 +71,7 @@ function findChromium(): string | undefined {
 /**
  * Times `outlinePage` in a real Chromium (headless) on generated pages of several sizes and on
  * the demo's pages, and counts the rendered outline's o200k tokens next to its own estimate. The
- * module is the one `planloop/dom` ships, built and minified as an app would bundle it.
+ * module is the one `planloop/dom` ships (`vite build`), bundled and minified by esbuild as an app would.
  *
  * @example
  * ```ts
@@ -85,11 +85,14 @@ export async function benchDomOutline(options: DomOutlineOptions = {}): Promise<
   const executablePath = options.executablePath ?? findChromium();
   if (!executablePath) return { ...empty, skipped: 'no Chromium found (set CHROMIUM_PATH)' };
 
-  const { code } = await measureBundle({
-    name: 'dom-outline-bench',
-    note: '',
-    source: "import { outlinePage, renderOutline } from 'planloop/dom';\nglobalThis.planloopDom = { outlinePage, renderOutline };",
-  });
+  const { code } = await measureBundle(
+    {
+      name: 'dom-outline-bench',
+      note: '',
+      source: "import { outlinePage, renderOutline } from 'planloop/dom';\nglobalThis.planloopDom = { outlinePage, renderOutline };",
+    },
+    'esbuild',
+  );
   const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
   try {
     const page = await browser.newPage({ viewport: VIEWPORT });

@@ -4,7 +4,7 @@ import { createScriptedProvider } from '../src/llm/scripted.js';
 import { renderPlanForTurn } from '../src/loop/render-plan.js';
 import { Plan } from '../src/plan.js';
 import { readPlan } from '../src/planning/make-todos.js';
-import { parseModelJson } from '../src/planning/model-json.js';
+import { parseModelJson } from '../src/llm/model-json.js';
 import { MAX_TODOS } from '../src/planning/prompts.js';
 import { createMemoryAdapter } from '../src/storage/memory.js';
 import { median, ratio, round, timeMs, timeSyncMs } from './measure.js';

@@ -1,7 +1,7 @@
 import { writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BUNDLE_ENTRIES, benchBundleSize, dependencyShares } from './bundle-size.js';
+import { benchBundleSize } from './bundle-size.js';
 import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchOverhead } from './overhead.js';
@@ -28,12 +28,10 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   };
   const tokens = await step('tokens', () => benchTokens());
   const sizes = await step('bundle size', () => benchBundleSize());
-  const core = BUNDLE_ENTRIES.find((entry) => entry.name === 'core');
-  const coreShares = core ? await step('core breakdown', () => dependencyShares(core, ['zod', 'jsonrepair', 'eventemitter3'])) : [];
   const overhead = await step('overhead', () => benchOverhead());
   const firstAction = await step('first action', () => benchFirstAction());
   const domOutline = await step('page outline', () => benchDomOutline());
-  const measured = { tokens, bundle: { sizes, coreShares }, overhead, firstAction, domOutline };
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction, domOutline };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

@@ -1,14 +1,15 @@
 // The offline stand-in model: no key, no network. It is a plain LLMProvider (createFunctionProvider)
 // that reads everything it needs from the prompt it is given, like a real model would:
 // - the planning call: the `Task:` line and the `Sitemap:` block of the planner's user message
-//   (read back with planloop's readPlannerMessage);
+//   (read back with readPlannerMessage, ./prompt-reading.ts);
 // - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
 //   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
 // - editWithInstruction: the `Instruction:` line and the text between the document markers.
 // It answers with JSON text, streamed in small chunks with small pauses, so that planloop's real
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
-import { createFunctionProvider, readPlannerMessage, readTurnMessage, type LLMProvider, type LLMRequest, type TurnEnvelope } from 'planloop';
+import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnEnvelope } from 'planloop';
+import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
 import { actionsForTodo, tourFor } from './tours.js';
 

@@ -356,7 +356,8 @@ test('long unbroken text (a todo, a summary, a note title) and a 375 px screen k
   await open(page);
   await page.evaluate(() => {
     window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'Look'.repeat(80) }, { intent: 'finish', description: 'Wrap up' }]);
-    window.__demo!.plan.markdown.create({ title: 'Title'.repeat(60), content: '' });
+    // 200 characters: the longest title a document may have (MARKDOWN_TITLE_MAX).
+    window.__demo!.plan.markdown.create({ title: 'Title'.repeat(40), content: '' });
     document.querySelector('plan-panel')!.summary = 'Summary'.repeat(60);
   });
   const overflow = () =>

@@ -1,4 +1,4 @@
-import EventEmitter from 'eventemitter3';
+import { reportError } from './errors.js';
 
 /** A listener receives one readonly payload. */
 export type Listener<T> = (payload: T) => void;
@@ -7,18 +7,9 @@ export type Listener<T> = (payload: T) => void;
 export type Unsubscribe = () => void;
 
 /**
- * Reports an error thrown by a listener without interrupting the emitter: the browser's
- * `reportError` (shows in the console and `window.onerror`), else `console.error`.
- */
-function reportListenerError(error: unknown): void {
-  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
-  if (typeof report === 'function') report(error);
-  else console.error('[planloop] an event listener threw:', error);
-}
-
-/**
- * A small typed emitter on eventemitter3. A listener that throws is reported and skipped: the
- * emit, the other listeners and the mutation that caused the emit all go on.
+ * A small typed event emitter. A listener that throws is reported (the browser's `reportError`,
+ * else `console.error`) and skipped: the emit, the other listeners and whatever caused the emit
+ * all go on. Listeners added or removed during an emit take effect from the next one.
  *
  * @example
  * ```ts
@@ -29,86 +20,47 @@ function reportListenerError(error: unknown): void {
  * ```
  */
 export class TypedEmitter<Events extends object> {
-  readonly #inner = new EventEmitter();
-  readonly #onListenerError: (error: unknown) => void;
+  readonly #listeners = new Map<keyof Events, Set<Listener<never>>>();
   readonly #any = new Set<(name: keyof Events & string, payload: Events[keyof Events]) => void>();
-
-  readonly #ordered: boolean;
-  readonly #queue: Array<[keyof Events & string, Events[keyof Events & string]]> = [];
-  #emitting = false;
-
-  /**
-   * `ordered`: an emit made by a listener (re-entrantly) waits until the current emit has reached
-   * every listener, so all listeners see events in the order they happened and end on the newest
-   * payload. Default `false` (plain synchronous nesting).
-   */
-  constructor(options: { onListenerError?: (error: unknown) => void; ordered?: boolean } = {}) {
-    this.#onListenerError = options.onListenerError ?? reportListenerError;
-    this.#ordered = options.ordered ?? false;
-  }
 
   /** Subscribes to one event; returns the function that unsubscribes. */
   on<K extends keyof Events & string>(name: K, listener: Listener<Events[K]>): Unsubscribe {
-    const wrapped = (payload: Events[K]) => {
-      try {
-        listener(payload);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
-    };
-    this.#inner.on(name, wrapped);
+    // A wrapper per subscription: the same function subscribed twice is called twice, and each
+    // unsubscribe removes its own.
+    const entry: Listener<Events[K]> = (payload) => listener(payload);
+    let set = this.#listeners.get(name);
+    if (!set) this.#listeners.set(name, (set = new Set()));
+    set.add(entry as Listener<never>);
     return () => {
-      this.#inner.off(name, wrapped);
+      set.delete(entry as Listener<never>);
     };
-  }
-
-  /** Subscribes for the next emit only. */
-  once<K extends keyof Events & string>(name: K, listener: Listener<Events[K]>): Unsubscribe {
-    const off = this.on(name, (payload) => {
-      off();
-      listener(payload);
-    });
-    return off;
-  }
-
-  /** Calls every listener of `name` with `payload`, in subscription order. */
-  emit<K extends keyof Events & string>(name: K, payload: Events[K]): void {
-    if (!this.#ordered) {
-      this.#dispatch(name, payload);
-      return;
-    }
-    this.#queue.push([name, payload]);
-    if (this.#emitting) return;
-    this.#emitting = true;
-    try {
-      for (let next = this.#queue.shift(); next; next = this.#queue.shift()) this.#dispatch(next[0], next[1]);
-    } finally {
-      this.#emitting = false;
-      this.#queue.length = 0;
-    }
-  }
-
-  #dispatch<K extends keyof Events & string>(name: K, payload: Events[K]): void {
-    this.#inner.emit(name, payload);
-    for (const listener of [...this.#any]) {
-      try {
-        listener(name, payload);
-      } catch (error) {
-        this.#onListenerError(error);
-      }
-    }
-  }
-
-  /** Whether anything listens to `name` (lets emitters skip building costly payloads). */
-  has(name: keyof Events & string): boolean {
-    return this.#any.size > 0 || this.#inner.listenerCount(name) > 0;
   }
 
   /** Subscribes to every event: `listener(name, payload)`. Used to forward events (subagents). */
   onAny(listener: (name: keyof Events & string, payload: Events[keyof Events]) => void): Unsubscribe {
-    this.#any.add(listener);
+    const entry: typeof listener = (name, payload) => listener(name, payload);
+    this.#any.add(entry);
     return () => {
-      this.#any.delete(listener);
+      this.#any.delete(entry);
     };
+  }
+
+  /** Calls every listener of `name` with `payload`, in subscription order, then the `onAny` ones. */
+  emit<K extends keyof Events & string>(name: K, payload: Events[K]): void {
+    for (const listener of [...(this.#listeners.get(name) ?? [])] as Array<Listener<Events[K]>>) call(() => listener(payload));
+    for (const listener of [...this.#any]) call(() => listener(name, payload));
+  }
+
+  /** Whether anything listens to `name` (lets emitters skip building costly payloads). */
+  has(name: keyof Events & string): boolean {
+    return this.#any.size > 0 || (this.#listeners.get(name)?.size ?? 0) > 0;
+  }
+}
+
+function call(fn: () => void): void {
+  try {
+    fn();
+  } catch (error) {
+    reportError(error);
   }
 }

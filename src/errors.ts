@@ -44,7 +44,11 @@ export type PlanloopErrorCode =
   /** A run or loop exceeded its turn bound. */
   | 'turn_limit'
   /** A turn loop is already running on this plan. */
-  | 'run_in_progress';
+  | 'run_in_progress'
+  /** An id counter reached the largest safe number: no unique id is left to hand out. */
+  | 'id_space_exhausted'
+  /** A model's answer grew past the limit set for it (characters) and was cut short. */
+  | 'output_too_long';
 
 /** Options shared by every planloop error. */
 export interface PlanloopErrorOptions {
@@ -292,4 +296,19 @@ export function formatPath(path: readonly PropertyKey[]): string {
     else out += out === '' ? String(key) : `.${String(key)}`;
   }
   return out;
+}
+
+/**
+ * Reports an error that must not stop what caused it (a throwing listener or host callback): the
+ * browser's `reportError` (console and `window.onerror`), else `console.error`.
+ *
+ * @example
+ * ```ts
+ * try { listener(payload); } catch (error) { reportError(error); }
+ * ```
+ */
+export function reportError(error: unknown): void {
+  const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
+  if (typeof report === 'function') report(error);
+  else console.error('[planloop] a listener or callback threw:', error);
 }

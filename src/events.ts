@@ -1,23 +1,17 @@
 import type { MarkdownChangeEvent } from './artifacts/markdown.js';
-import type { TodoItem, TodosChangeEvent } from './artifacts/todos.js';
+import type { TodosChangeEvent } from './artifacts/todos.js';
+import type { AdjustResult } from './envelope/apply.js';
 import type { TodoAdjust, TurnAction, TurnEnvelope } from './envelope/schema.js';
 import type { PlanloopError, StorageError } from './errors.js';
 import type { LLMUsage } from './llm/provider.js';
+import type { PlanChangeOrigin, PlanState, TodoItem } from './plan-state.js';
+
+export type { AdjustResult } from './envelope/apply.js';
 
 /** The result of `makeTodos`: a one-sentence summary in the user's language and the ordered todos. */
 export interface TaskPlan {
   task_summary: string;
   todos: TodoItem[];
-}
-
-/** What `plan.adjust` did. */
-export interface AdjustResult {
-  /** Ids that became `completed`. */
-  completed: string[];
-  /** Ids rewritten in place. */
-  replaced: string[];
-  /** Ids that were skipped, and why (unknown, already completed, …). */
-  ignored: Array<{ id: string; reason: string }>;
 }
 
 /** Where a `plan-update` came from. */
@@ -41,6 +35,8 @@ export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_l
 
 /** The events of one plan, by name. Every payload is one readonly object. */
 export interface PlanEventMap {
+  /** The plan's state changed: once per commit, whatever changed (todos, documents, summary, task). */
+  'state-change': { readonly state: PlanState; readonly previous: PlanState; readonly origin: PlanChangeOrigin };
   /** The todo list changed (any mutation). */
   'todos-change': TodosChangeEvent;
   /** A markdown document changed. */

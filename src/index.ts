@@ -1,28 +1,30 @@
 /**
- * planloop: a planner SDK for in-page LLM agents. This is the public API, as an explicit list.
- * Test helpers live on `planloop/testing`, the `<plan-panel>` element on `planloop/ui`.
+ * planloop: a planner SDK for in-page LLM agents. The root entry holds what an in-page agent needs
+ * (the plan, its turn envelope, the turn loop, models, storage, errors), as an explicit list.
+ * Other dialects (plan.md checklists, write_todos, plan-update streams, subagents) are on
+ * `planloop/interop`, tool-call graphs on `planloop/graph`, the `<plan-panel>` element on
+ * `planloop/ui`, test fakes on `planloop/testing`.
  */
 
-// The plan and its artifacts
-export { Plan, type PlanConfig } from './plan.js';
+// The plan: one state, its two artifacts, transactions
+export { Plan, type PlanConfig, type PlanTransaction } from './plan.js';
 export {
-  TodosArtifact,
   TODO_STATUSES,
+  type PlanState,
+  type PlanChangeOrigin,
   type TodoItem,
-  type TodoInput,
-  type TodoSeed,
-  type TodoPatch,
   type TodoStatus,
   type TodoIntent,
   type TodosChange,
-  type TodosChangeEvent,
-} from './artifacts/todos.js';
-export {
-  MarkdownArtifact,
   type MarkdownDoc,
+  type MarkdownChange,
+} from './plan-state.js';
+export { TODO_LIMITS, type TodosArtifact, type TodoInput, type TodoSeed, type TodoPatch, type TodosChangeEvent } from './artifacts/todos.js';
+export {
+  MARKDOWN_TITLE_MAX,
+  type MarkdownArtifact,
   type MarkdownInput,
   type MarkdownPatch,
-  type MarkdownChange,
   type MarkdownChangeEvent,
   type EditWithInstructionOptions,
 } from './artifacts/markdown.js';
@@ -70,8 +72,6 @@ export {
 // Models
 export {
   createLLMRouter,
-  resolveProvider,
-  streamOrGenerate,
   type LLMProvider,
   type LLMRouter,
   type LLMRouterConfig,
@@ -84,7 +84,7 @@ export {
   type LLMUsage,
   type FinishReason,
 } from './llm/provider.js';
-
+export { callModel, type CallModelOptions, type ModelReply } from './llm/call.js';
 export { createOpenAICompatibleProvider, type OpenAICompatibleOptions } from './llm/openai-compatible.js';
 export { createAnthropicProvider, type AnthropicOptions } from './llm/anthropic.js';
 export {
@@ -100,11 +100,13 @@ export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderO
 export { withRetry, type RetryOptions } from './llm/retry.js';
 
 // Planning
-export { parseModelJson, type ModelJsonResult } from './planning/model-json.js';
 export {
+  planTodos,
   parsePlanInput,
   safeParsePlanInput,
   type PlanInput,
+  type PlannedTodos,
+  type PlannerConfig,
   type MakeTodosOptions,
   type SitemapConfig,
   type SitemapPage,
@@ -112,23 +114,12 @@ export {
   type PersonaInput,
   type SelectionContext,
 } from './planning/make-todos.js';
-export { SummaryStream } from './planning/summary-stream.js';
-export {
-  readPlannerMessage,
-  plannerUserMessage,
-  plannerSystemPrompt,
-  PLAN_OUTPUT_SCHEMA,
-  PLANNER_INTENTS,
-  TASK_MARKER,
-  SITEMAP_MARKER,
-} from './planning/prompts.js';
+export { plannerSystemPrompt } from './planning/prompts.js';
 
 // The turn envelope
 export {
-  TurnEnvelopeSchema,
-  TodoAdjustSchema,
-  TurnActionSchema,
   TURN_ENVELOPE_JSON_SCHEMA,
+  ENVELOPE_LIMITS,
   type TurnEnvelope,
   type TodoAdjust,
   type TodoAdjustInput,
@@ -140,104 +131,21 @@ export {
   type AskAction,
   type TaskFinishAction,
 } from './envelope/schema.js';
-export { parseTodoAdjust, safeParseTodoAdjust } from './envelope/adjust.js';
-
-// Tool-call graphs
-export { runToolPlan, type RunToolPlanOptions, type ToolPlanRun, type GraphRun, type ToolPlanResult, type CallReport, type ToolGraphEvents } from './graph/run.js';
-export { validateToolPlan, type ValidateToolPlanOptions, type ToolPlanValidation } from './graph/validate.js';
-export { dryRunToolPlan, type ToolPlanDryRun, type DryRunCall, type ArgumentBinding } from './graph/dry-run.js';
-export type { ApproveHook, ApprovalDecision, ApprovalRequest } from './graph/approval.js';
-export { toMermaid } from './graph/mermaid.js';
-export {
-  runReplanningLoop,
-  type ReplanningLoopOptions,
-  type ReplanningResult,
-  type ReplanningTurn,
-  type ReplanningEvents,
-} from './graph/replan.js';
-export { GraphState } from './graph/state.js';
-export { defineTool, toolOutcome, isToolOutcome, type ToolCall, type GraphTool, type ToolContext, type ToolOutcome } from './graph/tool.js';
-export { isReferenceString, parseReferenceExpression, formatReference, type Reference, type ReferenceExpression } from './graph/reference.js';
-export {
-  GraphValidationError,
-  StateWriteOnceError,
-  ToolCallError,
-  TurnLimitError,
-  type GraphIssue,
-  type GraphIssueKind,
-} from './graph/errors.js';
-
-// Other planning dialects: plan.md checklists, write_todos, plan-update streams, subagents
-export {
-  parseChecklist,
-  toChecklist,
-  seedFromChecklist,
-  CHECKLIST_MAX_BYTES,
-  type ChecklistTodo,
-  type ChecklistWarning,
-  type ParsedChecklist,
-  type ChecklistOptions,
-  type ChecklistSeedResult,
-} from './interop/checklist.js';
-export {
-  createWriteTodos,
-  writeTodosJsonSchema,
-  PLANNER_OVERUSE,
-  type HostTools,
-  type WriteTodosOptions,
-  type WriteTodosAck,
-  type WriteTodosRejection,
-  type WriteTodosResult,
-  type WriteTodosCallContext,
-  type WriteTodosCallResult,
-  type WriteTodosTool,
-} from './interop/write-todos.js';
-export { replaceTodos, type ReplacementTodo } from './interop/replace-todos.js';
-export { normalizeToolCall, countPlannerOnlyTurns, type ToolCallLike, type NormalizedToolCall } from './interop/tool-calls.js';
-export {
-  toOpenAIChatTool,
-  toOpenAIResponsesTool,
-  toAnthropicTool,
-  toAISDKTool,
-  type ToolSpec,
-  type OpenAIChatTool,
-  type OpenAIResponsesTool,
-  type AnthropicTool,
-  type AISDKTool,
-  type AISDKToolCallOptions,
-} from './interop/tool-definitions.js';
-export { createPlanUpdateStream, type PlanUpdate, type PlanUpdateStream, type PlanUpdateStreamOptions } from './interop/plan-update-stream.js';
-export { forwardSubagentEvents } from './interop/subagent.js';
-export {
-  ContextCapsuleSchema,
-  createContextCapsule,
-  parseContextCapsule,
-  safeParseContextCapsule,
-  renderContextCapsule,
-  type ContextCapsule,
-  type ContextCapsuleInput,
-} from './interop/context-capsule.js';
-
-// The turn loop
 export {
   parseTurnEnvelope,
   safeParseTurnEnvelope,
   validateTurnEnvelope,
+  parseTodoAdjust,
+  safeParseTodoAdjust,
   type ParseTurnEnvelopeOptions,
   type SafeParseTurnEnvelopeResult,
 } from './envelope/parse.js';
+export { applyAdjust, type ApplyAdjustOptions } from './envelope/apply.js';
 export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser } from './envelope/stream.js';
+
+// The turn loop
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
-export {
-  TURN_INSTRUCTIONS,
-  buildTurnMessages,
-  turnSystemPrompt,
-  turnUserPrompt,
-  readTurnMessage,
-  type TurnPromptInput,
-  type TurnToolSpec,
-  type TurnMessageReading,
-} from './loop/turn-prompt.js';
+export { TURN_INSTRUCTIONS, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './loop/turn-prompt.js';
 export {
   runWebAgent,
   type RunWebAgentOptions,

@@ -1,16 +1,17 @@
-import { MarkdownArtifact } from './artifacts/markdown.js';
-import { TodosArtifact } from './artifacts/todos.js';
+import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions, type MarkdownChangeEvent } from './artifacts/markdown.js';
+import { advancedPast, idNumber, nextIds } from './artifacts/id-sequence.js';
+import { replaceTodos, TodosArtifact, type TodoSeed, type TodosChangeEvent } from './artifacts/todos.js';
 import { TypedEmitter, type Listener, type Unsubscribe } from './emitter.js';
-import { applyTodoAdjust } from './envelope/adjust.js';
-import type { TodoItem, TodoSeed } from './artifacts/todos.js';
+import { applyAdjust, type AdjustResult } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
-import { PlanloopError, StorageError } from './errors.js';
-import type { AdjustResult, PlanEvents, TaskPlan } from './events.js';
+import { ConflictError, PlanloopError, StorageError } from './errors.js';
+import type { PlanEvents, TaskPlan } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
-import { rewriteDocument } from './planning/edit-with-instruction.js';
-import { makeTodos, type MakeTodosOptions, type PlanInput } from './planning/make-todos.js';
+import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type PlanStateHost, type TodoItem } from './plan-state.js';
+import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import { createSaveQueue, type SaveQueue } from './storage/save-queue.js';
-import { SNAPSHOT_VERSION, safeParseSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
+import { safeParseSnapshot, snapshotToState, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
+import { Store, type Transaction } from './store.js';
 
 /**
  * What `new Plan()` takes.
@@ -33,20 +34,45 @@ export interface PlanConfig {
   storage?: PlanStorageAdapter | undefined;
 }
 
-type HydrationState = 'idle' | 'loading' | 'done' | 'unreadable';
+/**
+ * A turn's changes to the plan, undone as one (see `plan.transaction()`).
+ *
+ * @example
+ * ```ts
+ * const turn = plan.transaction();
+ * turn.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+ * if (replyWasBad) turn.rollback(); else turn.commit();
+ * ```
+ */
+export interface PlanTransaction {
+  /** The plan's state when the transaction began. */
+  readonly checkpoint: PlanState;
+  /** `plan.adjust`, as part of this transaction. */
+  adjust(todoAdjust: TodoAdjustInput, options?: { inProgress?: string | undefined }): AdjustResult;
+  /** Puts back the state as it was at the checkpoint, keeping changes others made meanwhile; ends the transaction. */
+  rollback(): void;
+  /** Keeps the transaction's changes; ends it. */
+  commit(): void;
+}
+
+type Hydration = 'idle' | 'loading' | 'done' | 'unreadable';
 
 /**
  * A visible, persistent plan for an in-page agent: ordered todos, markdown documents, one
  * planning call (`makeTodos`) and the per-turn `adjust`.
  *
- * Persistence: the plan saves after every mutation (bursts coalesce, saves never overlap or land
- * out of order) and never writes storage before it has read it.
+ * All of it is one immutable {@link PlanState} (`plan.state`), changed only by atomic updates:
+ * each validates its change whole, commits it whole (or nothing), emits `state-change` once (and
+ * `todos-change` / `markdown-change` for the part that changed), and schedules one save. A turn
+ * runs as a transaction: `plan.transaction()` takes a checkpoint, and a failed turn is undone by
+ * restoring it.
  *
- * Work done before hydration finishes is kept: stored todos and documents are loaded first and the
- * earlier local ones follow them (a local id that the stored plan uses, or used and deleted, gets a
- * fresh id). A
- * `todos.reset()` or `makeTodos()` before hydration finishes means "this is the plan now": the
- * stored todos are not merged back in, though their ids stay retired.
+ * Persistence: saves coalesce, never overlap or land out of order, and the plan never writes
+ * storage before it has read it. Work done before hydration finishes is kept: stored todos and
+ * documents come first and the earlier local ones follow them (a local id that the stored plan
+ * uses, or used and deleted, gets a fresh id). A `todos.reset()` or `makeTodos()` before hydration
+ * finishes means "this is the plan now": the stored todos are not merged back in, though their ids
+ * stay retired.
  *
  * @example
  * ```ts
@@ -66,22 +92,15 @@ export class Plan {
   readonly systemPrompt: string | undefined;
   readonly storage: PlanStorageAdapter | undefined;
 
+  readonly #store = new Store<PlanState, PlanChangeMeta>(EMPTY_PLAN_STATE);
   readonly #events = new TypedEmitter<PlanEvents>();
   readonly #saves: SaveQueue | undefined;
-  #hydration: HydrationState = 'idle';
+  #hydration: Hydration = 'idle';
   #ready: Promise<void> | undefined;
   #changedBeforeHydration = false;
-  #resetBeforeHydration = false;
-  #summary = '';
-  #task = '';
-  /**
-   * Resets made by setTaskPlan whose change event has not been handled yet. A count, not a flag
-   * around the call: events are queued, so a reset a listener makes during setTaskPlan (or a
-   * setTaskPlan a listener makes during another reset) is told apart by its place in the queue.
-   */
-  #ownResets = 0;
-  /** Keys of the stored snapshot this version does not use: written back as they were. */
-  #extras: Record<string, unknown> = {};
+  #replacedBeforeHydration = false;
+  /** The last `updatedAt` handed out: document stamps strictly increase, even within a millisecond. */
+  #lastStamp = 0;
 
   constructor(config: PlanConfig = {}) {
     this.llm = config.llm;
@@ -89,34 +108,32 @@ export class Plan {
     this.appendSystemPrompt = config.appendSystemPrompt;
     this.systemPrompt = config.systemPrompt;
     this.storage = config.storage;
-    this.todos = new TodosArtifact();
+    const host: PlanStateHost = {
+      get state() {
+        return store.state;
+      },
+      update: (recipe) => this.#update(recipe),
+    };
+    const store = this.#store;
+    this.todos = new TodosArtifact(host, (listener) => this.on('todos-change', listener));
     this.markdown = new MarkdownArtifact({
-      editor: (doc, instruction, options) => rewriteDocument(this, doc, instruction, options),
+      host,
+      subscribe: (listener) => this.on('markdown-change', listener),
+      stamp: () => this.#stamp(),
+      editor: (doc, instruction, options) => this.#editWithInstruction(doc, instruction, options),
     });
     if (this.storage) {
       const storage = this.storage;
-      this.#saves = createSaveQueue(() => this.#save(storage), {
+      this.#saves = createSaveQueue(() => storage.save(this.snapshot()), {
         onError: (error) => this.#storageError('save', error),
       });
     }
-    // Loading the stored plan writes nothing back; every other change (also one a listener makes
-    // in response to hydration) is saved.
-    this.todos.onChange((event) => {
-      // A summary describes the todos it came with: a host reset (a decline, a checklist) drops it.
-      if (event.change.type === 'reset') {
-        if (this.#ownResets > 0) this.#ownResets--;
-        else {
-          this.#summary = '';
-          this.#task = '';
-        }
-      }
-      if (event.change.type !== 'hydrate') this.#noteChange(event.change.type === 'reset');
-      this.#events.emit('todos-change', event);
-    });
-    this.markdown.onChange((event) => {
-      if (event.change.type !== 'hydrate') this.#noteChange(false);
-      this.#events.emit('markdown-change', event);
-    });
+    this.#store.subscribe((commit) => this.#onCommit(commit.state, commit.previous, commit.meta));
+  }
+
+  /** The whole plan as one immutable value. Never mutate it; read it, or subscribe to `state-change`. */
+  get state(): PlanState {
+    return this.#store.state;
   }
 
   /**
@@ -161,7 +178,8 @@ export class Plan {
 
   /**
    * Emits a plan event. For integrations built on the plan (the turn loop, dialect adapters,
-   * tool-call graphs) so that one `on()` sees everything a run does.
+   * tool-call graphs) so that one `on()` sees everything a run does. The change events
+   * (`state-change`, `todos-change`, `markdown-change`) come from the plan itself.
    */
   emit<K extends keyof PlanEvents & string>(name: K, payload: PlanEvents[K]): void {
     this.#events.emit(name, payload);
@@ -176,12 +194,25 @@ export class Plan {
   }
 
   /**
-   * The planning call: one model call that lays out a task summary and ordered todos, then
-   * resets `plan.todos` to exactly those (fresh ids, `pending`) and emits `plan-create`. A failed
-   * or aborted call changes nothing.
+   * The planning call: one model call that lays out a task summary and ordered todos (see
+   * `planTodos`), then makes them the plan, as {@link setTaskPlan} does; streams the summary as
+   * `summary-delta` events. A failed or aborted call changes nothing. The planner's code is
+   * loaded on the first call (a dynamic import your bundler splits into its own chunk).
    */
-  makeTodos(input: PlanInput, options: MakeTodosOptions = {}): Promise<TaskPlan> {
-    return makeTodos(this, input, options);
+  async makeTodos(input: PlanInput, options: MakeTodosOptions = {}): Promise<TaskPlan> {
+    const provider = this.provider('plan');
+    // Loaded on first use: the planner (its prompts, the tolerant JSON reader) is most of the
+    // plan's code and runs once per task, after the page has loaded (see the README's sizes).
+    const { planTodos } = await import('./planning/make-todos.js');
+    const planned = await planTodos(provider, input, {
+      ...options,
+      planner: { agentName: this.agentName, systemPrompt: this.systemPrompt, appendSystemPrompt: this.appendSystemPrompt },
+      onSummaryDelta: (delta, text) => {
+        this.#events.emit('summary-delta', { delta, text });
+        options.onSummaryDelta?.(delta, text);
+      },
+    });
+    return this.#setTaskPlan({ ...planned, task: input.task }, 'make-todos');
   }
 
   /**
@@ -190,7 +221,7 @@ export class Plan {
    * `todos.reset()`, a checklist), since it would no longer describe them.
    */
   get summary(): string {
-    return this.#summary;
+    return this.state.summary;
   }
 
   /**
@@ -198,64 +229,60 @@ export class Plan {
    * them; `''` when unknown. `runWebAgent` resumes a plan only for the same task by default.
    */
   get task(): string {
-    return this.#task;
+    return this.state.task;
   }
 
   /**
-   * Makes `taskPlan` the plan: its todos replace the list (ids assigned, statuses `pending` unless
-   * given), its summary becomes `plan.summary` and its `task` (optional) `plan.task`, in one change; emits `plan-create` and
-   * `plan-update`. This is what `makeTodos` does with the model's answer; a host with its own
-   * planner can call it directly. Throws `ValidationError` (changing nothing) on bad todos.
+   * Makes `taskPlan` the plan in one change: its todos replace the list (ids assigned, statuses
+   * `pending` unless given), its summary becomes `plan.summary` and its `task` (optional)
+   * `plan.task`; emits `plan-create` and `plan-update`. This is what `makeTodos` does with the
+   * model's answer; a host with its own planner can call it directly. Throws `ValidationError`
+   * (changing nothing) on bad todos.
    */
   setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }): TaskPlan {
-    const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
-    const previous = this.#summary;
-    const previousTask = this.#task;
-    let todos: TodoItem[];
-    try {
-      // Set first: the reset's save reads the summary with the todos, in one snapshot.
-      this.#summary = summary;
-      this.#task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
-      this.#ownResets++;
-      todos = this.todos.reset(taskPlan.todos);
-    } catch (error) {
-      // The reset refused the todos before emitting anything: no event will take the count back.
-      this.#ownResets--;
-      this.#summary = previous;
-      this.#task = previousTask;
-      throw error;
-    }
-    const copies = () => todos.map((todo) => ({ ...todo }));
-    this.#events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
-    this.#events.emit('plan-update', { todos: copies(), source: 'make-todos' });
-    return { task_summary: summary, todos: copies() };
+    return this.#setTaskPlan(taskPlan, 'host');
   }
 
   /**
    * Applies one turn's `todo_adjust` atomically: `remove` ids become `completed` (they stay in
    * `list()`), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
-   * turn's `todo_id`) starts that todo in the same change. Emits `plan-update`.
+   * turn's `todo_id`) starts that todo in the same change. Emits `plan-update` when the todos
+   * changed. Throws `EnvelopeError`, changing nothing, on a bad adjust.
    */
-  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string } = {}): AdjustResult {
-    const { todos, changed, ...result } = applyTodoAdjust(this.todos, todoAdjust, {
-      inProgress: options.inProgress,
-      lastId: this.todos.lastId,
-    });
-    if (changed) this.#events.emit('plan-update', { todos, source: 'adjust' });
-    return result;
+  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string | undefined } = {}): AdjustResult {
+    return this.#adjust(todoAdjust, options, (recipe) => this.#update(recipe));
   }
 
-  /** The plan as stored: todos, documents, the id counters, and any extra keys the stored snapshot had. */
-  snapshot(): PlanSnapshot {
+  /**
+   * Begins a transaction: a checkpoint of the whole state. `rollback()` restores it (summary,
+   * task, ids, statuses, documents, and so what is stored), then re-applies the changes made
+   * outside the transaction since (by the host, a tool, another tab), so only the transaction's
+   * own changes are undone. `runWebAgent` runs each turn in one.
+   *
+   * @example
+   * ```ts
+   * const turn = plan.transaction();
+   * turn.adjust(envelope.todo_adjust, { inProgress: envelope.turn_planning?.todo_id });
+   * await act(envelope.actions).then(() => turn.commit(), () => turn.rollback());
+   * ```
+   */
+  transaction(): PlanTransaction {
+    const tx: Transaction<PlanState, PlanChangeMeta> = this.#store.begin();
     return {
-      ...cloneExtras(this.#extras),
-      version: SNAPSHOT_VERSION,
-      todos: this.todos.list(),
-      markdownDocs: this.markdown.list(),
-      lastIds: { todos: this.todos.lastId, markdown: this.markdown.lastId },
-      ...(this.#summary ? { taskSummary: this.#summary } : {}),
-      ...(this.#task ? { task: this.#task } : {}),
+      checkpoint: tx.checkpoint,
+      adjust: (todoAdjust, options = {}) => this.#adjust(todoAdjust, options, (recipe) => tx.update(this.#counted(recipe))),
+      rollback: () => {
+        const before = this.state;
+        tx.rollback((state) => ({ origin: 'rollback', todos: { type: 'restore', items: state.todos.map(copy) } }));
+        if (this.state.todos !== before.todos) this.#events.emit('plan-update', { todos: this.todos.list(), source: 'adjust' });
+      },
+      commit: () => tx.commit(),
     };
+  }
+
+  /** The plan as stored: todos, documents, the id counters, summary, task, and any extra keys the stored snapshot had. */
+  snapshot(): PlanSnapshot {
+    return stateToSnapshot(this.state);
   }
 
   /**
@@ -267,13 +294,87 @@ export class Plan {
     await this.#saves?.flush();
   }
 
-  #noteChange(isReset: boolean): void {
-    if (this.#hydration !== 'done') {
-      this.#changedBeforeHydration = true;
-      if (isReset) this.#resetBeforeHydration = true;
-      return;
+  #update(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null): void {
+    this.#store.update(this.#counted(recipe));
+  }
+
+  /** The recipe with the revision counted: every commit gets a higher one. */
+  #counted(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null) {
+    return (state: PlanState) => {
+      const step = recipe(state);
+      return step && step.state !== state ? { state: { ...step.state, revision: this.#store.state.revision + 1 }, meta: step.meta } : null;
+    };
+  }
+
+  #adjust(
+    todoAdjust: TodoAdjustInput,
+    options: { inProgress?: string | undefined },
+    commit: (recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null) => void,
+  ): AdjustResult {
+    let result: AdjustResult = { completed: [], replaced: [], ignored: [] };
+    const before = this.state.todos;
+    commit((state) => {
+      const step = applyAdjust(state, todoAdjust, options);
+      result = step.result;
+      if (step.state === state) return null;
+      const changed = step.state.todos.filter((todo, index) => todo !== state.todos[index]);
+      const previous = state.todos.filter((todo, index) => todo !== step.state.todos[index]);
+      return { state: step.state, meta: { origin: 'adjust', todos: { type: 'edit', items: changed.map(copy), previous: previous.map(copy) } } };
+    });
+    if (this.state.todos !== before) this.#events.emit('plan-update', { todos: this.todos.list(), source: 'adjust' });
+    return result;
+  }
+
+  #setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }, origin: 'host' | 'make-todos'): TaskPlan {
+    const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
+    const task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
+    let items: TodoItem[] = [];
+    this.#update((state) => {
+      const step = replaceTodos(state, taskPlan.todos);
+      items = step.items;
+      return { state: { ...step.state, summary, task }, meta: { origin, todos: { type: 'reset', items: items.map(copy) } } };
+    });
+    const copies = (): TodoItem[] => items.map(copy);
+    this.#events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
+    this.#events.emit('plan-update', { todos: copies(), source: 'make-todos' });
+    return { task_summary: summary, todos: copies() };
+  }
+
+  async #editWithInstruction(before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<MarkdownDoc | null> {
+    const provider = this.provider('edit');
+    const { rewriteDocument } = await import('./planning/edit-with-instruction.js');
+    const rewritten = await rewriteDocument(provider, before, instruction, options);
+    const now = this.state.docs.find((doc) => doc.id === before.id);
+    if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model rewrote it; nothing was saved.`);
+    if (now.updatedAt !== before.updatedAt) {
+      throw new ConflictError(before.id, `Markdown doc ${before.id} was edited while the model rewrote it; the newer version was kept. Try the instruction again.`);
     }
-    this.#saves?.request();
+    let result: MarkdownDoc | null = null;
+    const updatedAt = this.#stamp();
+    this.#update((state) => {
+      const step = editMarkdownDoc(state, before.id, rewritten, updatedAt);
+      result = step?.doc ?? null;
+      return step && step.state !== state ? { state: step.state, meta: { origin: 'edit', markdown: step.change } } : null;
+    });
+    return result ? { ...(result as MarkdownDoc) } : null;
+  }
+
+  #onCommit(state: PlanState, previous: PlanState, meta: PlanChangeMeta): void {
+    if (this.#hydration !== 'done' && meta.origin !== 'hydrate') {
+      this.#changedBeforeHydration = true;
+      if (meta.todos?.type === 'reset') this.#replacedBeforeHydration = true;
+    } else if (meta.origin !== 'hydrate') this.#saves?.request();
+    this.#events.emit('state-change', { state, previous, origin: meta.origin });
+    if (state.todos !== previous.todos) {
+      const todos = state.todos.map(copy);
+      const change = meta.todos ?? { type: 'restore', items: state.todos.map(copy) };
+      this.#events.emit('todos-change', { todos, change } satisfies TodosChangeEvent);
+    }
+    if (state.docs !== previous.docs) {
+      const docs = state.docs.map(copyDoc);
+      const change = meta.markdown ?? { type: 'restore', docs: state.docs.map(copyDoc) };
+      this.#events.emit('markdown-change', { docs, change } satisfies MarkdownChangeEvent);
+    }
   }
 
   async #load(): Promise<void> {
@@ -303,15 +404,12 @@ export class Plan {
     if (raw !== null && raw !== undefined) {
       const parsed = safeParseSnapshot(raw);
       if (parsed.success) {
-        const { version: _version, todos, markdownDocs, lastIds, taskSummary, task, ...extras } = parsed.data;
-        this.#extras = extras;
-        // The stored summary and task go with the stored todos, unless a reset before hydration replaced them.
-        if (!this.#resetBeforeHydration) {
-          if (taskSummary) this.#summary = taskSummary;
-          if (task) this.#task = task;
+        for (const issue of parsed.dropped) {
+          this.#storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));
         }
-        this.todos.hydrate(todos, lastIds?.todos ?? 0, { keepLocalOnly: this.#resetBeforeHydration });
-        this.markdown.hydrate(markdownDocs, lastIds?.markdown ?? 0);
+        const stored = snapshotToState(parsed.data);
+        const replaced = this.#replacedBeforeHydration;
+        this.#store.update((local) => hydrated(local, stored, replaced));
         restored = true;
       } else {
         this.#storageError('load', parsed.error);
@@ -319,7 +417,8 @@ export class Plan {
       }
     }
     this.#hydration = 'done';
-    this.#events.emit('plan-hydrate', { todos: this.todos.list(), markdownCount: this.markdown.list().length, restored });
+    const state = this.state;
+    this.#events.emit('plan-hydrate', { todos: state.todos.map(copy), markdownCount: state.docs.length, restored });
     if (this.#changedBeforeHydration) this.#saves?.request();
   }
 
@@ -328,12 +427,13 @@ export class Plan {
     try {
       await storage.backup(raw, reason);
     } catch (error) {
-      this.#storageError('save', new StorageError('save', 'Keeping the unreadable stored plan aside failed; the data is in this error\'s `raw`.', { raw }, { cause: error }));
+      this.#storageError('save', new StorageError('save', "Keeping the unreadable stored plan aside failed; the data is in this error's `raw`.", { raw }, { cause: error }));
     }
   }
 
-  async #save(storage: PlanStorageAdapter): Promise<void> {
-    await storage.save(this.snapshot());
+  #stamp(): number {
+    this.#lastStamp = Math.max(Date.now(), this.#lastStamp + 1);
+    return this.#lastStamp;
   }
 
   #storageError(operation: 'load' | 'save', error: unknown): void {
@@ -345,11 +445,56 @@ export class Plan {
   }
 }
 
-/** A deep copy of the stored snapshot's extra keys where they can be cloned, else a shallow one. */
-function cloneExtras(extras: Record<string, unknown>): Record<string, unknown> {
-  try {
-    return structuredClone(extras);
-  } catch {
-    return { ...extras };
-  }
+const copy = (todo: TodoItem): TodoItem => ({ ...todo });
+const copyDoc = (doc: MarkdownDoc): MarkdownDoc => ({ ...doc });
+
+/**
+ * The state after loading `stored` into a plan that may have changed before it finished loading:
+ * stored todos and documents first, then the local ones (a local id the stored plan has, or had
+ * and deleted, gets a fresh id). When the local todos replaced the plan (`replaced`), the stored
+ * todos are not merged back, but their ids stay retired.
+ */
+function hydrated(local: PlanState, stored: PlanState, replaced: boolean): { state: PlanState; meta: PlanChangeMeta } | null {
+  let todosCounter = Math.max(local.lastIds.todos, stored.lastIds.todos);
+  let docsCounter = Math.max(local.lastIds.markdown, stored.lastIds.markdown);
+  const rename = <T extends { id: string }>(items: readonly T[], taken: readonly T[], prefix: 't' | 'm', storedLast: number): { items: T[]; renamed: boolean } => {
+    const ids = new Set(taken.map((item) => item.id));
+    let renamed = false;
+    const out = items.map((item) => {
+      const retired = ids.has(item.id) || (idNumber(prefix, item.id) ?? Number.POSITIVE_INFINITY) <= storedLast;
+      if (!retired) return item;
+      renamed = true;
+      const next = nextIds(prefix, prefix === 't' ? todosCounter : docsCounter, 1);
+      if (prefix === 't') todosCounter = next.last;
+      else docsCounter = next.last;
+      return Object.freeze({ ...item, id: next.ids[0] as string });
+    });
+    return { items: out, renamed };
+  };
+  const localTodos = replaced ? { items: [...local.todos], renamed: false } : rename(local.todos, stored.todos, 't', stored.lastIds.todos);
+  const localDocs = rename(local.docs, stored.docs, 'm', stored.lastIds.markdown);
+  const todos = replaced ? localTodos.items : [...stored.todos, ...localTodos.items];
+  const docs = [...stored.docs, ...localDocs.items];
+  const state: PlanState = {
+    todos,
+    docs,
+    summary: replaced ? local.summary : stored.summary || local.summary,
+    task: replaced ? local.task : stored.task || local.task,
+    lastIds: {
+      todos: advancedPast('t', todosCounter, todos.map((todo) => todo.id)),
+      markdown: advancedPast('m', docsCounter, docs.map((doc) => doc.id)),
+    },
+    revision: local.revision + 1,
+    extras: stored.extras,
+  };
+  const todosChanged = !replaced && (stored.todos.length > 0 || localTodos.renamed);
+  const docsChanged = stored.docs.length > 0 || localDocs.renamed;
+  return {
+    state: { ...state, todos: todosChanged ? todos : local.todos, docs: docsChanged ? docs : local.docs },
+    meta: {
+      origin: 'hydrate',
+      ...(todosChanged ? { todos: { type: 'hydrate' as const, items: todos.map(copy) } } : {}),
+      ...(docsChanged ? { markdown: { type: 'hydrate' as const, docs: docs.map(copyDoc) } } : {}),
+    },
+  };
 }

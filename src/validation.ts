@@ -97,7 +97,7 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  *
  * @example
  * ```ts
- * const item = parseOrThrow(TodoSeedSchema, input, 'Invalid todo', ['todos', 0]);
+ * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
  * ```
  */
 export function parseOrThrow<T>(

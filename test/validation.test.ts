@@ -22,7 +22,8 @@ describe('formatIssues', () => {
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.error.message.length).toBeLessThan(3000);
-      expect(result.error.issues).toHaveLength(10_000); // the structured list stays complete
+      // The structured list stays complete: the action count, then every bad action.
+      expect(result.error.issues).toHaveLength(10_001);
     }
   });
 });

@@ -1,25 +1,11 @@
-import { z } from 'zod/mini';
-import { TypedEmitter, type Unsubscribe } from '../emitter.js';
-import { ConflictError, PlanloopError, ValidationError, type ValidationIssue } from '../errors.js';
-import { formatIssues, parseOrThrow, toIssues } from '../validation.js';
-import { IdSequence } from './id-sequence.js';
+import type { Unsubscribe } from '../emitter.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import { pathOf, readCount, readRecord, readText } from '../guards.js';
+import type { MarkdownChange, MarkdownDoc, PlanState, PlanStateHost } from '../plan-state.js';
+import { formatIssues } from '../validation.js';
+import { nextIds } from './id-sequence.js';
 
-/**
- * A markdown document the model can edit on instruction.
- *
- * @example
- * ```ts
- * const doc: MarkdownDoc = { id: 'm1', title: 'Notes', content: '# Pricing\n', updatedAt: Date.now() };
- * ```
- */
-export interface MarkdownDoc {
-  /** `m1`, `m2`, … assigned on create; never reused within a plan. */
-  id: string;
-  title: string;
-  content: string;
-  /** Milliseconds since the epoch, set on create and on every edit; strictly increasing. */
-  updatedAt: number;
-}
+export type { MarkdownChange, MarkdownDoc } from '../plan-state.js';
 
 /** What `markdown.create` takes. */
 export interface MarkdownInput {
@@ -33,27 +19,6 @@ export interface MarkdownPatch {
   content?: string;
 }
 
-/** The zod schema of a stored document. */
-export const MarkdownDocSchema = z.object({
-  id: z.string().check(z.minLength(1)),
-  title: z.string().check(z.trim(), z.minLength(1)),
-  content: z.string(),
-  updatedAt: z.number().check(z.nonnegative()),
-});
-
-const InputSchema = z.object({ title: z.string().check(z.trim(), z.minLength(1)), content: z.string() });
-const PatchSchema = z.object({
-  title: z.optional(z.string().check(z.trim(), z.minLength(1))),
-  content: z.optional(z.string()),
-});
-
-/** What changed in one mutation, as `onChange` reports it. */
-export type MarkdownChange =
-  | { type: 'create'; doc: MarkdownDoc }
-  | { type: 'edit'; doc: MarkdownDoc; previous: MarkdownDoc }
-  | { type: 'delete'; id: string }
-  | { type: 'hydrate'; docs: MarkdownDoc[] };
-
 /** The payload of `markdown.onChange` and the plan's `markdown-change` event. */
 export interface MarkdownChangeEvent {
   /** A copy of every document after the change. */
@@ -61,23 +26,100 @@ export interface MarkdownChangeEvent {
   readonly change: MarkdownChange;
 }
 
+/**
+ * The longest title, in characters. Content is not capped here (a note can be long); storage
+ * quotas bound it.
+ *
+ * @example
+ * ```ts
+ * title.length <= MARKDOWN_TITLE_MAX;
+ * ```
+ */
+export const MARKDOWN_TITLE_MAX = 200;
+
+/**
+ * Checks a stored document and pushes what is wrong under `path`.
+ *
+ * @example
+ * ```ts
+ * const issues: ValidationIssue[] = [];
+ * readMarkdownDoc({ id: 'm1', title: 'Notes', content: '', updatedAt: 1 }, 'markdownDocs[0]', issues);
+ * ```
+ */
+export function readMarkdownDoc(value: unknown, path: string, issues: ValidationIssue[]): MarkdownDoc {
+  const record = readRecord(value, path, issues);
+  if (!record) return { id: '', title: '', content: '', updatedAt: 0 };
+  return {
+    id: readText(record.id, pathOf(path, 'id'), issues),
+    title: readText(record.title, pathOf(path, 'title'), issues, { max: MARKDOWN_TITLE_MAX }),
+    content: readText(record.content, pathOf(path, 'content'), issues, { nonEmpty: false }),
+    updatedAt: readCount(record.updatedAt, pathOf(path, 'updatedAt'), issues),
+  };
+}
+
+/**
+ * Reads a create input or a patch (`partial`); throws {@link ValidationError}.
+ *
+ * @example
+ * ```ts
+ * readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true); // { title: 'Notes' }
+ * ```
+ */
+export function readMarkdownInput(value: unknown, what: string, partial: boolean): MarkdownPatch {
+  const issues: ValidationIssue[] = [];
+  const record = readRecord(value, '', issues);
+  const out: MarkdownPatch = {};
+  if (record) {
+    if (!partial || record.title !== undefined) out.title = readText(record.title, 'title', issues, { max: MARKDOWN_TITLE_MAX });
+    if (!partial || record.content !== undefined) out.content = readText(record.content, 'content', issues, { nonEmpty: false });
+  }
+  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  return out;
+}
+
 /** Options of {@link MarkdownArtifact.editWithInstruction}. */
 export interface EditWithInstructionOptions {
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
 }
 
 /** Rewrites a document as instructed (the model call); supplied by `Plan`. */
-export type InstructionEditor = (
-  doc: MarkdownDoc,
-  instruction: string,
-  options: EditWithInstructionOptions,
-) => Promise<{ title?: string; content: string }>;
+export type InstructionEditor = (doc: MarkdownDoc, instruction: string, options: EditWithInstructionOptions) => Promise<MarkdownDoc | null>;
 
 const copy = (doc: MarkdownDoc): MarkdownDoc => ({ ...doc });
 
 /**
- * The plan's markdown documents. Every read returns a copy; `updatedAt` strictly increases on
- * every change, even within one millisecond.
+ * Applies a validated patch to document `id`: the pure step behind `markdown.edit` and edits made
+ * by the model. `null` for an unknown id; the same `state` when the patch changes nothing (an
+ * editor's autosave is not an edit: `updatedAt` stays, so a rewrite in flight is not told it
+ * conflicts with it).
+ *
+ * @example
+ * ```ts
+ * const step = editMarkdownDoc(plan.state, 'm1', { content: '# New' }, Date.now());
+ * ```
+ */
+export function editMarkdownDoc(
+  state: PlanState,
+  id: string,
+  patch: MarkdownPatch,
+  updatedAt: number,
+): { state: PlanState; doc: MarkdownDoc; change: MarkdownChange } | null {
+  const current = state.docs.find((doc) => doc.id === id);
+  if (!current) return null;
+  const title = patch.title ?? current.title;
+  const content = patch.content ?? current.content;
+  if (title === current.title && content === current.content) return { state, doc: current, change: { type: 'edit', doc: current, previous: current } };
+  const doc: MarkdownDoc = Object.freeze({ ...current, title, content, updatedAt });
+  return {
+    state: { ...state, docs: state.docs.map((item) => (item.id === id ? doc : item)) },
+    doc,
+    change: { type: 'edit', doc: copy(doc), previous: copy(current) },
+  };
+}
+
+/**
+ * The plan's markdown documents: a thin view of `plan.state.docs`. Every read returns a copy;
+ * `updatedAt` strictly increases on every change, even within one millisecond.
  *
  * @example
  * ```ts
@@ -87,36 +129,50 @@ const copy = (doc: MarkdownDoc): MarkdownDoc => ({ ...doc });
  * ```
  */
 export class MarkdownArtifact {
-  #docs: MarkdownDoc[] = [];
-  #lastStamp = 0;
-  readonly #ids = new IdSequence('m');
-  readonly #events = new TypedEmitter<{ change: MarkdownChangeEvent }>({ ordered: true });
-  readonly #editor: InstructionEditor | undefined;
-  readonly #now: () => number;
+  readonly #host: PlanStateHost;
+  readonly #subscribe: (listener: (event: MarkdownChangeEvent) => void) => Unsubscribe;
+  readonly #stamp: () => number;
+  readonly #editor: InstructionEditor;
 
-  constructor(options: { editor?: InstructionEditor; now?: () => number } = {}) {
+  /** Made by `Plan`; hosts use `plan.markdown`. */
+  constructor(options: {
+    host: PlanStateHost;
+    subscribe: (listener: (event: MarkdownChangeEvent) => void) => Unsubscribe;
+    /** A timestamp after every earlier one. */
+    stamp: () => number;
+    editor: InstructionEditor;
+  }) {
+    this.#host = options.host;
+    this.#subscribe = options.subscribe;
+    this.#stamp = options.stamp;
     this.#editor = options.editor;
-    this.#now = options.now ?? Date.now;
   }
 
   /** Every document, in creation order. */
   list(): MarkdownDoc[] {
-    return this.#docs.map(copy);
+    return this.#host.state.docs.map(copy);
   }
 
   /** The document with `id`, or `null`. */
   read(id: string): MarkdownDoc | null {
-    const doc = this.#find(id);
+    const doc = this.#host.state.docs.find((item) => item.id === id);
     return doc ? copy(doc) : null;
   }
 
   /** Adds a document with a fresh id; the title must not be empty. */
   create(input: MarkdownInput): MarkdownDoc {
-    const parsed = parseOrThrow(InputSchema, input, 'Cannot create markdown doc');
-    const doc: MarkdownDoc = { id: this.#ids.next(), title: parsed.title, content: parsed.content, updatedAt: this.#stamp() };
-    this.#docs = [...this.#docs, doc];
-    this.#emit({ type: 'create', doc: copy(doc) });
-    return copy(doc);
+    const { title, content } = readMarkdownInput(input, 'Cannot create markdown doc', false) as MarkdownInput;
+    let doc: MarkdownDoc | undefined;
+    const updatedAt = this.#stamp();
+    this.#host.update((state) => {
+      const { ids, last } = nextIds('m', state.lastIds.markdown, 1);
+      doc = Object.freeze({ id: ids[0] as string, title, content, updatedAt });
+      return {
+        state: { ...state, docs: [...state.docs, doc], lastIds: { ...state.lastIds, markdown: last } },
+        meta: { origin: 'host', markdown: { type: 'create', doc: copy(doc) } },
+      };
+    });
+    return copy(doc as MarkdownDoc);
   }
 
   /**
@@ -124,113 +180,51 @@ export class MarkdownArtifact {
    * that changes nothing returns the doc as it is, without an event or a new `updatedAt`.
    */
   edit(id: string, patch: MarkdownPatch): MarkdownDoc | null {
-    const current = this.#find(id);
-    if (!current) return null;
-    const parsed = parseOrThrow(PatchSchema, patch, `Cannot edit markdown doc ${id}`);
-    const title = parsed.title ?? current.title;
-    const content = parsed.content ?? current.content;
-    // Saving what is already there (an editor's autosave) is not an edit: updatedAt stays, so a
-    // rewrite in flight is not reported as a conflict.
-    if (title === current.title && content === current.content) return copy(current);
-    const doc: MarkdownDoc = {
-      ...current,
-      ...(parsed.title !== undefined ? { title: parsed.title } : {}),
-      ...(parsed.content !== undefined ? { content: parsed.content } : {}),
-      updatedAt: this.#stamp(),
-    };
-    this.#docs = this.#docs.map((item) => (item.id === id ? doc : item));
-    this.#emit({ type: 'edit', doc: copy(doc), previous: copy(current) });
-    return copy(doc);
+    if (!this.#host.state.docs.some((doc) => doc.id === id)) return null;
+    const parsed = readMarkdownInput(patch, `Cannot edit markdown doc ${id}`, true);
+    let result: MarkdownDoc | null = null;
+    const updatedAt = this.#stamp();
+    this.#host.update((state) => {
+      const step = editMarkdownDoc(state, id, parsed, updatedAt);
+      result = step?.doc ?? null;
+      return step && step.state !== state ? { state: step.state, meta: { origin: 'host', markdown: step.change } } : null;
+    });
+    return result ? copy(result) : null;
   }
 
   /**
-   * Has the model rewrite a document as instructed (the plan's `edit` role), and stores the result.
+   * Has the model edit a document as instructed (the plan's `edit` role), and stores the result.
    * Returns `null` for an unknown id without calling the model. If the document was edited or
-   * deleted while the model worked, the newer document is kept and a {@link ConflictError}
-   * (code `edit_conflict`) is thrown.
+   * deleted while the model worked, the newer document is kept and a `ConflictError` (code
+   * `edit_conflict`) is thrown.
    */
   async editWithInstruction(id: string, instruction: string, options: EditWithInstructionOptions = {}): Promise<MarkdownDoc | null> {
-    const before = this.#find(id);
+    const before = this.read(id);
     if (!before) return null;
     if (typeof instruction !== 'string' || instruction.trim() === '') {
-      throw new ValidationError('Cannot edit with an empty instruction: say what to change.', [
-        { path: 'instruction', message: 'must not be empty' },
-      ]);
+      throw new ValidationError('Cannot edit with an empty instruction: say what to change.', [{ path: 'instruction', message: 'must not be empty' }]);
     }
-    if (!this.#editor) {
-      throw new PlanloopError('no_llm', 'editWithInstruction needs a model: pass `llm` to new Plan({ llm }).');
-    }
-    const rewritten = await this.#editor(copy(before), instruction, options);
-    const now = this.#find(id);
-    if (!now) throw new ConflictError(id, `Markdown doc ${id} was deleted while the model rewrote it; nothing was saved.`);
-    if (now.updatedAt !== before.updatedAt) {
-      throw new ConflictError(id, `Markdown doc ${id} was edited while the model rewrote it; the newer version was kept. Try the instruction again.`);
-    }
-    return this.edit(id, rewritten);
+    return this.#editor(before, instruction, options);
   }
 
   /** Removes a document; its id is retired. Returns `false` for an unknown id. */
   delete(id: string): boolean {
-    if (!this.#find(id)) return false;
-    this.#docs = this.#docs.filter((doc) => doc.id !== id);
-    this.#emit({ type: 'delete', id });
-    return true;
+    let found = false;
+    this.#host.update((state) => {
+      const docs = state.docs.filter((doc) => doc.id !== id);
+      found = docs.length !== state.docs.length;
+      return found ? { state: { ...state, docs }, meta: { origin: 'host', markdown: { type: 'delete', id } } } : null;
+    });
+    return found;
   }
 
-  /** Subscribes to every successful mutation; returns the function that unsubscribes. */
+  /** Subscribes to every change of the documents; returns the function that unsubscribes. */
   onChange(listener: (event: MarkdownChangeEvent) => void): Unsubscribe {
-    return this.#events.on('change', listener);
+    return this.#subscribe(listener);
   }
 
-  /** The id counter, persisted in snapshots so deleted ids stay retired across reloads. */
+  /** The id counter, stored with the plan so deleted ids stay retired across reloads. */
   get lastId(): number {
-    return this.#ids.last;
+    return this.#host.state.lastIds.markdown;
   }
-
-  /**
-   * Loads stored documents ahead of any created before hydration finished (which get fresh ids
-   * if theirs are taken). Used by `Plan`.
-   *
-   * @internal
-   */
-  hydrate(stored: readonly MarkdownDoc[], lastId: number): void {
-    const issues: ValidationIssue[] = [];
-    stored.forEach((doc, index) => {
-      const result = MarkdownDocSchema.safeParse(doc);
-      if (!result.success) issues.push(...toIssues(result.error.issues, [index], doc));
-    });
-    if (issues.length > 0) throw new ValidationError(`Cannot load markdown docs: ${formatIssues(issues)}.`, issues);
-    // The stored plan's high-water mark: every id at or below it was handed out before the reload.
-    const storedLast = stored.reduce((high, doc) => Math.max(high, this.#ids.numberOf(doc.id) ?? 0), lastId);
-    this.#ids.advanceTo(storedLast);
-    for (const doc of stored) this.#lastStamp = Math.max(this.#lastStamp, doc.updatedAt);
-    const taken = new Set(stored.map((doc) => doc.id));
-    // A local id the stored plan has, or had and deleted, gets a fresh one: ids are never reused.
-    const retired = (id: string): boolean => taken.has(id) || (this.#ids.numberOf(id) ?? Number.POSITIVE_INFINITY) <= storedLast;
-    let renamed = false;
-    const local = this.#docs.map((doc) => {
-      if (!retired(doc.id)) return doc;
-      renamed = true;
-      return { ...doc, id: this.#ids.next() };
-    });
-    this.#docs = [...stored.map(copy), ...local];
-    if (stored.length > 0 || renamed) this.#emit({ type: 'hydrate', docs: this.list() });
-  }
-
-  /** A timestamp after every earlier one: `Date.now()`, or one more than the last when the clock has not moved. */
-  #stamp(): number {
-    this.#lastStamp = Math.max(this.#now(), this.#lastStamp + 1);
-    return this.#lastStamp;
-  }
-
-  #find(id: string): MarkdownDoc | undefined {
-    return this.#docs.find((doc) => doc.id === id);
-  }
-
-  #emit(change: MarkdownChange): void {
-    // An ordered emitter: a listener that mutates this artifact re-enters here, and its event waits
-    // behind the current one, so every listener sees the changes in order and ends on the newest state.
-    this.#events.emit('change', { docs: this.list(), change });
-  }
-
 }

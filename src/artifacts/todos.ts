@@ -1,44 +1,11 @@
-import { z } from 'zod/mini';
-import { TypedEmitter, type Unsubscribe } from '../emitter.js';
+import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { formatIssues, toIssues } from '../validation.js';
-import { IdSequence } from './id-sequence.js';
+import { definedEntries, isRecord, pathOf, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
+import { TODO_STATUSES, type PlanState, type PlanStateHost, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
+import { formatIssues } from '../validation.js';
+import { advancedPast, nextIds } from './id-sequence.js';
 
-/**
- * The statuses a todo moves through.
- *
- * @example
- * ```ts
- * TODO_STATUSES.includes(value as TodoStatus); // is it a status?
- * ```
- */
-export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
-
-/** Where a todo stands. */
-export type TodoStatus = (typeof TODO_STATUSES)[number];
-
-/** The intents planloop's prompts name; any other non-empty string is allowed too. */
-export type TodoIntent = 'navigate' | 'narrate' | 'click' | 'fill' | 'ask' | 'finish' | (string & {});
-
-/**
- * One step of a plan.
- *
- * @example
- * ```ts
- * const item: TodoItem = { id: 't1', intent: 'navigate', description: 'Open the pricing page', status: 'pending', expected_turn: 1 };
- * ```
- */
-export interface TodoItem {
-  /** `t1`, `t2`, … assigned on create; never reused within a plan. */
-  id: string;
-  intent: TodoIntent;
-  /** User-facing: what the user will see happen. */
-  description: string;
-  /** Defaults to `pending`. */
-  status: TodoStatus;
-  /** 1-based: the turn the planner expects to do this in. */
-  expected_turn?: number;
-}
+export { TODO_STATUSES, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
 
 /** What `create`/`createMany` take: a todo without its id; `status` defaults to `pending`. */
 export interface TodoInput {
@@ -53,27 +20,8 @@ export interface TodoSeed extends TodoInput {
   id?: string;
 }
 
-/** What `edit` takes: any fields but the id. */
+/** What `edit` takes: any fields but the id (an `id` in a patch is ignored). */
 export type TodoPatch = Partial<Omit<TodoItem, 'id'>> & { id?: string };
-
-const text = z.string().check(z.trim(), z.minLength(1));
-
-/** The zod schema of a stored or created todo (ids optional, status defaulted). */
-export const TodoSeedSchema = z.object({
-  id: z.optional(text),
-  intent: text,
-  description: text,
-  status: z._default(z.enum(TODO_STATUSES), 'pending'),
-  expected_turn: z.optional(z.int().check(z.positive())),
-});
-
-/** What changed in one mutation, as `onChange` reports it. */
-export type TodosChange =
-  | { type: 'create'; items: TodoItem[] }
-  | { type: 'edit'; items: TodoItem[]; previous: TodoItem[] }
-  | { type: 'delete'; ids: string[] }
-  | { type: 'reset'; items: TodoItem[] }
-  | { type: 'hydrate'; items: TodoItem[] };
 
 /** The payload of `todos.onChange` and the plan's `todos-change` event. */
 export interface TodosChangeEvent {
@@ -82,11 +30,150 @@ export interface TodosChangeEvent {
   readonly change: TodosChange;
 }
 
+/**
+ * The longest todo fields, in characters: a description is one user-facing line, an intent one
+ * word. Longer input (a model that pasted a page into a todo) is refused, not stored.
+ *
+ * @example
+ * ```ts
+ * description.length <= TODO_LIMITS.description;
+ * ```
+ */
+export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
+
+/**
+ * Checks one todo (an id is optional; a missing status becomes `pending`) and pushes what is
+ * wrong under `path`. Returns the todo to keep: trimmed, without `undefined` fields.
+ *
+ * @example
+ * ```ts
+ * const issues: ValidationIssue[] = [];
+ * readTodoSeed({ intent: 'narrate', description: ' Hi ' }, '[0]', issues); // { intent: 'narrate', description: 'Hi', status: 'pending' }
+ * ```
+ */
+export function readTodoSeed(value: unknown, path: string, issues: ValidationIssue[]): TodoSeed {
+  const record = readRecord(value, path, issues);
+  if (!record) return { intent: '', description: '' };
+  const item: TodoSeed = {
+    intent: readText(record.intent, pathOf(path, 'intent'), issues, { max: TODO_LIMITS.intent }),
+    description: readText(record.description, pathOf(path, 'description'), issues, { max: TODO_LIMITS.description }),
+    status: record.status === undefined ? 'pending' : readOneOf(record.status, TODO_STATUSES, pathOf(path, 'status'), issues),
+  };
+  if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, { max: TODO_LIMITS.id });
+  if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
+  return item;
+}
+
+/** Validates a batch; throws one {@link ValidationError} naming every bad field by index. */
+function readSeeds(items: unknown, what: string): TodoSeed[] {
+  const issues: ValidationIssue[] = [];
+  if (!Array.isArray(items)) throw new ValidationError(`${what}: expected an array of todos.`, [{ path: '(root)', message: 'must be an array' }]);
+  const seen = new Set<string>();
+  const seeds = items.map((item, index) => {
+    const seed = readTodoSeed(item, `[${index}]`, issues);
+    if (seed.id !== undefined && seed.id !== '') {
+      if (seen.has(seed.id)) issues.push({ path: `[${index}].id`, message: `repeats id "${seed.id}"; ids must be unique` });
+      seen.add(seed.id);
+    }
+    return seed;
+  });
+  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  return seeds;
+}
+
+/** Whether two todos hold the same values (an edit from one to the other changes nothing). */
+export function sameTodo(a: TodoItem, b: TodoItem): boolean {
+  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
+}
+
+const freeze = (item: TodoItem): TodoItem => Object.freeze(item);
 const copy = (item: TodoItem): TodoItem => ({ ...item });
 
 /**
- * The plan's ordered todo list. Every read returns a copy; every mutation validates first and
- * applies all of itself or nothing, then fires `onChange` once.
+ * Appends todos with fresh ids: the pure step behind `todos.createMany`.
+ *
+ * @example
+ * ```ts
+ * const { state, created } = appendTodos(plan.state, [{ intent: 'narrate', description: 'Say hi' }]);
+ * ```
+ */
+export function appendTodos(state: PlanState, inputs: unknown): { state: PlanState; created: TodoItem[] } {
+  const seeds = readSeeds(inputs, 'Cannot create todos');
+  const { ids, last } = nextIds('t', state.lastIds.todos, seeds.length);
+  const created = seeds.map(({ id: _ignored, ...seed }, index) => freeze({ ...seed, id: ids[index] as string } as TodoItem));
+  return { state: { ...state, todos: [...state.todos, ...created], lastIds: { ...state.lastIds, todos: last } }, created };
+}
+
+/**
+ * Changes several todos at once, all or none: the pure step behind `todos.editMany` and
+ * `plan.adjust`. Unknown ids and bad fields throw one {@link ValidationError} naming each by index.
+ * `changed` holds only the todos whose values differ (an edit to the same values changes nothing).
+ *
+ * @example
+ * ```ts
+ * const { state, changed } = editTodos(plan.state, [{ id: 't1', patch: { status: 'completed' } }]);
+ * ```
+ */
+export function editTodos(
+  state: PlanState,
+  edits: ReadonlyArray<{ id: string; patch: TodoPatch }>,
+): { state: PlanState; edited: TodoItem[]; changed: TodoItem[]; previous: TodoItem[] } {
+  if (!Array.isArray(edits)) {
+    throw new ValidationError('Cannot edit todos: expected an array of { id, patch }.', [{ path: '(root)', message: 'must be an array' }]);
+  }
+  const next = [...state.todos];
+  // One lookup table, not a scan per edit: a turn that edits many todos of a long plan stays linear.
+  const positions = new Map(next.map((item, position) => [item.id, position]));
+  const issues: ValidationIssue[] = [];
+  const edited: TodoItem[] = [];
+  const changed: TodoItem[] = [];
+  const previous: TodoItem[] = [];
+  edits.forEach((entry, index) => {
+    const { id, patch } = (isRecord(entry) ? entry : {}) as { id?: unknown; patch?: unknown };
+    const position = typeof id === 'string' ? positions.get(id) : undefined;
+    const current = position === undefined ? undefined : next[position];
+    if (!current || position === undefined) {
+      issues.push({ path: `[${index}].id`, message: `"${String(id)}" is not a todo of this plan` });
+      return;
+    }
+    if (!isRecord(patch)) {
+      issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
+      return;
+    }
+    const seed = readTodoSeed({ ...current, ...definedEntries(patch), id: current.id }, `[${index}]`, issues);
+    const item = freeze({ ...seed, id: current.id } as TodoItem);
+    edited.push(item);
+    if (sameTodo(item, current)) return; // nothing to change: no event, no save
+    previous.push(current);
+    changed.push(item);
+    next[position] = item;
+  });
+  if (issues.length > 0) throw new ValidationError(`Cannot edit todos: ${formatIssues(issues)}.`, issues);
+  return { state: changed.length > 0 ? { ...state, todos: next } : state, edited, changed, previous };
+}
+
+/**
+ * Replaces the whole list, all or none: the pure step behind `todos.reset` and a new plan. Given
+ * ids are kept (and must be unique); missing ids are assigned after the highest id ever seen.
+ *
+ * @example
+ * ```ts
+ * const { state, items } = replaceTodos(plan.state, [{ intent: 'narrate', description: 'Say hi' }]);
+ * ```
+ */
+export function replaceTodos(state: PlanState, seeds: unknown): { state: PlanState; items: TodoItem[] } {
+  const parsed = readSeeds(seeds, 'Cannot reset todos');
+  const observed = advancedPast('t', state.lastIds.todos, parsed.flatMap((seed) => (seed.id ? [seed.id] : [])));
+  const { ids, last } = nextIds('t', observed, parsed.filter((seed) => !seed.id).length);
+  let fresh = 0;
+  const items = parsed.map((seed) => freeze({ ...seed, id: seed.id || (ids[fresh++] as string) } as TodoItem));
+  return { state: { ...state, todos: items, lastIds: { ...state.lastIds, todos: last } }, items };
+}
+
+/**
+ * The plan's ordered todo list: a thin view of `plan.state.todos`. Every read returns a copy; every
+ * mutation validates first and commits all of itself or nothing as one change of the plan, then
+ * fires `onChange` once.
  *
  * @example
  * ```ts
@@ -99,39 +186,44 @@ const copy = (item: TodoItem): TodoItem => ({ ...item });
  * ```
  */
 export class TodosArtifact {
-  #items: TodoItem[] = [];
-  readonly #ids = new IdSequence('t');
-  readonly #events = new TypedEmitter<{ change: TodosChangeEvent }>({ ordered: true });
+  readonly #host: PlanStateHost;
+  readonly #subscribe: (listener: (event: TodosChangeEvent) => void) => Unsubscribe;
+
+  /** Made by `Plan`; hosts use `plan.todos`. */
+  constructor(host: PlanStateHost, subscribe: (listener: (event: TodosChangeEvent) => void) => Unsubscribe) {
+    this.#host = host;
+    this.#subscribe = subscribe;
+  }
 
   /** Every todo in order, completed ones included. */
   list(): TodoItem[] {
-    return this.#items.map(copy);
+    return this.#host.state.todos.map(copy);
   }
 
   /** The todos not yet completed, in order: what the per-turn prompt shows. */
   remaining(): TodoItem[] {
-    return this.#items.filter((item) => item.status !== 'completed').map(copy);
+    return this.#host.state.todos.filter((item) => item.status !== 'completed').map(copy);
   }
 
   /** The todo with `id`, or `null`. */
   get(id: string): TodoItem | null {
-    const item = this.#find(id);
+    const item = this.#host.state.todos.find((todo) => todo.id === id);
     return item ? copy(item) : null;
   }
 
   /** Appends one todo with a fresh id; throws {@link ValidationError} on bad input. */
   create(item: TodoInput): TodoItem {
-    const [created] = this.createMany([item]);
-    return created as TodoItem;
+    return this.createMany([item])[0] as TodoItem;
   }
 
   /** Appends several todos, all or none; the error names the index of each bad item. */
   createMany(items: readonly TodoInput[]): TodoItem[] {
-    const parsed = parseSeeds(items, 'Cannot create todos');
-    const created = parsed.map(({ id: _ignored, ...item }) => ({ ...item, id: this.#ids.next() }) as TodoItem);
-    if (created.length === 0) return [];
-    this.#items = [...this.#items, ...created];
-    this.#emit({ type: 'create', items: created.map(copy) });
+    let created: TodoItem[] = [];
+    this.#host.update((state) => {
+      const step = appendTodos(state, items);
+      created = step.created;
+      return created.length === 0 ? null : { state: step.state, meta: { origin: 'host', todos: { type: 'create', items: created.map(copy) } } };
+    });
     return created.map(copy);
   }
 
@@ -140,9 +232,8 @@ export class TodosArtifact {
    * validated. Returns the new todo, or `null` for an unknown id (and fires nothing).
    */
   edit(id: string, patch: TodoPatch): TodoItem | null {
-    if (!this.#find(id)) return null;
-    const [edited] = this.editMany([{ id, patch }]);
-    return edited ?? null;
+    if (!this.#host.state.todos.some((todo) => todo.id === id)) return null;
+    return this.editMany([{ id, patch }])[0] ?? null;
   }
 
   /**
@@ -150,157 +241,50 @@ export class TodosArtifact {
    * {@link ValidationError}: callers filter first (as `plan.adjust` does).
    */
   editMany(edits: ReadonlyArray<{ id: string; patch: TodoPatch }>): TodoItem[] {
-    if (!Array.isArray(edits)) {
-      throw new ValidationError('Cannot edit todos: expected an array of { id, patch }.', [{ path: '(root)', message: 'must be an array' }]);
-    }
-    const next = [...this.#items];
-    // One lookup table, not a scan per edit: a turn that edits many todos of a long plan stays linear.
-    const positions = new Map(next.map((item, position) => [item.id, position]));
-    const issues: ValidationIssue[] = [];
-    const previous: TodoItem[] = [];
-    const edited: TodoItem[] = [];
-    const changed: TodoItem[] = [];
-    edits.forEach((entry, index) => {
-      const { id, patch } = (entry ?? {}) as { id?: string; patch?: TodoPatch };
-      const position = id === undefined ? -1 : (positions.get(id) ?? -1);
-      const current = next[position];
-      if (id === undefined || !current) {
-        issues.push({ path: `[${index}].id`, message: `"${String(id)}" is not a todo of this plan` });
-        return;
-      }
-      if (typeof patch !== 'object' || patch === null || Array.isArray(patch)) {
-        issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
-        return;
-      }
-      const merged = { ...current, ...definedOnly(patch), id };
-      const result = TodoSeedSchema.safeParse(merged);
-      if (!result.success) {
-        issues.push(...toIssues(result.error.issues, [index], merged));
-        return;
-      }
-      const item = { ...result.data, id } as TodoItem;
-      edited.push(item);
-      if (sameTodo(item, current)) return; // nothing to change: no event, no save
-      previous.push(copy(current));
-      changed.push(item);
-      next[position] = item;
+    let edited: TodoItem[] = [];
+    this.#host.update((state) => {
+      const step = editTodos(state, edits);
+      edited = step.edited;
+      if (step.changed.length === 0) return null;
+      return { state: step.state, meta: { origin: 'host', todos: { type: 'edit', items: step.changed.map(copy), previous: step.previous.map(copy) } } };
     });
-    if (issues.length > 0) throw new ValidationError(`Cannot edit todos: ${formatIssues(issues)}.`, issues);
-    if (changed.length > 0) {
-      this.#items = next;
-      this.#emit({ type: 'edit', items: changed.map(copy), previous });
-    }
     return edited.map(copy);
   }
 
   /** Removes a todo. Its id is retired for good. Returns `false` for an unknown id. */
   delete(id: string): boolean {
-    if (!this.#find(id)) return false;
-    this.#items = this.#items.filter((item) => item.id !== id);
-    this.#emit({ type: 'delete', ids: [id] });
-    return true;
+    let found = false;
+    this.#host.update((state) => {
+      const todos = state.todos.filter((item) => item.id !== id);
+      found = todos.length !== state.todos.length;
+      return found ? { state: { ...state, todos }, meta: { origin: 'host', todos: { type: 'delete', ids: [id] } } } : null;
+    });
+    return found;
   }
 
   /**
    * Replaces the whole list (empty when `items` is omitted), all or none. Given ids are kept and
-   * must be unique; missing ids are assigned after the highest id ever seen.
+   * must be unique; missing ids are assigned after the highest id ever seen. The plan's summary and
+   * task are cleared in the same change: they described the todos that are gone (`setTaskPlan`
+   * replaces the todos with a new summary instead).
    */
   reset(items: readonly TodoSeed[] = []): TodoItem[] {
-    const next = this.#withIds(parseSeeds(items, 'Cannot reset todos'));
-    this.#items = next;
-    this.#emit({ type: 'reset', items: next.map(copy) });
-    return next.map(copy);
-  }
-
-  /** Subscribes to every successful mutation; returns the function that unsubscribes. */
-  onChange(listener: (event: TodosChangeEvent) => void): Unsubscribe {
-    return this.#events.on('change', listener);
-  }
-
-  /** The id counter, persisted in snapshots so deleted ids stay retired across reloads. */
-  get lastId(): number {
-    return this.#ids.last;
-  }
-
-  /**
-   * Loads stored todos (ids and statuses exactly as stored) ahead of any todos created before
-   * hydration finished. Used by `Plan`; hosts call `reset` instead.
-   *
-   * @internal
-   */
-  hydrate(stored: readonly TodoItem[], lastId: number, options: { keepLocalOnly: boolean }): void {
-    // The stored plan's high-water mark: every id at or below it was handed out before the reload.
-    const storedLast = stored.reduce((high, item) => Math.max(high, this.#ids.numberOf(item.id) ?? 0), lastId);
-    this.#ids.advanceTo(storedLast);
-    // The list stays exactly as the reset left it: nothing changed, so nothing to report.
-    if (options.keepLocalOnly) return;
-    const taken = new Set(stored.map((item) => item.id));
-    // A local id the stored plan has, or had and deleted, gets a fresh one: ids are never reused.
-    const retired = (id: string): boolean => taken.has(id) || (this.#ids.numberOf(id) ?? Number.POSITIVE_INFINITY) <= storedLast;
-    let renamed = false;
-    const local = this.#items.map((item) => {
-      if (!retired(item.id)) return item;
-      renamed = true;
-      return { ...item, id: this.#ids.next() };
+    let replaced: TodoItem[] = [];
+    this.#host.update((state) => {
+      const step = replaceTodos(state, items);
+      replaced = step.items;
+      return { state: { ...step.state, summary: '', task: '' }, meta: { origin: 'host', todos: { type: 'reset', items: replaced.map(copy) } } };
     });
-    const merged = [...stored.map(copy), ...local];
-    this.#items = merged;
-    for (const item of merged) this.#ids.observe(item.id);
-    if (stored.length > 0 || renamed) this.#emit({ type: 'hydrate', items: merged.map(copy) });
+    return replaced.map(copy);
   }
 
-  #withIds(items: TodoSeed[]): TodoItem[] {
-    for (const item of items) if (item.id) this.#ids.observe(item.id);
-    return items.map((item) => ({ ...item, id: item.id ?? this.#ids.next() }) as TodoItem);
+  /** Subscribes to every change of the todos; returns the function that unsubscribes. */
+  onChange(listener: (event: TodosChangeEvent) => void): Unsubscribe {
+    return this.#subscribe(listener);
   }
 
-  #find(id: string): TodoItem | undefined {
-    return this.#items.find((item) => item.id === id);
+  /** The id counter, stored with the plan so deleted ids stay retired across reloads. */
+  get lastId(): number {
+    return this.#host.state.lastIds.todos;
   }
-
-  #emit(change: TodosChange): void {
-    // An ordered emitter: a listener that mutates this artifact re-enters here, and its event waits
-    // behind the current one, so every listener sees the changes in order and ends on the newest state.
-    this.#events.emit('change', { todos: this.list(), change });
-  }
-
-}
-
-/** Validates a batch; throws one {@link ValidationError} naming every bad field by index. */
-function parseSeeds(items: readonly unknown[], what: string): TodoSeed[] {
-  if (!Array.isArray(items)) {
-    throw new ValidationError(`${what}: expected an array of todos.`, [{ path: '(root)', message: 'must be an array' }]);
-  }
-  const issues: ValidationIssue[] = [];
-  const parsed: TodoSeed[] = [];
-  const seen = new Set<string>();
-  items.forEach((item, index) => {
-    const result = TodoSeedSchema.safeParse(item);
-    if (!result.success) {
-      issues.push(...toIssues(result.error.issues, [index], item));
-      return;
-    }
-    const { id } = result.data;
-    if (id !== undefined) {
-      if (seen.has(id)) issues.push({ path: `[${index}].id`, message: `repeats id "${id}"; ids must be unique` });
-      seen.add(id);
-    }
-    parsed.push(stripUndefined(result.data) as TodoSeed);
-  });
-  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
-  return parsed;
-}
-
-/** Drops keys whose value is `undefined`, so a patch `{ expected_turn: undefined }` keeps the old value. */
-function definedOnly<T extends object>(patch: T): Partial<T> {
-  return Object.fromEntries(Object.entries(patch).filter(([, value]) => value !== undefined)) as Partial<T>;
-}
-
-function stripUndefined<T extends object>(value: T): T {
-  return definedOnly(value) as T;
-}
-
-/** Whether two todos hold the same values (an edit from one to the other changes nothing). */
-function sameTodo(a: TodoItem, b: TodoItem): boolean {
-  return a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
 }

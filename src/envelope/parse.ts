@@ -1,23 +1,31 @@
-import type { z } from 'zod/mini';
-import { EnvelopeError, formatPath, type ValidationIssue } from '../errors.js';
-import { parseModelJson } from '../planning/model-json.js';
-import { formatIssues, toIssues } from '../validation.js';
-import { insertForbidden } from './adjust.js';
+import { EnvelopeError, type ValidationIssue } from '../errors.js';
+import { definedEntries, isRecord, pathOf, readArray, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
+import { parseModelJson } from '../llm/model-json.js';
+import { formatIssues } from '../validation.js';
 import {
+  ACTION_TYPES,
+  ENVELOPE_LIMITS,
   FORBIDDEN_ADJUST_KEYS,
-  TodoAdjustSchema,
-  TurnActionSchema,
-  TurnPlanningSchema,
   type TodoAdjust,
+  type TodoReplace,
   type TurnAction,
   type TurnEnvelope,
   type TurnPlanning,
 } from './schema.js';
 
+/*
+ * One validator per shape (turn_planning, todo_adjust, an action, the envelope), used by the
+ * whole-text parser, the streaming parser and `plan.adjust` alike. Each reads a value from the
+ * model or the host, never throws anything but an EnvelopeError, and words its errors for the
+ * model: what was wrong, where, and what to send instead.
+ */
+
 /** Options of {@link parseTurnEnvelope}. */
 export interface ParseTurnEnvelopeOptions {
   /** The ids still open in the plan: an insert attempt's error names them as the ones to use. Default none. */
-  remainingIds?: readonly string[];
+  remainingIds?: readonly string[] | undefined;
+  /** The most actions one envelope may carry. Default `ENVELOPE_LIMITS.actions` (20). */
+  maxActions?: number | undefined;
 }
 
 /** The result of {@link safeParseTurnEnvelope}. */
@@ -25,13 +33,14 @@ export type SafeParseTurnEnvelopeResult = { success: true; data: TurnEnvelope } 
 
 const ENVELOPE_KEYS = ['turn_planning', 'todo_adjust', 'actions'] as const;
 const SHAPE = '{"turn_planning":{…},"todo_adjust":{"remove":[],"replace":[]},"actions":[…]}';
+const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…","intent":"…"}]}';
 
 /**
- * Reads one turn envelope from model text, as tolerant as `makeTodos` (code fences, prose around
- * the JSON, trailing commas, single quotes, `null` for absent fields) and validated with the zod
- * schemas. Throws an {@link EnvelopeError} whose message can be sent back to the model as is: what
- * was wrong, where, and what to send instead. A cut-off object is refused (a partial envelope is
- * never applied), and `__proto__` keys are dropped.
+ * Reads one turn envelope from model text, tolerantly (code fences, prose around the JSON,
+ * trailing commas, single quotes, `null` for absent fields, one object wrapped in `[ ]`) and
+ * validated. Throws an {@link EnvelopeError} whose message can be sent back to the model as is. A
+ * cut-off object is refused (a partial envelope is never applied); `__proto__` keys are dropped.
+ * Anything that is not a string is refused with code `envelope_invalid`, never a TypeError.
  *
  * @example
  * ```ts
@@ -40,8 +49,19 @@ const SHAPE = '{"turn_planning":{…},"todo_adjust":{"remove":[],"replace":[]},"
  * ```
  */
 export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
+  if (typeof text !== 'string') {
+    throw new EnvelopeError('envelope_invalid', `Expected the model's reply as text, got ${text === null ? 'null' : typeof text}. Reply with one JSON object: ${SHAPE}.`, {
+      issues: [{ path: '(root)', message: 'must be a string' }],
+    });
+  }
   const json = parseModelJson(text);
-  if (json.ok && !json.truncated) return withRaw(() => validateTurnEnvelope(unwrapSingle(json.value), options), text);
+  if (json.ok && !json.truncated) {
+    try {
+      return validateTurnEnvelope(unwrapSingle(json.value), options);
+    } catch (error) {
+      throw withRaw(error as EnvelopeError, text);
+    }
+  }
   const message = json.truncated
     ? 'Your reply was cut off before its JSON object closed. Send a shorter envelope (fewer or shorter actions).'
     : `Your reply has no usable JSON (${json.ok ? 'cut off' : json.error}). Reply with one JSON object: ${SHAPE}.`;
@@ -58,17 +78,12 @@ export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOption
  * ```
  */
 export function safeParseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): SafeParseTurnEnvelopeResult {
-  try {
-    return { success: true, data: parseTurnEnvelope(text, options) };
-  } catch (error) {
-    if (error instanceof EnvelopeError) return { success: false, error };
-    throw error;
-  }
+  return safely(() => parseTurnEnvelope(text, options));
 }
 
 /**
  * Validates an already parsed envelope value. Throws {@link EnvelopeError}, listing every bad
- * field at once. Used by {@link parseTurnEnvelope} and the streaming parser.
+ * field at once.
  *
  * @example
  * ```ts
@@ -76,34 +91,26 @@ export function safeParseTurnEnvelope(text: string, options: ParseTurnEnvelopeOp
  * ```
  */
 export function validateTurnEnvelope(value: unknown, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
-  if (!isRecord(value)) {
-    throw invalid([{ path: '(root)', message: 'must be a JSON object' }]);
-  }
+  if (!isRecord(value)) throw invalid([{ path: '(root)', message: 'must be a JSON object' }]);
   if (!ENVELOPE_KEYS.some((key) => Object.hasOwn(value, key))) {
     throw new EnvelopeError('envelope_invalid', `Your JSON is not a turn envelope: it has none of turn_planning, todo_adjust, actions. Reply with ${SHAPE}.`, {
       issues: [{ path: '(root)', message: 'not a turn envelope' }],
     });
   }
-  checkForbidden(value.todo_adjust, options.remainingIds);
   const issues: ValidationIssue[] = [];
   const planning = value.turn_planning ?? undefined;
   const adjust = value.todo_adjust ?? undefined;
-  const actions = value.actions ?? [];
-  const turnPlanning = planning === undefined ? undefined : check(TurnPlanningSchema, compact(planning), ['turn_planning'], issues);
-  const todoAdjust = adjust === undefined ? undefined : check(TodoAdjustSchema, compactAdjust(adjust), ['todo_adjust'], issues);
-  const parsedActions: TurnAction[] = [];
-  if (!Array.isArray(actions)) issues.push({ path: 'actions', message: 'must be an array' });
-  else {
-    actions.forEach((action, index) => {
-      const parsed = check(TurnActionSchema, compact(action), ['actions', index], issues);
-      if (parsed) parsedActions.push(parsed);
-    });
-  }
+  const turnPlanning = planning === undefined ? undefined : readTurnPlanning(planning, issues);
+  const todoAdjust = adjust === undefined ? undefined : readTodoAdjust(adjust, options.remainingIds, issues);
+  const actions = readArray(value.actions ?? [], 'actions', issues, (action, path) => readTurnAction(action, path, issues));
+  const maxActions = options.maxActions ?? ENVELOPE_LIMITS.actions;
+  // Checked after the items, so the issues name every bad action too; but one more error wins.
+  if (actions.length > maxActions) throw tooManyActions(maxActions, issues);
   if (issues.length > 0) throw invalid(issues);
   return {
     ...(turnPlanning ? { turn_planning: turnPlanning } : {}),
     ...(todoAdjust ? { todo_adjust: todoAdjust } : {}),
-    actions: parsedActions,
+    actions,
   };
 }
 
@@ -116,22 +123,35 @@ export function validateTurnEnvelope(value: unknown, options: ParseTurnEnvelopeO
  * ```
  */
 export function validateTurnPlanning(value: unknown): TurnPlanning {
-  return checkOrThrow(TurnPlanningSchema, compact(value), ['turn_planning']);
+  return orThrow((issues) => readTurnPlanning(value, issues));
 }
 
 /**
- * Validates `todo_adjust` on its own (for the streaming parser): refuses insert/add/create keys,
- * tolerates `null` lists. Throws {@link EnvelopeError}.
+ * Validates `todo_adjust` (from the model or the host): refuses insert/add/create keys with an
+ * error the model can act on, reads `null` or absent lists as empty. Throws {@link EnvelopeError}.
  *
  * @example
  * ```ts
- * validateTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
+ * parseTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
+ * parseTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
  * ```
  */
-export function validateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
+export function parseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
   if (value === null || value === undefined) return { remove: [], replace: [] };
-  checkForbidden(value, remainingIds);
-  return checkOrThrow(TodoAdjustSchema, compactAdjust(value), ['todo_adjust']);
+  return orThrow((issues) => readTodoAdjust(value, remainingIds, issues));
+}
+
+/**
+ * Like {@link parseTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
+ * if (!result.success) reply(result.error.message); // worded for the model
+ * ```
+ */
+export function safeParseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
+  return safely(() => parseTodoAdjust(value, remainingIds));
 }
 
 /**
@@ -143,65 +163,135 @@ export function validateTodoAdjust(value: unknown, remainingIds: readonly string
  * ```
  */
 export function validateTurnAction(value: unknown, index: number): TurnAction {
-  return checkOrThrow(TurnActionSchema, compact(value), ['actions', index]);
+  return orThrow((issues) => readTurnAction(value, `actions[${index}]`, issues));
 }
 
-function checkForbidden(adjust: unknown, remainingIds: readonly string[] = []): void {
-  if (!isRecord(adjust)) return;
-  const forbidden = FORBIDDEN_ADJUST_KEYS.find((key) => Object.hasOwn(adjust, key));
-  if (forbidden) throw insertForbidden(`the "${forbidden}" key`, remainingIds);
+/**
+ * The error for an envelope with more than `max` actions: none of them should run.
+ *
+ * @example
+ * ```ts
+ * throw tooManyActions(20);
+ * ```
+ */
+export function tooManyActions(max: number, issues: ValidationIssue[] = []): EnvelopeError {
+  return new EnvelopeError('envelope_invalid', `Your envelope has more than ${max} actions. Send at most ${max} actions per turn.`, {
+    issues: [{ path: 'actions', message: `has more than ${max} actions` }, ...issues],
+  });
 }
 
-function check<T>(schema: z.ZodMiniType<T>, value: unknown, path: PropertyKey[], issues: ValidationIssue[]): T | undefined {
-  const result = schema.safeParse(value);
-  if (result.success) return result.data;
-  for (const issue of result.error.issues) {
-    // zod reports an unknown discriminator as a bare invalid_union; name the allowed types instead.
-    const options = (issue as { options?: unknown[] }).options;
-    if (issue.code === 'invalid_union' && Array.isArray(options)) {
-      issues.push({ path: formatPath([...path, ...issue.path]), message: `must be one of ${options.join(', ')}` });
-    } else issues.push(...toIssues([issue], path, value));
+/**
+ * The error for any attempt to add todos, naming the ids the model may use instead.
+ *
+ * @example
+ * ```ts
+ * throw insertForbidden('the "insert" key', ['t2', 't3']);
+ * ```
+ */
+export function insertForbidden(what: string, remainingIds: readonly string[] = []): EnvelopeError {
+  const ids = remainingIds.length > 0 ? ` (${remainingIds.join(', ')})` : '';
+  return new EnvelopeError(
+    'envelope_insert_forbidden',
+    `todo_adjust cannot add todos (got ${what}); remove or replace existing ids${ids}. The plan is fixed when the run starts.`,
+    { issues: [{ path: 'todo_adjust', message: `cannot add todos (${what})` }] },
+  );
+}
+
+function readTurnPlanning(value: unknown, issues: ValidationIssue[]): TurnPlanning {
+  const record = readRecord(value, 'turn_planning', issues);
+  if (!record) return { does: '', is_last_turn: false };
+  const fields = definedEntries(record);
+  const planning: TurnPlanning = {
+    does: fields.does === undefined ? '' : readText(fields.does, 'turn_planning.does', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.text }),
+    is_last_turn: false,
+  };
+  if (fields.todo_id !== undefined) planning.todo_id = readText(fields.todo_id, 'turn_planning.todo_id', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.name });
+  if (fields.is_last_turn !== undefined) {
+    if (typeof fields.is_last_turn === 'boolean') planning.is_last_turn = fields.is_last_turn;
+    else issues.push({ path: 'turn_planning.is_last_turn', message: 'must be true or false' });
   }
-  return undefined;
+  return planning;
 }
 
-function checkOrThrow<T>(schema: z.ZodMiniType<T>, value: unknown, path: PropertyKey[]): T {
+function readTodoAdjust(value: unknown, remainingIds: readonly string[] | undefined, issues: ValidationIssue[]): TodoAdjust {
+  if (!isRecord(value)) {
+    issues.push({ path: 'todo_adjust', message: `must be an object like ${ADJUST_SHAPE}` });
+    return { remove: [], replace: [] };
+  }
+  const forbidden = FORBIDDEN_ADJUST_KEYS.find((key) => Object.hasOwn(value, key));
+  if (forbidden) throw insertForbidden(`the "${forbidden}" key`, remainingIds);
+  const fields = definedEntries(value);
+  const remove = readArray(fields.remove ?? [], 'todo_adjust.remove', issues, (id, path) => readText(id, path, issues, { max: ENVELOPE_LIMITS.name }));
+  const replace = readArray(fields.replace ?? [], 'todo_adjust.replace', issues, (entry, path) => readReplace(entry, path, issues));
+  return { remove, replace };
+}
+
+function readReplace(value: unknown, path: string, issues: ValidationIssue[]): TodoReplace {
+  const record = readRecord(value, path, issues);
+  if (!record) return { id: '' };
+  const fields = definedEntries(record);
+  const replace: TodoReplace = { id: readText(fields.id, pathOf(path, 'id'), issues, { max: ENVELOPE_LIMITS.name }) };
+  if (fields.description !== undefined) replace.description = readText(fields.description, pathOf(path, 'description'), issues);
+  if (fields.intent !== undefined) replace.intent = readText(fields.intent, pathOf(path, 'intent'), issues);
+  if (fields.expected_turn !== undefined) replace.expected_turn = readPositiveInt(fields.expected_turn, pathOf(path, 'expected_turn'), issues);
+  return replace;
+}
+
+function readTurnAction(value: unknown, path: string, issues: ValidationIssue[]): TurnAction {
+  const record = readRecord(value, path, issues);
+  if (!record) return { type: 'task_finish', summary: '' };
+  const fields = definedEntries(record);
+  const type = readOneOf(fields.type, ACTION_TYPES, pathOf(path, 'type'), issues);
+  const text = (key: string, options: { nonEmpty?: boolean; max?: number } = {}): string =>
+    readText(fields[key], pathOf(path, key), issues, { max: ENVELOPE_LIMITS.text, ...options });
+  switch (type) {
+    case 'narrate': {
+      const action: TurnAction = { type, text: text('text') };
+      if (fields.target !== undefined) action.target = text('target', { nonEmpty: false, max: ENVELOPE_LIMITS.name });
+      return action;
+    }
+    case 'tool': {
+      const name = text('name', { max: ENVELOPE_LIMITS.name });
+      const args = fields.args === undefined ? {} : readRecord(fields.args, pathOf(path, 'args'), issues);
+      return { type, name, args: args ? definedArgs(args) : {} };
+    }
+    case 'ask':
+      return { type, question: text('question') };
+    default:
+      return { type: 'task_finish', summary: fields.summary === undefined ? '' : text('summary', { nonEmpty: false }) };
+  }
+}
+
+/** The tool's arguments as given, without a `__proto__` key (nulls are kept: a tool may mean them). */
+function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(args)) if (key !== '__proto__') out[key] = args[key];
+  return out;
+}
+
+function orThrow<T>(read: (issues: ValidationIssue[]) => T): T {
   const issues: ValidationIssue[] = [];
-  const parsed = check(schema, value, path, issues);
-  if (issues.length > 0 || parsed === undefined) throw invalid(issues);
-  return parsed;
+  const value = read(issues);
+  if (issues.length > 0) throw invalid(issues);
+  return value;
+}
+
+function safely<T>(run: () => T): { success: true; data: T } | { success: false; error: EnvelopeError } {
+  try {
+    return { success: true, data: run() };
+  } catch (error) {
+    if (error instanceof EnvelopeError) return { success: false, error };
+    throw error;
+  }
 }
 
 function invalid(issues: ValidationIssue[]): EnvelopeError {
   return new EnvelopeError('envelope_invalid', `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`, { issues });
 }
 
-function withRaw<T>(run: () => T, raw: string): T {
-  try {
-    return run();
-  } catch (error) {
-    if (!(error instanceof EnvelopeError)) throw error;
-    throw new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
-  }
-}
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * A shallow copy without `null` fields: small models write `"target": null` for "absent". Never
- * copies a `__proto__` key (defensive: parsed JSON has none already).
- */
-function compact(value: unknown): unknown {
-  if (!isRecord(value)) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key, field]) => field !== null && key !== '__proto__'));
-}
-
-function compactAdjust(value: unknown): unknown {
-  const adjust = compact(value);
-  if (!isRecord(adjust) || !Array.isArray(adjust.replace)) return adjust;
-  return { ...adjust, replace: adjust.replace.map(compact) };
+function withRaw(error: EnvelopeError, raw: string): EnvelopeError {
+  if (!(error instanceof EnvelopeError)) return error;
+  return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
 }
 
 /**
@@ -209,5 +299,5 @@ function compactAdjust(value: unknown): unknown {
  * inside and may already have acted on it, so the whole-text parse must read it the same way.
  */
 function unwrapSingle(value: unknown): unknown {
-  return Array.isArray(value) && value.length === 1 && typeof value[0] === 'object' && value[0] !== null && !Array.isArray(value[0]) ? value[0] : value;
+  return Array.isArray(value) && value.length === 1 && isRecord(value[0]) ? value[0] : value;
 }

@@ -1,93 +1,28 @@
-import { z } from 'zod/mini';
-
-const text = z.string().check(z.trim(), z.minLength(1));
+/*
+ * The turn envelope's shapes: the types the validators in `parse.ts` produce, the keys that would
+ * add todos, the limits, and the JSON Schema sent to backends that can constrain output.
+ */
 
 /** What this turn does, anchored to a todo (which becomes `in_progress`), and whether it is the last. */
-export const TurnPlanningSchema = z.object({
-  todo_id: z.optional(z.string()),
-  does: z._default(z.string(), ''),
-  is_last_turn: z._default(z.boolean(), false),
-});
+export interface TurnPlanning {
+  todo_id?: string;
+  /** Defaults to `''`. */
+  does: string;
+  /** Defaults to `false`. */
+  is_last_turn: boolean;
+}
 
 /** A rewrite of an existing todo, in place. The id must already be in the plan. */
-export const TodoReplaceSchema = z.object({
-  id: text,
-  description: z.optional(text),
-  intent: z.optional(text),
-  expected_turn: z.optional(z.int().check(z.positive())),
-});
+export interface TodoReplace {
+  id: string;
+  description?: string;
+  intent?: string;
+  expected_turn?: number;
+}
 
 /**
- * The only ways a turn may change the plan: mark ids done (`remove`) or rewrite them (`replace`).
- * There is deliberately no insert.
- *
- * @example
- * ```ts
- * TodoAdjustSchema.parse({ remove: ['t1'] }); // { remove: ['t1'], replace: [] }
- * ```
- */
-export const TodoAdjustSchema = z.object({
-  remove: z._default(z.array(z.string()), []),
-  replace: z._default(z.array(TodoReplaceSchema), []),
-});
-
-/** Say something to the user, optionally highlighting the element matched by the CSS `target`. */
-export const NarrateActionSchema = z.object({
-  type: z.literal('narrate'),
-  text: text,
-  target: z.optional(z.string()),
-});
-
-/** Call one of the host's tools (navigate, click, fill, …) by name. */
-export const ToolActionSchema = z.object({
-  type: z.literal('tool'),
-  name: text,
-  args: z._default(z.record(z.string(), z.unknown()), {}),
-});
-
-/** Ask the user a question; the host answers. */
-export const AskActionSchema = z.object({
-  type: z.literal('ask'),
-  question: text,
-});
-
-/** Declare the task done. */
-export const TaskFinishActionSchema = z.object({
-  type: z.literal('task_finish'),
-  summary: z._default(z.string(), ''),
-});
-
-/**
- * One action of a turn.
- *
- * @example
- * ```ts
- * TurnActionSchema.safeParse({ type: 'narrate', text: 'Hi' }).success; // true
- * ```
- */
-export const TurnActionSchema = z.discriminatedUnion('type', [
-  NarrateActionSchema,
-  ToolActionSchema,
-  AskActionSchema,
-  TaskFinishActionSchema,
-]);
-
-/**
- * The one JSON object a model sends per turn.
- *
- * @example
- * ```ts
- * TurnEnvelopeSchema.parse(JSON.parse(text)); // prefer parseTurnEnvelope(text): it also tolerates fences and prose
- * ```
- */
-export const TurnEnvelopeSchema = z.object({
-  turn_planning: z.optional(TurnPlanningSchema),
-  todo_adjust: z.optional(TodoAdjustSchema),
-  actions: z._default(z.array(TurnActionSchema), []),
-});
-
-/**
- * The per-turn plan change: ids to mark completed and todos to rewrite in place.
+ * The per-turn plan change: ids to mark completed and todos to rewrite in place. There is
+ * deliberately no insert.
  *
  * @example
  * ```ts
@@ -95,23 +30,47 @@ export const TurnEnvelopeSchema = z.object({
  * plan.adjust(change);
  * ```
  */
-export type TodoAdjust = z.output<typeof TodoAdjustSchema>;
-/** `todo_adjust` as a host or model may write it: both lists optional. */
-export type TodoAdjustInput = z.input<typeof TodoAdjustSchema>;
-/** One `replace` entry. */
-export type TodoReplace = z.output<typeof TodoReplaceSchema>;
-/** `turn_planning`. */
-export type TurnPlanning = z.output<typeof TurnPlanningSchema>;
-/** One action. */
-export type TurnAction = z.output<typeof TurnActionSchema>;
-/** `narrate`. */
-export type NarrateAction = z.output<typeof NarrateActionSchema>;
-/** `tool`. */
-export type ToolAction = z.output<typeof ToolActionSchema>;
-/** `ask`. */
-export type AskAction = z.output<typeof AskActionSchema>;
-/** `task_finish`. */
-export type TaskFinishAction = z.output<typeof TaskFinishActionSchema>;
+export interface TodoAdjust {
+  remove: string[];
+  replace: TodoReplace[];
+}
+
+/** `todo_adjust` as a host or model may write it: both lists optional (`null` reads as absent). */
+export interface TodoAdjustInput {
+  remove?: string[] | null | undefined;
+  replace?: TodoReplace[] | null | undefined;
+}
+
+/** Say something to the user, optionally highlighting the element matched by the CSS `target`. */
+export interface NarrateAction {
+  type: 'narrate';
+  text: string;
+  target?: string;
+}
+
+/** Call one of the host's tools (navigate, click, fill, …) by name. */
+export interface ToolAction {
+  type: 'tool';
+  name: string;
+  /** Defaults to `{}`. */
+  args: Record<string, unknown>;
+}
+
+/** Ask the user a question; the host answers. */
+export interface AskAction {
+  type: 'ask';
+  question: string;
+}
+
+/** Declare the task done. */
+export interface TaskFinishAction {
+  type: 'task_finish';
+  /** Defaults to `''`. */
+  summary: string;
+}
+
+/** One action of a turn. */
+export type TurnAction = NarrateAction | ToolAction | AskAction | TaskFinishAction;
 
 /**
  * One turn's JSON, from the model to the host.
@@ -125,10 +84,49 @@ export type TaskFinishAction = z.output<typeof TaskFinishActionSchema>;
  * };
  * ```
  */
-export type TurnEnvelope = z.output<typeof TurnEnvelopeSchema>;
+export interface TurnEnvelope {
+  turn_planning?: TurnPlanning;
+  todo_adjust?: TodoAdjust;
+  actions: TurnAction[];
+}
 
-/** Keys that would add todos; `todo_adjust` refuses them with an explanation. */
+/**
+ * The action types, in the order the prompt names them.
+ *
+ * @example
+ * ```ts
+ * ACTION_TYPES.includes(action.type); // true
+ * ```
+ */
+export const ACTION_TYPES = ['narrate', 'tool', 'ask', 'task_finish'] as const;
+
+/**
+ * Keys that would add todos; `todo_adjust` refuses them with an explanation.
+ *
+ * @example
+ * ```ts
+ * FORBIDDEN_ADJUST_KEYS.includes('insert'); // true
+ * ```
+ */
 export const FORBIDDEN_ADJUST_KEYS = ['insert', 'add', 'create', 'append', 'new'] as const;
+
+/**
+ * Size limits of one envelope, in characters or items: a reply beyond them is refused (and fed
+ * back) instead of being acted on. A turn is a handful of actions and a few sentences.
+ *
+ * @example
+ * ```ts
+ * envelope.actions.length <= ENVELOPE_LIMITS.actions;
+ * ```
+ */
+export const ENVELOPE_LIMITS = {
+  /** Actions in one envelope. */
+  actions: 20,
+  /** A narrate's text, a question, a finish summary, `does`. */
+  text: 2000,
+  /** A tool name, an id, a target selector. */
+  name: 200,
+} as const;
 
 /**
  * The JSON Schema of the envelope, passed to providers that can constrain output to it. Kept
@@ -166,7 +164,7 @@ export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string', enum: ['narrate', 'tool', 'ask', 'task_finish'] },
+          type: { type: 'string', enum: [...ACTION_TYPES] },
           text: { type: 'string' },
           target: { type: 'string' },
           name: { type: 'string' },
@@ -178,7 +176,7 @@ export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
       },
     },
   },
-  // todo_adjust is required here (the zod schema lets it be absent): a model made to write it,
+  // todo_adjust is required here (the validator lets it be absent): a model made to write it,
   // even empty, before `actions` lets the streaming parser dispatch each action as it closes.
   required: ['turn_planning', 'todo_adjust', 'actions'],
 };

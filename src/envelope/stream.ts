@@ -1,14 +1,16 @@
-import { EnvelopeError } from '../errors.js';
-import { parseModelJson } from '../planning/model-json.js';
+import { EnvelopeError, ValidationError } from '../errors.js';
+import { describeValue } from '../guards.js';
+import { parseModelJson } from '../llm/model-json.js';
 import {
   safeParseTurnEnvelope,
-  validateTodoAdjust,
+  parseTodoAdjust,
+  tooManyActions,
   validateTurnAction,
   validateTurnPlanning,
   type ParseTurnEnvelopeOptions,
   type SafeParseTurnEnvelopeResult,
 } from './parse.js';
-import type { TodoAdjust, TurnAction, TurnPlanning } from './schema.js';
+import { ENVELOPE_LIMITS, type TodoAdjust, type TurnAction, type TurnPlanning } from './schema.js';
 
 /** Options of {@link createEnvelopeStreamParser}: where the pieces go, and the parse options. */
 export interface EnvelopeStreamOptions extends ParseTurnEnvelopeOptions {
@@ -71,6 +73,7 @@ const EMPTY_ADJUST: TodoAdjust = { remove: [], replace: [] };
  * ```
  */
 export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}): EnvelopeStreamParser {
+  const maxActions = options.maxActions ?? ENVELOPE_LIMITS.actions;
   let text = '';
   // The deltas as they came, with where each starts: the scan reads characters and slices pieces
   // from them, never from `text`, because indexing a string built by `+=` makes V8 flatten it
@@ -132,7 +135,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
         const value = readJson(piece, 'turn_planning');
         if (value !== null) planning ??= validateTurnPlanning(value); // a repeated key: end() sees the mismatch
       } else if (key === 'todo_adjust') {
-        const value = validateTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
+        const value = parseTodoAdjust(readJson(piece, 'todo_adjust'), options.remainingIds);
         if (adjustAssumed) lateAdjust ??= value;
         else adjust ??= value;
       }
@@ -145,6 +148,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     itemStart = -1;
     const index = itemCount++;
     guard(() => {
+      if (index >= maxActions) throw tooManyActions(maxActions);
       actions.push(validateTurnAction(readJson(piece, `actions[${index}]`), index));
     });
   };
@@ -243,7 +247,10 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   return {
     push(delta) {
-      if (final) throw new Error('createEnvelopeStreamParser: push() after end().');
+      if (final) throw new ValidationError('Cannot push to an envelope stream parser after end(): make a new parser per reply.', [{ path: 'delta', message: 'came after end()' }]);
+      if (typeof delta !== 'string') {
+        throw new ValidationError(`An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, [{ path: 'delta', message: 'must be a string' }]);
+      }
       text += delta;
       if (delta.length > 0) {
         chunks.push(delta);

@@ -1,10 +1,19 @@
 import { z } from 'zod/mini';
-import { TodoSeedSchema } from '../artifacts/todos.js';
+import { TODO_STATUSES } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
 import { formatIssues, parseOrThrow, toIssues } from '../validation.js';
 
 const text = z.string().check(z.trim(), z.minLength(1));
+
+/** A todo as a capsule carries it: the plan's todo shape (zod here: this module validates with zod anyway). */
+const CapsuleTodoSchema = z.object({
+  id: text,
+  intent: text,
+  description: text,
+  status: z._default(z.enum(TODO_STATUSES), 'pending'),
+  expected_turn: z.optional(z.int().check(z.positive())),
+});
 
 /**
  * The zod schema of a {@link ContextCapsule}.
@@ -21,7 +30,7 @@ export const ContextCapsuleSchema = z.object({
   planSnapshot: z.optional(
     z.object({
       revision: z.optional(z.int().check(z.nonnegative())),
-      todos: z.array(z.extend(TodoSeedSchema, { id: text })),
+      todos: z.array(CapsuleTodoSchema),
     }),
   ),
   /** What it learned, one short sentence each. */

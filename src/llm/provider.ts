@@ -49,6 +49,8 @@ export type LLMChunk =
  * ```
  */
 export interface LLMProvider {
+  /** A short name errors and events report (`openai-compatible:gpt-4o-mini`). Optional. */
+  readonly name?: string;
   generate(request: LLMRequest): Promise<LLMResult>;
   stream?(request: LLMRequest): AsyncIterable<LLMChunk>;
 }

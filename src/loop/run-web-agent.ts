@@ -1,33 +1,19 @@
 import { nanoid } from 'nanoid';
-import type { TodoItem } from '../artifacts/todos.js';
-import { TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
-import { createEnvelopeStreamParser } from '../envelope/stream.js';
-import { EnvelopeError, PlanloopError, ProviderError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
-import type { AdjustResult, Observation, ReasoningPhase, RunFinishReason } from '../events.js';
-import { resolveProvider, streamOrGenerate, type FinishReason, type LLMMessage, type LLMRequest, type LLMSource, type LLMUsage } from '../llm/provider.js';
+import { PlanloopError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
+import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
+import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
+import type { ActionHandlers } from './dispatch-action.js';
+import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
+import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
-/** What a tool handler (and `onNarrate`, `onAsk`) receives besides its arguments. */
-export interface LoopToolContext {
-  readonly runId: string;
-  readonly turn: number;
-  readonly plan: Plan;
-  /** The todo this turn works on (`turn_planning.todo_id`). */
-  readonly todoId: string | undefined;
-  /** Aborts when the run is aborted: pass it on to `fetch` and the like. */
-  readonly signal: AbortSignal | undefined;
-}
-
-/** A host tool: its result (any JSON-able value) or its error becomes an observation. */
-export type LoopToolHandler = (args: Record<string, unknown>, context: LoopToolContext) => unknown;
-
-/** A tool: a handler, or a handler with a one-line description the model sees (`open a page {path}`). */
-export type LoopTool = LoopToolHandler | { run: LoopToolHandler; description?: string };
+export type { LoopTool, LoopToolContext, LoopToolHandler } from './dispatch-action.js';
 
 /** Options of {@link runWebAgent}. */
-export interface RunWebAgentOptions {
+export interface RunWebAgentOptions extends ActionHandlers {
   plan: Plan;
   /** The user's request. */
   task: string;
@@ -35,12 +21,6 @@ export interface RunWebAgentOptions {
   llm?: LLMSource | undefined;
   /** What makeTodos gets. Default `{ task }`. */
   planInput?: PlanInput | undefined;
-  /** The host's tools, by name. An unknown name becomes an error observation, not a crash. */
-  tools?: Record<string, LoopTool> | undefined;
-  /** Says `text` to the user, highlighting the element matched by the CSS `target`. Awaited. */
-  onNarrate?: ((text: string, target: string | undefined, context: LoopToolContext) => void | Promise<void>) | undefined;
-  /** Asks the user; the answer becomes an observation. Without it the model is told to decide itself. */
-  onAsk?: ((question: string, context: LoopToolContext) => string | Promise<string>) | undefined;
   /** Shows the plan's summary and waits for the user's go (e.g. Space). `false` declines: the run ends, the plan is cleared. */
   announcePlan?: ((summary: string, todos: TodoItem[]) => boolean | Promise<boolean>) | undefined;
   signal?: AbortSignal | undefined;
@@ -57,6 +37,21 @@ export interface RunWebAgentOptions {
   stallTurns?: number | undefined;
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
   memorySize?: number | undefined;
+  /**
+   * What the page shows now, asked before every turn (e.g. `describePage` from `planloop/dom`):
+   * its text goes into that turn's prompt under `Page:`, cut to `observeBudget`. A throw becomes
+   * a line saying the page could not be read; the turn goes on.
+   */
+  observe?: ((context: { readonly turn: number; readonly plan: Plan; readonly signal: AbortSignal | undefined }) => string | undefined | Promise<string | undefined>) | undefined;
+  /** The most tokens (≈ 4 characters each) of `observe`'s text a turn's prompt carries. Default 400. */
+  observeBudget?: number | undefined;
+  /**
+   * Where the page is, for the turn prompt's `URL:` line. Default: `location`'s path, query and
+   * hash when running in a browser; `false` leaves the line out.
+   */
+  url?: (() => string | undefined) | false | undefined;
+  /** Bounds of each turn (answer time, characters, actions). Defaults: {@link DEFAULT_TURN_LIMITS}. */
+  turnLimits?: Partial<TurnLimits> | undefined;
   /** Replaces the envelope instructions (the turn system prompt). */
   systemPrompt?: string | undefined;
   temperature?: number | undefined;
@@ -78,12 +73,8 @@ export interface RunResult {
 /** Plans with a run going: two runs on one plan would undo each other's turns. */
 const activeRuns = new WeakSet<Plan>();
 
-/** Bad envelopes in a row (the first try and its retry) before the run ends with `run-error`. */
+/** Bad replies in a row (the first try and its retry) before the run ends with `run-error`. */
 const MAX_ATTEMPTS = 2;
-
-type Attempt =
-  | { ok: true; envelope: TurnEnvelope; adjust: AdjustResult; observations: Observation[]; usage: LLMUsage | undefined; finishSummary: string | undefined }
-  | { ok: false; error: EnvelopeError; raw: string; observations: Observation[]; done: string[] };
 
 /**
  * The reference turn loop: plans once, then plays turns until the model finishes, every todo is
@@ -95,29 +86,32 @@ type Attempt =
  * `plan.summary` and the todos); a decline clears the plan and resolves with reason `declined`. A
  * resumed plan is announced too when none of its todos has started, since it was never confirmed.
  *
- * Each turn sends the task, the remaining todos, last turn's observations, a short memory and,
- * after `stallTurns` turns without progress, a nudge; then streams the model's envelope and acts
- * on it while it streams: `turn_planning` (its todo becomes `in_progress`) and `todo_adjust` are
- * applied as soon as both have arrived, each action runs as soon as its object closes (one at a
- * time, in order): `narrate` -> `onNarrate`, `tool` -> `tools[name]`, `ask` -> `onAsk`,
- * `task_finish` -> the run ends after this turn.
+ * Each turn sends the task, the page's URL, the remaining todos, last turn's observations, a
+ * short memory, what `observe` says the page shows, and after `stallTurns` turns without progress
+ * a nudge; then plays the turn (see `playTurn`): streams the model's envelope and acts on it while
+ * it streams: `turn_planning` (its todo becomes `in_progress`) and `todo_adjust` are applied as
+ * soon as both have arrived, each action runs as soon as its object closes (one at a time, in
+ * order): `narrate` -> `onNarrate`, `tool` -> `tools[name]`, `ask` -> `onAsk`, `task_finish` ->
+ * the run ends after this turn.
  *
- * A bad envelope changes nothing in the plan: if it turns out bad after the adjust was applied
- * (a later action invalid, the JSON cut off, an insert attempt), the plan is restored to what it
- * was before the turn and actions not yet started are dropped. Actions that already ran cannot be
- * undone (they happened on the page), so the model is told the error and what already ran, and
- * the turn is retried once; a second bad envelope in a row ends the run with `run-error`. An
- * abort (between turns or mid-stream) also restores the turn's plan change, emits `run-error`
- * and rejects with an `AbortError` (code `aborted`). Any other failure (planning, the provider)
- * emits `run-error` and rejects with that error.
+ * Each turn is a transaction on the plan. A bad reply changes nothing in the plan: if it turns out
+ * bad after the adjust was applied (a later action invalid, the JSON cut off, an insert attempt,
+ * too many actions, too long, too slow: see `turnLimits`), the plan is rolled back to its
+ * checkpoint and actions not yet started are dropped. Actions that already ran cannot be undone
+ * (they happened on the page), so the model is told the error and what already ran, and the turn
+ * is retried once; a second bad reply in a row ends the run with `run-error`. An abort (between
+ * turns or mid-stream) also rolls the turn back, emits `run-error` and rejects with an
+ * `AbortError` (code `aborted`). Any other failure (planning, the provider) emits `run-error` and
+ * rejects with that error.
  *
  * When the run finishes through `task_finish` or `is_last_turn`, the last turn's todo is
  * completed. Events: `run-start`, `turn-start`, `action`, `turn-end` (with usage), `run-finish`,
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
  * `obs` (each observation) and `reflect` (what the turn completed).
  * One run at a time per plan: starting another while one runs throws code `run_in_progress`.
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `resume` only for the same task; each of the three
- * numbers must be a whole number of at least 0, else a `ValidationError` (`invalid_input`) before any model call.
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `observeBudget` 400, `resume` only
+ * for the same task; each of these numbers must be a whole number of at least 0, else a
+ * `ValidationError` (`invalid_input`) before any model call.
  *
  * @example
  * ```ts
@@ -136,9 +130,11 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   // A NaN slack (say from Number(field.value)) would make the bound never hit: refuse it up front.
   const slack = wholeNumber(options.maxTurnSlack ?? 2, 'maxTurnSlack');
   const stallTurns = wholeNumber(options.stallTurns ?? 2, 'stallTurns');
-  const memorySize = wholeNumber(options.memorySize ?? 4, 'memorySize');
-  const tools = options.tools ?? {};
-  const toolSpecs: TurnToolSpec[] = Object.entries(tools).map(([name, tool]) =>
+  const memory = new TurnMemory(wholeNumber(options.memorySize ?? 4, 'memorySize'));
+  const observeChars = wholeNumber(options.observeBudget ?? 400, 'observeBudget') * 4;
+  const limits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
+  for (const [name, value] of Object.entries(limits)) wholeNumber(value, `turnLimits.${name}`);
+  const toolSpecs: TurnToolSpec[] = Object.entries(options.tools ?? {}).map(([name, tool]) =>
     typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name },
   );
   const runId = nanoid(10);
@@ -160,17 +156,9 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   try {
     throwIfAborted(signal);
     await untilAborted(plan.ready, signal);
-    // By default only a plan made for this same task (or for no recorded task: a checklist, a host
-    // reset) is resumed, so todos a finished or stopped run left are not taken for a new request.
-    // (A task that is not a string, from plain JS, is no match here: makeTodos then refuses it with a ValidationError.)
-    const trimmed = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() : undefined);
-    const sameTask = !plan.task || plan.task === trimmed(task) || plan.task === trimmed(options.planInput?.task);
-    const resumed = plan.todos.remaining().length > 0 && (options.resume === true || (options.resume === undefined && sameTask));
+    const { resumed, unconfirmed } = startOrResume(plan, options);
     plan.emit('run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');
-    // A resumed plan none of whose todos has started was never confirmed (say, the page reloaded at
-    // the announcement, or the plan was seeded from a checklist): it is announced like a new one.
-    const unconfirmed = !resumed || plan.todos.list().every((todo) => todo.status === 'pending');
     if (!resumed) await plan.makeTodos(options.planInput ?? { task }, signal ? { signal } : {});
     if (options.announcePlan && unconfirmed) {
       const go = await untilAborted(Promise.resolve(options.announcePlan(plan.summary, plan.todos.list())), signal);
@@ -181,179 +169,65 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     }
 
     const maxTurns = plan.todos.remaining().length + slack;
-    const memory: string[] = [];
     let observations: Observation[] = [];
-    let stalled = 0;
-
-    const playAttempt = async (messages: LLMMessage[]): Promise<Attempt> => {
-      const before = plan.todos.list();
-      const remainingIds = plan.todos.remaining().map((todo) => todo.id);
-      const attemptObservations: Observation[] = [];
-      const done: string[] = [];
-      let planning: TurnPlanning | undefined;
-      let adjust: AdjustResult | undefined;
-      let refused: EnvelopeError | undefined;
-      let cancelled = false;
-      let finishSummary: string | undefined;
-      let chain = Promise.resolve();
-
-      const observe = (observation: Observation): void => {
-        attemptObservations.push(observation);
-        step('obs', observation.summary);
-      };
-      const dispatch = async (action: TurnAction, index: number): Promise<void> => {
-        if (cancelled || signal?.aborted) return;
-        plan.emit('action', { runId, turn, index, action });
-        step('act', describe(action));
-        done.push(describe(action));
-        const context: LoopToolContext = { runId, turn, plan, todoId: planning?.todo_id, signal };
-        const name = action.type === 'tool' ? action.name : action.type;
-        try {
-          if (action.type === 'narrate') await options.onNarrate?.(action.text, action.target, context);
-          else if (action.type === 'task_finish') finishSummary = action.summary;
-          else if (action.type === 'ask') {
-            if (!options.onAsk) observe({ kind: 'feedback', summary: `No one can answer "${clip(action.question, 80)}" here; decide yourself.` });
-            else {
-              const answer = await options.onAsk(action.question, context);
-              if (signal?.aborted) return;
-              observe({ kind: 'answer', summary: `User answered: ${clip(answer)}`, data: answer });
-            }
-          } else {
-            // Own keys only: a model naming "constructor" or "toString" must not reach Object.prototype.
-            const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
-            if (!tool) {
-              const known = Object.keys(tools).join(', ') || 'none';
-              observe({ kind: 'tool-error', name, summary: `${name} failed: no such tool (tools: ${known}).` });
-              return;
-            }
-            const result = await (typeof tool === 'function' ? tool : tool.run)(action.args, context);
-            if (signal?.aborted) return; // the run has ended (run-error): nothing more is recorded
-            observe({ kind: 'tool-result', name, summary: `${name}: ${result === undefined ? 'ok' : clip(result)}`, data: result });
-          }
-        } catch (error) {
-          if (!signal?.aborted) observe({ kind: 'tool-error', name, summary: `${name} failed: ${clip(error instanceof Error ? error.message : error)}` });
-        }
-      };
-
-      const parser = createEnvelopeStreamParser({
-        remainingIds,
-        onTurnPlanning: (value) => {
-          planning = value;
-          step('plan', `${value.todo_id ?? 'no todo'}: ${value.does || '(not said)'}`);
-        },
-        onTodoAdjust: (value) => {
-          try {
-            adjust = plan.adjust(value, planning?.todo_id ? { inProgress: planning.todo_id } : {});
-          } catch (error) {
-            if (!(error instanceof EnvelopeError)) throw error;
-            refused = error;
-          }
-        },
-        onAction: (action, index) => {
-          if (!refused) chain = chain.then(() => dispatch(action, index));
-        },
-      });
-
-      let usage: LLMUsage | undefined;
-      let finishReason: FinishReason | undefined;
-      try {
-        const request: LLMRequest = {
-          messages,
-          jsonSchema: TURN_ENVELOPE_JSON_SCHEMA,
-          ...(signal ? { signal } : {}),
-          ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
-          ...(options.maxTokens === undefined ? {} : { maxTokens: options.maxTokens }),
-        };
-        const iterator = streamOrGenerate(provider, request)[Symbol.asyncIterator]();
-        try {
-          for (;;) {
-            const next = await untilAborted(iterator.next(), signal);
-            if (next.done) break;
-            const chunk = next.value;
-            if (chunk.type === 'finish') {
-              finishReason = chunk.finishReason;
-              usage = chunk.usage;
-            } else {
-              parser.push(chunk.delta);
-              if (parser.error || refused) break; // already bad: stop paying for the rest
-            }
-          }
-        } finally {
-          // Let the provider close its stream; never wait on it.
-          iterator.return?.().catch(() => {});
-        }
-        let error = refused ?? parser.error;
-        let envelope: TurnEnvelope | undefined;
-        if (!error) {
-          const result = parser.end(); // may apply a held-back todo_adjust and dispatch held actions
-          if (result.success) envelope = result.data;
-          error = refused ?? (result.success ? undefined : result.error);
-        }
-        if (error || !envelope || !adjust) {
-          cancelled = true;
-          await untilAborted(chain, signal);
-          restore(plan, before);
-          const cutOff = finishReason === 'length' ? ' Your reply hit the length limit: keep it shorter.' : '';
-          const failure = error ?? new EnvelopeError('envelope_invalid', 'The envelope could not be applied. Send it again.');
-          return { ok: false, error: cutOff ? withMessage(failure, failure.message + cutOff) : failure, raw: parser.text, observations: attemptObservations, done };
-        }
-        await untilAborted(chain, signal);
-        return { ok: true, envelope, adjust, observations: attemptObservations, usage, finishSummary };
-      } catch (error) {
-        cancelled = true;
-        restore(plan, before);
-        if (signal?.aborted) throw toAbortError(signal.reason);
-        if (error instanceof PlanloopError) throw error;
-        throw new ProviderError(`The turn model call failed: ${error instanceof Error ? error.message : String(error)}`, { provider: 'unknown', retryable: false }, { cause: error });
-      }
-    };
-
     for (;;) {
       if (plan.todos.remaining().length === 0) return finish('no_todos');
       if (turn >= maxTurns) return finish('turn_limit');
       throwIfAborted(signal);
       turn += 1;
       const nudge =
-        stallTurns > 0 && stalled >= stallTurns
-          ? `${stalled} turns without a todo done. Remove the ids you finished, replace todos that changed, or finish.`
+        stallTurns > 0 && memory.stalled >= stallTurns
+          ? `${memory.stalled} turns without a todo done. Remove the ids you finished, replace todos that changed, or finish.`
           : undefined;
+      const page = options.observe ? await observePage(options.observe, { turn, plan, signal }, observeChars) : undefined;
+      const url = options.url === false ? undefined : (options.url ?? browserUrl)();
       let feedback: LLMMessage[] = [];
-      let attempt: Attempt | undefined;
-      for (let number = 1; number <= MAX_ATTEMPTS; number++) {
-        plan.emit('turn-start', { runId, turn, maxTurns, attempt: number });
-        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory, observations, ...(nudge ? { nudge } : {}) };
-        const messages = [...buildTurnMessages(prompt, { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) }), ...feedback];
-        attempt = await playAttempt(messages);
-        if (attempt.ok) break;
-        step('obs', `Rejected reply: ${attempt.error.message}`);
-        if (number === MAX_ATTEMPTS) throw attempt.error;
+      let outcome: TurnOutcome | undefined;
+      for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+        plan.emit('turn-start', { runId, turn, maxTurns, attempt });
+        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page };
+        const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
+        outcome = await playTurn({
+          plan,
+          provider,
+          messages: [...buildTurnMessages(prompt, system), ...feedback],
+          handlers: options,
+          runId,
+          turn,
+          limits,
+          signal,
+          temperature: options.temperature,
+          maxTokens: options.maxTokens,
+          onStep: step,
+          onAction: (action, index) => plan.emit('action', { runId, turn, index, action }),
+        });
+        if (outcome.ok) break;
+        step('obs', `Rejected reply: ${outcome.error.message}`);
+        if (attempt === MAX_ATTEMPTS) throw outcome.error;
         feedback = [
-          { role: 'assistant', content: attempt.raw.trim() === '' ? '(empty reply)' : attempt.raw.slice(0, 2000) },
-          { role: 'user', content: retryMessage(attempt.error, attempt.done, attempt.observations) },
+          { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
+          { role: 'user', content: retryMessage(outcome.error, outcome.done, outcome.observations) },
         ];
       }
-      if (!attempt?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
+      if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
 
-      const { envelope, adjust } = attempt;
-      observations = attempt.observations;
+      const { envelope, adjust } = outcome;
+      observations = outcome.observations;
       if (adjust.ignored.length > 0) {
         const ignored: Observation = { kind: 'feedback', summary: `Ignored in todo_adjust: ${adjust.ignored.map((entry) => `${entry.id} (${entry.reason})`).join(', ')}.` };
         observations.push(ignored);
         step('obs', ignored.summary);
       }
-      const progress = adjust.completed.length + adjust.replaced.length > 0;
-      stalled = progress ? 0 : stalled + 1;
+      memory.record(turn, envelope, adjust);
       const planning = envelope.turn_planning;
-      memory.push(`${turn} ${planning?.todo_id ?? '-'} ${clip(planning?.does || '(not said)', 60)} [${envelope.actions.map(kindOf).join(', ')}]`);
-      memory.splice(0, Math.max(0, memory.length - memorySize));
-      const finishing = attempt.finishSummary !== undefined || planning?.is_last_turn === true;
+      const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
       step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
-      plan.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(attempt.usage ? { usage: attempt.usage } : {}) });
+      plan.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
       if (finishing) {
         const current = planning?.todo_id;
         if (current && plan.todos.get(current)?.status === 'in_progress') plan.adjust({ remove: [current] });
-        return attempt.finishSummary !== undefined ? finish('task_finish', attempt.finishSummary) : finish('last_turn');
+        return outcome.finishSummary !== undefined ? finish('task_finish', outcome.finishSummary) : finish('last_turn');
       }
     }
   } catch (caught) {
@@ -365,6 +239,45 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   }
 }
 
+/**
+ * Whether a run goes on with the plan's remaining todos or plans afresh. By default only a plan
+ * made for this same task (or for no recorded task: a checklist, a host reset) is resumed, so
+ * todos a finished or stopped run left are not taken for a new request. A resumed plan none of
+ * whose todos has started was never confirmed (the page reloaded at the announcement, or the plan
+ * came from a checklist): it is announced like a new one.
+ */
+function startOrResume(plan: Plan, options: RunWebAgentOptions): { resumed: boolean; unconfirmed: boolean } {
+  // A task that is not a string (plain JS) is no match here: makeTodos then refuses it with a ValidationError.
+  const trimmed = (value: unknown): string | undefined => (typeof value === 'string' ? value.trim() : undefined);
+  const sameTask = !plan.task || plan.task === trimmed(options.task) || plan.task === trimmed(options.planInput?.task);
+  const resumed = plan.todos.remaining().length > 0 && (options.resume === true || (options.resume === undefined && sameTask));
+  const unconfirmed = !resumed || plan.todos.list().every((todo) => todo.status === 'pending');
+  return { resumed, unconfirmed };
+}
+
+/** `observe`'s text for this turn, cut to `maxChars`; a failure becomes a line the model can read. */
+async function observePage(
+  observe: NonNullable<RunWebAgentOptions['observe']>,
+  context: { turn: number; plan: Plan; signal: AbortSignal | undefined },
+  maxChars: number,
+): Promise<string | undefined> {
+  let text: string | undefined;
+  try {
+    text = await untilAborted(Promise.resolve(observe(context)), context.signal);
+  } catch (error) {
+    if (context.signal?.aborted) throw toAbortError(context.signal.reason);
+    return `(the page could not be read: ${clip(error instanceof Error ? error.message : error, 120)})`;
+  }
+  if (typeof text !== 'string' || maxChars === 0) return undefined;
+  return text.length > maxChars ? `${text.slice(0, maxChars)}\n… (cut to the budget)` : text;
+}
+
+/** The page's path, query and hash when running in a browser. */
+function browserUrl(): string | undefined {
+  const location = (globalThis as { location?: Location }).location;
+  return location?.pathname ? `${location.pathname}${location.search}${location.hash}` : undefined;
+}
+
 function wholeNumber(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new ValidationError(`Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`, [{ path: name, message: 'must be a non-negative integer' }]);
@@ -372,46 +285,14 @@ function wholeNumber(value: number, name: string): number {
   return value;
 }
 
-/** What the model is told after a bad envelope: the error, and what already ran. */
-function retryMessage(error: EnvelopeError, done: string[], observations: Observation[]): string {
+function definedOnly<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
+}
+
+/** What the model is told after a bad reply: the error, and what already ran. */
+function retryMessage(error: PlanloopError, done: string[], observations: Observation[]): string {
   const parts = [error.message];
   if (done.length > 0) parts.push(`Already done this turn, do not repeat: ${done.join('; ')}.`);
   if (observations.length > 0) parts.push(`Observed: ${observations.map((observation) => observation.summary).join(' ')}`);
   return parts.join('\n');
-}
-
-function describe(action: TurnAction): string {
-  switch (action.type) {
-    case 'narrate':
-      return `narrate "${clip(action.text, 60)}"${action.target ? ` at ${action.target}` : ''}`;
-    case 'tool':
-      return `${action.name} ${clip(action.args, 80)}`;
-    case 'ask':
-      return `ask "${clip(action.question, 60)}"`;
-    default:
-      return 'task_finish';
-  }
-}
-
-function kindOf(action: TurnAction): string {
-  return action.type === 'tool' ? action.name : action.type;
-}
-
-function withMessage(error: EnvelopeError, message: string): EnvelopeError {
-  return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', message, { raw: error.raw, issues: error.issues });
-}
-
-/**
- * Puts the todos back as they were before a turn that failed. Uses edits (a plan panel shows the
- * todos moving back); a reset only when an edit cannot express it (a field the turn added).
- */
-function restore(plan: Plan, before: TodoItem[]): void {
-  const now = new Map(plan.todos.list().map((todo) => [todo.id, todo]));
-  // A todo the host deleted during the turn (a tool, the user) stays deleted: only the turn's own change is undone.
-  const changed = before.filter((todo) => now.has(todo.id) && JSON.stringify(todo) !== JSON.stringify(now.get(todo.id)));
-  if (changed.length === 0) return;
-  const editable = changed.every((todo) => Object.keys(now.get(todo.id) ?? {}).every((key) => key in todo));
-  if (editable) plan.todos.editMany(changed.map(({ id, ...patch }) => ({ id, patch })));
-  else plan.todos.reset(plan.todos.list().map((todo) => before.find((old) => old.id === todo.id) ?? todo));
-  plan.emit('plan-update', { todos: plan.todos.list(), source: 'adjust' });
 }

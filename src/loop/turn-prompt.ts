@@ -13,6 +13,7 @@ import { renderPlanForTurn } from './render-plan.js';
  * so keep them stable):
  * ```text
  * Task: <the user's task, on one line>
+ * URL: /pricing                                     <- optional: where the page is now
  * Todos (first is next):
  * t2 narrate: Show the three tiers (turn 2)        <- renderPlanForTurn: each line starts with the id
  * t3 click: Open the free-trial form (turn 3)
@@ -20,6 +21,8 @@ import { renderPlanForTurn } from './render-plan.js';
  * Earlier: 1 t1 Open the pricing page [navigate]   <- bounded memory, oldest first, optional
  * Last turn:                                        <- optional: what the last turn observed
  * - navigate: {"ok":true}
+ * Page:                                             <- optional: what `observe` returned,
+ * <the page outline, within its budget>                clipped to the host's budget
  * Nudge: <one line>                                 <- optional, after turns without progress
  * ```
  * The planner's `appendSystemPrompt` is never part of it: strategic context is paid once, in the
@@ -76,7 +79,11 @@ export interface TurnPromptInput {
   /** What the last turn observed. */
   observations?: readonly Observation[];
   /** A one-line push after turns without progress. */
-  nudge?: string;
+  nudge?: string | undefined;
+  /** Where the page is now (a path or URL). */
+  url?: string | undefined;
+  /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget. */
+  page?: string | undefined;
 }
 
 /**
@@ -89,59 +96,16 @@ export interface TurnPromptInput {
  * ```
  */
 export function turnUserPrompt(input: TurnPromptInput): string {
-  const lines = [`Task: ${oneLine(input.task)}`, 'Todos (first is next):', renderPlanForTurn(input.todos), `Turn ${input.turn} of ${input.maxTurns}.`];
+  const lines = [`Task: ${oneLine(input.task)}`];
+  if (input.url) lines.push(`URL: ${oneLine(input.url)}`);
+  lines.push('Todos (first is next):', renderPlanForTurn(input.todos), `Turn ${input.turn} of ${input.maxTurns}.`);
   if (input.memory && input.memory.length > 0) lines.push(`Earlier: ${input.memory.join('; ')}`);
   if (input.observations && input.observations.length > 0) {
     lines.push('Last turn:', ...input.observations.map((observation) => `- ${observation.summary}`));
   }
+  if (input.page?.trim()) lines.push('Page:', input.page.trim());
   if (input.nudge) lines.push(`Nudge: ${input.nudge}`);
   return lines.join('\n');
-}
-
-/** What {@link readTurnMessage} finds in a turn's user message. */
-export interface TurnMessageReading {
-  task?: string;
-  todos: Array<{ id: string; intent: string; description: string; expected_turn?: number }>;
-  turn?: number;
-  maxTurns?: number;
-  /** The `- ` lines under `Last turn:`, without the dash. */
-  lastTurn: string[];
-  nudge?: string;
-}
-
-/**
- * Reads a turn's user message back (the inverse of {@link turnUserPrompt}): for scripted and
- * offline models that answer from the prompt, like the demo's.
- *
- * @example
- * ```ts
- * const { task, todos } = readTurnMessage(request.messages.at(-1)?.content ?? '');
- * todos[0]?.id; // 't2': the todo to do now
- * ```
- */
-export function readTurnMessage(text: string): TurnMessageReading {
-  const reading: TurnMessageReading = { todos: [], lastTurn: [] };
-  let section: 'todos' | 'last' | undefined;
-  for (const line of text.split('\n')) {
-    const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
-    if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
-    else if (line === 'Todos (first is next):') section = 'todos';
-    else if (line === 'Last turn:') section = 'last';
-    else if (turn) {
-      reading.turn = Number(turn[1]);
-      reading.maxTurns = Number(turn[2]);
-      section = undefined;
-    } else if (line.startsWith('Nudge: ')) reading.nudge = line.slice(7);
-    else if (section === 'last' && line.startsWith('- ')) reading.lastTurn.push(line.slice(2));
-    else if (section === 'todos') {
-      const todo = /^(\S+) (\S+): (.*?)(?: \(turn (\d+)\))?$/.exec(line);
-      if (todo) {
-        const [, id = '', intent = '', description = '', expected] = todo;
-        reading.todos.push({ id, intent, description, ...(expected ? { expected_turn: Number(expected) } : {}) });
-      }
-    }
-  }
-  return reading;
 }
 
 /**

@@ -1,12 +1,12 @@
 import type { MarkdownDoc } from '../artifacts/markdown.js';
 import { PlannerOutputError } from '../errors.js';
-import type { Plan } from '../plan.js';
-import { collectReply } from './make-todos.js';
-import { parseModelJson } from './model-json.js';
+import { callModel } from '../llm/call.js';
+import { parseModelJson } from '../llm/model-json.js';
+import type { LLMProvider } from '../llm/provider.js';
 import { EDIT_OUTPUT_SCHEMA, EDIT_SYSTEM_PROMPT, editUserMessage } from './prompts.js';
 
 /**
- * The model call behind `plan.markdown.editWithInstruction`: asks the plan's `edit` model to
+ * The model call behind `plan.markdown.editWithInstruction`: asks `provider` (the plan's `edit` model) to
  * rewrite `doc` as instructed and returns the new `content` (and `title`, when the model changed
  * it). Stores nothing: the markdown artifact checks for conflicts and saves.
  *
@@ -15,21 +15,20 @@ import { EDIT_OUTPUT_SCHEMA, EDIT_SYSTEM_PROMPT, editUserMessage } from './promp
  * rather than taken as the document: a refusal or an explanation would otherwise overwrite it.
  * Empty content, a cut-off answer (`planner_output_truncated`) or any other unusable answer
  * (`planner_output_invalid`) throws {@link PlannerOutputError} with the raw text, and the document
- * stays as it was. A plan without a model throws `no_llm`; an abort throws code `aborted`.
+ * stays as it was. An abort throws code `aborted`.
  *
  * @example
  * ```ts
- * const { content } = await rewriteDocument(plan, plan.markdown.read('m1')!, 'Shorten it.', {});
+ * const { content } = await rewriteDocument(provider, plan.markdown.read('m1')!, 'Shorten it.', {});
  * ```
  */
 export async function rewriteDocument(
-  plan: Plan,
+  provider: LLMProvider,
   doc: MarkdownDoc,
   instruction: string,
-  options: { signal?: AbortSignal },
+  options: { signal?: AbortSignal | undefined },
 ): Promise<{ title?: string; content: string }> {
-  const provider = plan.provider('edit');
-  const reply = await collectReply(provider, {
+  const reply = await callModel(provider, {
     messages: [
       { role: 'system', content: EDIT_SYSTEM_PROMPT },
       { role: 'user', content: editUserMessage(doc, instruction) },

@@ -1,11 +1,10 @@
-import { z } from 'zod/mini';
-import type { TodoSeed } from '../artifacts/todos.js';
-import { PlanloopError, PlannerOutputError, ProviderError, ValidationError, throwIfAborted, toAbortError, untilAborted, type ValidationIssue } from '../errors.js';
-import type { TaskPlan } from '../events.js';
-import { streamOrGenerate, type FinishReason, type LLMMessage, type LLMProvider, type LLMRequest } from '../llm/provider.js';
-import type { Plan } from '../plan.js';
-import { formatIssues, toIssues } from '../validation.js';
-import { parseModelJson } from './model-json.js';
+import { TODO_LIMITS, type TodoSeed } from '../artifacts/todos.js';
+import { PlannerOutputError, ValidationError, reportError, throwIfAborted, type ValidationIssue } from '../errors.js';
+import { isRecord, readText } from '../guards.js';
+import { callModel, withTimeout } from '../llm/call.js';
+import { parseModelJson } from '../llm/model-json.js';
+import type { FinishReason, LLMMessage, LLMProvider } from '../llm/provider.js';
+import { formatIssues } from '../validation.js';
 import {
   MAX_TODOS,
   PLAN_OUTPUT_SCHEMA,
@@ -16,6 +15,7 @@ import {
   type PersonaInput,
   type SelectionContext,
   type SitemapConfig,
+  type SitemapPage,
 } from './prompts.js';
 import { SummaryStream } from './summary-stream.js';
 
@@ -64,23 +64,12 @@ export interface MakeTodosOptions {
   retries?: number | undefined;
 }
 
-const optionalText = z.optional(z.string());
-const InputSchema = z.object({
-  task: z.string().check(z.trim(), z.minLength(1)),
-  locale: optionalText,
-  hostContext: optionalText,
-});
-const PageSchema = z.object({ path: z.string().check(z.trim(), z.minLength(1)), title: optionalText, description: optionalText });
-/** Each of these fields is either a string or the object shape given here. */
-const SHAPED_FIELDS = {
-  sitemap: { schema: z.array(PageSchema), shape: 'an array of { path, title?, description? }' },
-  brand: { schema: z.object({ name: z.string().check(z.trim(), z.minLength(1)), voice: optionalText, guidelines: optionalText }), shape: 'an object { name, voice?, guidelines? }' },
-  persona: { schema: z.object({ name: optionalText, role: optionalText, tone: optionalText }), shape: 'an object { name?, role?, tone? }' },
-  selection: { schema: z.object({ text: z.string(), selector: optionalText, url: optionalText }), shape: 'an object { text, selector?, url? }' },
-} as const;
+/** The longest task, in characters: a request typed by a user, not a document. */
+const MAX_TASK = 4000;
 
 /**
- * Validates a {@link PlanInput}; throws a {@link ValidationError} naming every bad field.
+ * Validates a {@link PlanInput}; throws a {@link ValidationError} naming every bad field. The
+ * sitemap may come in the shapes sitemaps are usually kept in (see {@link readSitemap}).
  *
  * @example
  * ```ts
@@ -88,35 +77,84 @@ const SHAPED_FIELDS = {
  * ```
  */
 export function parsePlanInput(input: unknown): PlanInput {
-  if (typeof input !== 'object' || input === null || Array.isArray(input)) {
+  if (!isRecord(input)) {
     throw new ValidationError('Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', [
       { path: '(root)', message: 'must be an object' },
     ]);
   }
-  const record = input as Record<string, unknown>;
   const issues: ValidationIssue[] = [];
-  const base = InputSchema.safeParse(record);
-  if (!base.success) issues.push(...toIssues(base.error.issues));
-  if (typeof record.locale === 'string' && !isLanguageTag(record.locale)) {
-    issues.push({ path: 'locale', message: 'must be a BCP-47 language tag such as "de-DE"' });
+  const parsed: PlanInput = { task: readText(input.task, 'task', issues, { max: MAX_TASK }) };
+  if (input.locale !== undefined) {
+    if (typeof input.locale === 'string' && !isLanguageTag(input.locale)) issues.push({ path: 'locale', message: 'must be a BCP-47 language tag such as "de-DE"' });
+    else parsed.locale = readText(input.locale, 'locale', issues);
   }
-  const parsed: Record<string, unknown> = {};
-  for (const [key, { schema, shape }] of Object.entries(SHAPED_FIELDS)) {
-    const value = record[key];
-    if (value === undefined || typeof value === 'string') {
-      if (value !== undefined) parsed[key] = value;
-      continue;
-    }
-    if (typeof value !== 'object' || value === null) {
-      issues.push({ path: key, message: `must be a string or ${shape}` });
-      continue;
-    }
-    const result = schema.safeParse(value);
-    if (result.success) parsed[key] = result.data;
-    else issues.push(...toIssues(result.error.issues, [key]));
+  if (input.hostContext !== undefined) parsed.hostContext = readText(input.hostContext, 'hostContext', issues, { nonEmpty: false });
+  if (input.sitemap !== undefined) parsed.sitemap = readSitemap(input.sitemap, issues);
+  if (input.brand !== undefined) parsed.brand = readShaped(input.brand, 'brand', issues, { name: true, voice: false, guidelines: false }) as BrandPrompt;
+  if (input.persona !== undefined) parsed.persona = readShaped(input.persona, 'persona', issues, { name: false, role: false, tone: false }) as PersonaInput;
+  if (input.selection !== undefined) parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
+  if (issues.length > 0) throw new ValidationError(`Cannot plan: ${formatIssues(issues)}.`, issues);
+  return parsed;
+}
+
+/**
+ * Reads a sitemap in any of the shapes hosts keep one in: a string (used as written); an array of
+ * pages, each a path string or an object with a path (`path`, `url`, `href` or `route`) and
+ * optionally a title (`title`, `name` or `label`) and a description (`description` or
+ * `summary`); an object holding such an array (`{ routes }`, `{ pages }`); or a map from path to
+ * title or to `{ title?, description? }`.
+ *
+ * @example
+ * ```ts
+ * readSitemap({ '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } }, issues);
+ * // [{ path: '/pricing', title: 'Pricing' }, { path: '/docs', title: 'Docs', description: 'guides' }]
+ * ```
+ */
+export function readSitemap(value: unknown, issues: ValidationIssue[]): SitemapConfig {
+  if (typeof value === 'string') return value;
+  const shape = 'a string, an array of pages ({ path, title?, description? } or a path), { routes: [...] } or a { path: title } map';
+  if (isRecord(value)) {
+    const list = value.routes ?? value.pages;
+    if (Array.isArray(list)) return readSitemap(list, issues);
+    return Object.entries(value).map(([path, entry]) =>
+      readPage(typeof entry === 'string' ? { path, title: entry } : isRecord(entry) ? { ...entry, path } : entry, `sitemap.${path}`, issues, shape),
+    );
   }
-  if (issues.length > 0 || !base.success) throw new ValidationError(`Cannot plan: ${formatIssues(issues)}.`, issues);
-  return { ...parsed, ...definedOnly(base.data) } as PlanInput;
+  if (!Array.isArray(value)) {
+    issues.push({ path: 'sitemap', message: `must be ${shape}` });
+    return [];
+  }
+  return value.map((page, index) => readPage(typeof page === 'string' ? { path: page } : page, `sitemap[${index}]`, issues, shape));
+}
+
+function readPage(value: unknown, path: string, issues: ValidationIssue[], shape: string): SitemapPage {
+  if (!isRecord(value)) {
+    issues.push({ path, message: `must be a page: ${shape}` });
+    return { path: '' };
+  }
+  const pick = (keys: readonly string[]): unknown => keys.map((key) => value[key]).find((field) => field !== undefined && field !== null);
+  const page: SitemapPage = { path: readText(pick(['path', 'url', 'href', 'route']), `${path}.path`, issues) };
+  const title = pick(['title', 'name', 'label']);
+  const description = pick(['description', 'summary']);
+  if (title !== undefined) page.title = readText(title, `${path}.title`, issues, { nonEmpty: false });
+  if (description !== undefined) page.description = readText(description, `${path}.description`, issues, { nonEmpty: false });
+  return page;
+}
+
+/** A string, or an object of string fields (`true`: required). */
+function readShaped(value: unknown, path: string, issues: ValidationIssue[], fields: Record<string, boolean>): string | Record<string, string> {
+  if (typeof value === 'string') return value;
+  const names = Object.entries(fields).map(([name, required]) => (required ? name : `${name}?`)).join(', ');
+  if (!isRecord(value)) {
+    issues.push({ path, message: `must be a string or an object { ${names} }` });
+    return '';
+  }
+  const out: Record<string, string> = {};
+  for (const [name, required] of Object.entries(fields)) {
+    if (value[name] === undefined && !required) continue;
+    out[name] = readText(value[name], `${path}.${name}`, issues, { nonEmpty: required });
+  }
+  return out;
 }
 
 /**
@@ -137,31 +175,48 @@ export function safeParsePlanInput(input: unknown): { success: true; data: PlanI
   }
 }
 
+/** What {@link planTodos} needs besides the input: who the planner is and how it is told. */
+export interface PlannerConfig {
+  agentName?: string | undefined;
+  systemPrompt?: string | undefined;
+  appendSystemPrompt?: string | undefined;
+}
+
+/** What the planning call produced: the summary, and the todos without ids (the plan assigns them). */
+export interface PlannedTodos {
+  task_summary: string;
+  todos: TodoSeed[];
+}
+
+/** The longest task summary, in characters: one short sentence. */
+export const MAX_SUMMARY = 500;
+
 /**
- * The planning call: asks the plan's `plan` model for a task summary and ordered todos, then
- * resets `plan.todos` to exactly those (fresh ids, `pending`) and emits `plan-create` and
- * `plan-update` (source `make-todos`). Used through `plan.makeTodos(input, options)`.
+ * The planning call, as a pure function: asks `provider` for a task summary and ordered todos and
+ * returns them; changes nothing anywhere. `plan.makeTodos(input)` calls it and then makes the
+ * answer the plan.
  *
  * The answer is read tolerantly (code fences, prose around it, trailing commas, single quotes;
  * see `parseModelJson`) and validated: todos without a description are dropped, a missing intent
  * becomes `narrate`, an `expected_turn` that is not a positive number is dropped (fractions are
  * rounded), a todo written as a bare string becomes a `narrate` todo, a missing `task_summary`
  * becomes `''`, and a bare array is read as the todos. An answer with no usable todo (or more
- * than 50), or one cut off before its JSON closed (even if repairable: the plan would be partial),
- * is retried with feedback; after `retries`, {@link PlannerOutputError} (`planner_output_invalid`,
- * or `planner_output_truncated` when the last answer was cut off, with `raw` and `issues`). A
- * complete, usable answer counts even when the model reports its length limit. A failed, aborted
- * (`aborted`) or timed-out (`timeout`, the bound covers retries) call changes nothing. Provider
- * failures propagate as {@link ProviderError}. Defaults: `timeoutMs` 30 000, `retries` 1.
+ * than 50, or a summary or description past its limit), or one cut off before its JSON closed
+ * (even if repairable: the plan would be partial), is retried with feedback; after `retries`,
+ * {@link PlannerOutputError} (`planner_output_invalid`, or `planner_output_truncated` when the
+ * last answer was cut off, with `raw` and `issues`). A complete, usable answer counts even when
+ * the model reports its length limit. Aborts throw `aborted`, the bound `timeout` (it covers
+ * retries). Provider failures propagate as {@link ProviderError}. Defaults: `timeoutMs` 30 000,
+ * `retries` 1.
  *
  * @example
  * ```ts
- * const { task_summary, todos } = await makeTodos(plan, { task: 'Show me the prices', locale: 'en' }, {
- *   onSummaryDelta: (_delta, text) => banner.textContent = text,
+ * const { task_summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
+ *   onSummaryDelta: (_delta, text) => (banner.textContent = text),
  * });
  * ```
  */
-export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodosOptions = {}): Promise<TaskPlan> {
+export async function planTodos(provider: LLMProvider, input: PlanInput, options: MakeTodosOptions & { planner?: PlannerConfig } = {}): Promise<PlannedTodos> {
   const parsedInput = parsePlanInput(input);
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
@@ -171,17 +226,16 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
     ]);
   }
   throwIfAborted(options.signal);
-  const provider = plan.provider('plan');
+  // One bound over every attempt, not one per attempt.
   const signal = withTimeout(options.signal, timeoutMs);
 
   const messages: LLMMessage[] = [
-    { role: 'system', content: plannerSystem(plan) },
+    { role: 'system', content: plannerSystem(options.planner ?? {}) },
     { role: 'user', content: plannerUserMessage(parsedInput) },
   ];
   let streamed = false;
   const emitSummary = (delta: string, text: string): void => {
     streamed = true;
-    plan.emit('summary-delta', { delta, text });
     if (options.onSummaryDelta) isolate(() => options.onSummaryDelta?.(delta, text));
   };
 
@@ -193,14 +247,16 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
       messages.push({ role: 'assistant', content: echo(raw) }, { role: 'user', content: plannerFeedback(failure) });
     }
     const summary = new SummaryStream();
-    const reply = await collectReply(provider, { messages: [...messages], jsonSchema: PLAN_OUTPUT_SCHEMA, ...(signal ? { signal } : {}) }, (delta) => {
-      const added = summary.push(delta);
-      if (added) emitSummary(added, summary.text);
+    const reply = await callModel(provider, { messages: [...messages], jsonSchema: PLAN_OUTPUT_SCHEMA, ...(signal ? { signal } : {}) }, {
+      onDelta: (delta) => {
+        const added = summary.push(delta);
+        if (added) emitSummary(added, summary.text);
+      },
     });
     raw = reply.text;
     const result = readPlan(reply.text, reply.finishReason);
     if (result.ok) {
-      // An abort that lands after the answer but before it is applied still changes nothing.
+      // An abort that lands after the answer still changes nothing.
       throwIfAborted(signal);
       // The scanner reads only a plain top-level task_summary; the whole-text parse also reads a
       // wrapped answer, an unquoted key or a repeated one. Make the deltas add up to what it read.
@@ -209,7 +265,7 @@ export async function makeTodos(plan: Plan, input: PlanInput, options: MakeTodos
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return plan.setTaskPlan({ task_summary: result.summary, todos: result.items, task: parsedInput.task });
+      return { task_summary: result.summary, todos: result.items };
     }
     failure = result;
   }
@@ -234,12 +290,6 @@ interface PlanFailure {
 
 type PlanReading = { ok: true; summary: string; items: TodoSeed[] } | PlanFailure;
 
-const LooseTodo = z.object({
-  description: z.string().check(z.trim(), z.minLength(1)),
-  intent: z.catch(z.optional(z.string()), undefined),
-  expected_turn: z.catch(z.optional(z.union([z.number(), z.string()])), undefined),
-});
-
 /**
  * Reads a planner answer into todos, or says what is wrong with it.
  *
@@ -260,15 +310,16 @@ export function readPlan(text: string, finishReason?: FinishReason): PlanReading
 }
 
 function validatePlan(value: unknown): PlanReading {
-  let record = (Array.isArray(value) ? { todos: value } : value) as Record<string, unknown>;
+  let record: Record<string, unknown> = Array.isArray(value) ? { todos: value } : isRecord(value) ? value : {};
   // Some models wrap the answer once: {"plan": {"task_summary": …, "todos": […]}}.
   const keys = Object.keys(record);
   const inner = keys.length === 1 ? record[keys[0] as string] : undefined;
-  if (!('todos' in record) && typeof inner === 'object' && inner !== null && 'todos' in inner) record = inner as Record<string, unknown>;
+  if (!('todos' in record) && isRecord(inner) && 'todos' in inner) record = inner;
 
   const issues: ValidationIssue[] = [];
   const summary = record.task_summary ?? '';
   if (typeof summary !== 'string') issues.push({ path: 'task_summary', message: 'must be a string (one short sentence)' });
+  else if (summary.length > MAX_SUMMARY) issues.push({ path: 'task_summary', message: `must have at most ${MAX_SUMMARY} characters (one short sentence)` });
   const todos = record.todos;
   if (!Array.isArray(todos)) {
     issues.push({ path: 'todos', message: todos === undefined ? 'is required (an array of todos)' : 'must be an array of todos' });
@@ -281,23 +332,24 @@ function validatePlan(value: unknown): PlanReading {
   const items: TodoSeed[] = [];
   const dropped: ValidationIssue[] = [];
   todos.forEach((todo, index) => {
-    const result = LooseTodo.safeParse(typeof todo === 'string' ? { description: todo } : todo);
-    if (!result.success) {
-      dropped.push(...toIssues(result.error.issues, ['todos', index]));
-      return;
-    }
-    const { description, intent, expected_turn } = result.data;
-    const item: TodoSeed = { intent: intent?.trim().toLowerCase() || 'narrate', description, status: 'pending' };
-    const turn = typeof expected_turn === 'string' ? Number(expected_turn) : expected_turn;
+    const entry = typeof todo === 'string' ? { description: todo } : isRecord(todo) ? todo : {};
+    const path = `todos[${index}]`;
+    const description = readText(entry.description, `${path}.description`, dropped, { max: TODO_LIMITS.description });
+    if (dropped.some((issue) => issue.path === `${path}.description`)) return;
+    const intent = typeof entry.intent === 'string' && entry.intent.trim() ? entry.intent.trim().toLowerCase().slice(0, TODO_LIMITS.intent) : 'narrate';
+    const item: TodoSeed = { intent, description, status: 'pending' };
+    const turn = typeof entry.expected_turn === 'string' ? Number(entry.expected_turn) : entry.expected_turn;
     // 1e20 is "a positive number" but no whole number the todos accept: dropped like the rest.
-    if (turn !== undefined && Number.isSafeInteger(Math.round(turn)) && Math.round(turn) >= 1) item.expected_turn = Math.round(turn);
+    if (typeof turn === 'number' && Number.isSafeInteger(Math.round(turn)) && Math.round(turn) >= 1) item.expected_turn = Math.round(turn);
     items.push(item);
   });
-  if (items.length === 0) {
-    issues.push(
-      todos.length === 0 ? { path: 'todos', message: 'must have at least 1 todo' } : { path: 'todos', message: 'has no usable todo (each needs a non-empty description)' },
-      ...dropped,
-    );
+  // A description past the limit is an answer to fix, not a todo to drop silently.
+  const overlong = dropped.filter((issue) => issue.message.startsWith('must have at most'));
+  if (items.length === 0 || overlong.length > 0) {
+    if (items.length === 0) {
+      issues.push(todos.length === 0 ? { path: 'todos', message: 'must have at least 1 todo' } : { path: 'todos', message: 'has no usable todo (each needs a non-empty description)' });
+    }
+    issues.push(...(items.length === 0 ? dropped : overlong));
   }
   if (issues.length > 0) return invalid(issues);
   return { ok: true, summary: summary as string, items };
@@ -310,58 +362,6 @@ function truncated(finishReason: FinishReason | undefined): PlanFailure {
 
 function invalid(issues: ValidationIssue[]): PlanFailure {
   return { ok: false, truncated: false, issues, problems: issues.map((issue) => `${issue.path} ${issue.message}`) };
-}
-
-
-/**
- * One model call, streamed when the provider can: returns the whole text and how it finished,
- * passing each delta to `onDelta`. Stops waiting as soon as `request.signal` aborts, even if the
- * provider ignores it. Errors: the abort as an `AbortError` (`aborted` or `timeout`), a
- * {@link PlanloopError} from the provider as is, anything else wrapped in a {@link ProviderError}.
- *
- * @example
- * ```ts
- * const { text, finishReason } = await collectReply(provider, { messages, signal }, (delta) => log(delta));
- * ```
- */
-export async function collectReply(
-  provider: LLMProvider,
-  request: LLMRequest,
-  onDelta?: (delta: string) => void,
-): Promise<{ text: string; finishReason: FinishReason | undefined }> {
-  const { signal } = request;
-  throwIfAborted(signal);
-  const iterator = streamOrGenerate(provider, request)[Symbol.asyncIterator]();
-  let text = '';
-  let finishReason: FinishReason | undefined;
-  try {
-    for (;;) {
-      throwIfAborted(signal);
-      const step = await untilAborted(iterator.next(), signal);
-      if (step.done) break;
-      const chunk = step.value;
-      if (chunk.type === 'text-delta') {
-        text += chunk.delta;
-        onDelta?.(chunk.delta);
-      } else if (chunk.type === 'finish') finishReason = chunk.finishReason;
-    }
-  } catch (error) {
-    // Let the provider clean up (close its stream); never wait on it.
-    iterator.return?.().catch(() => {});
-    if (signal?.aborted) throw toAbortError(signal.reason);
-    if (error instanceof PlanloopError) throw error;
-    const message = error instanceof Error ? error.message : String(error);
-    throw new ProviderError(`The model call failed: ${message}`, { provider: 'unknown', retryable: false }, { cause: error });
-  }
-  throwIfAborted(signal);
-  return { text, finishReason };
-}
-
-function withTimeout(signal: AbortSignal | undefined, timeoutMs: number): AbortSignal | undefined {
-  // Timers overflow past 2^31 - 1 ms (about 24.8 days) and fire at once: treat longer as none.
-  if (timeoutMs === 0 || timeoutMs > 2_147_483_647) return signal;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
 }
 
 /** The earlier answer as fed back to the model: capped, and never empty (some APIs refuse empty messages). */
@@ -390,13 +390,6 @@ function isolate(fn: () => void): void {
   try {
     fn();
   } catch (error) {
-    const report = (globalThis as { reportError?: (error: unknown) => void }).reportError;
-    if (typeof report === 'function') report(error);
-    else console.error('[planloop] onSummaryDelta threw:', error);
+    reportError(error);
   }
 }
-
-function definedOnly<T extends object>(value: T): Partial<T> {
-  return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
-}
-

@@ -204,33 +204,6 @@ export function plannerUserMessage(input: PlannerMessageInput): string {
   return lines.join('\n');
 }
 
-/**
- * Reads the task and sitemap back from a planner user message: for scripted and offline models.
- *
- * @example
- * ```ts
- * readPlannerMessage('Task: Tour\nSitemap:\n- /pricing — Pricing: the tiers');
- * // { task: 'Tour', sitemap: [{ path: '/pricing', title: 'Pricing', description: 'the tiers' }] }
- * ```
- */
-export function readPlannerMessage(text: string): { task?: string; sitemap: SitemapPage[] } {
-  const lines = text.split(/\r?\n/);
-  const result: { task?: string; sitemap: SitemapPage[] } = { sitemap: [] };
-  const taskLine = lines.find((line) => line.startsWith(TASK_MARKER));
-  if (taskLine !== undefined) result.task = taskLine.slice(TASK_MARKER.length).trim();
-  const start = lines.indexOf(SITEMAP_MARKER);
-  if (start >= 0) {
-    for (const line of lines.slice(start + 1)) {
-      const match = /^- (\S+)(?: — (.*?))?(?:: (.*))?$/.exec(line);
-      if (!match) break;
-      const page: SitemapPage = { path: match[1] as string };
-      if (match[2]) page.title = match[2];
-      if (match[3]) page.description = match[3];
-      result.sitemap.push(page);
-    }
-  }
-  return result;
-}
 
 /**
  * The feedback sent after an unusable planner answer, naming what was wrong.

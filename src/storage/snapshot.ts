@@ -1,8 +1,10 @@
-import { z } from 'zod/mini';
-import { MarkdownDocSchema, type MarkdownDoc } from '../artifacts/markdown.js';
-import { TodoSeedSchema, type TodoItem } from '../artifacts/todos.js';
+import { advancedPast } from '../artifacts/id-sequence.js';
+import { readMarkdownDoc } from '../artifacts/markdown.js';
+import { readTodoSeed } from '../artifacts/todos.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
-import { formatIssues, toIssues } from '../validation.js';
+import { describeValue, isRecord, readArray, readCount, readRecord } from '../guards.js';
+import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanState, type TodoItem } from '../plan-state.js';
+import { formatIssues } from '../validation.js';
 
 /**
  * The snapshot format this version writes. Older formats are migrated on load.
@@ -53,24 +55,14 @@ export interface PlanStorageAdapter {
   backup?(raw: unknown, reason: string): Promise<void> | void;
 }
 
-const StoredTodoSchema = z.extend(TodoSeedSchema, { id: z.string().check(z.trim(), z.minLength(1)) });
-
-const SnapshotSchema = z.looseObject({
-  version: z.optional(z.int().check(z.nonnegative())),
-  todos: z._default(z.array(StoredTodoSchema), []),
-  markdownDocs: z._default(z.array(MarkdownDocSchema), []),
-  // Keys added later than the format: a value of another kind (a host's own key of that name, from
-  // before planloop used it) is dropped rather than making the whole stored plan unreadable.
-  taskSummary: z.catch(z.optional(z.string()), undefined),
-  task: z.catch(z.optional(z.string()), undefined),
-  lastIds: z.optional(
-    z.object({ todos: z.int().check(z.nonnegative()), markdown: z.int().check(z.nonnegative()) }),
-  ),
-});
-
 /** The result of {@link safeParseSnapshot}. */
 export type SnapshotParseResult =
-  | { success: true; data: PlanSnapshot }
+  | {
+      success: true;
+      data: PlanSnapshot;
+      /** Fields that were refused and left out while the rest was kept (an impossible id counter, a summary that is not text). */
+      dropped: ValidationIssue[];
+    }
   | { success: false; error: StorageError; issues: ValidationIssue[] };
 
 /**
@@ -90,7 +82,11 @@ export function parseSnapshot(raw: unknown): PlanSnapshot {
 }
 
 /**
- * Like {@link parseSnapshot}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link parseSnapshot}, but returns `{ success, data | error }` instead of throwing. A field
+ * added after the first format (`taskSummary`, `task`, `lastIds`) that is unusable is left out and
+ * listed in `dropped` rather than making the whole stored plan unreadable: an id counter that is
+ * not a whole number up to `Number.MAX_SAFE_INTEGER` is refused, and the ids go on after the
+ * highest stored id instead.
  *
  * @example
  * ```ts
@@ -104,23 +100,98 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
     error: new StorageError('load', message, { raw }),
     issues,
   });
-  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) {
-    return fail(`Stored plan is not an object (got ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : typeof raw}); it was kept aside and the plan starts empty.`);
+  if (!isRecord(raw)) {
+    return fail(`Stored plan is not an object (got ${describeValue(raw)}); it was kept aside and the plan starts empty.`);
   }
-  const version = (raw as { version?: unknown }).version;
+  const version = raw.version;
   if (typeof version === 'number' && version > SNAPSHOT_VERSION) {
     return fail(`Stored plan has format version ${version}, newer than this planloop reads (${SNAPSHOT_VERSION}); upgrade planloop. The data was kept aside.`);
   }
-  const parsed = SnapshotSchema.safeParse(raw);
-  if (!parsed.success) {
-    const issues = toIssues(parsed.error.issues, [], raw);
+  const issues: ValidationIssue[] = [];
+  if (version !== undefined) readCount(version, 'version', issues);
+  const todos = readArray(raw.todos ?? [], 'todos', issues, (todo, path) => {
+    const seed = readTodoSeed(todo, path, issues);
+    if (seed.id === undefined) issues.push({ path: `${path}.id`, message: 'is required (a string)' });
+    return seed as TodoItem;
+  });
+  const markdownDocs = readArray(raw.markdownDocs ?? [], 'markdownDocs', issues, (doc, path) => readMarkdownDoc(doc, path, issues));
+  if (issues.length > 0) {
     return fail(`Stored plan failed validation: ${formatIssues(issues)}. It was kept aside and the plan starts empty.`, issues);
   }
-  const data = parsed.data;
-  const duplicate = firstDuplicate(data.todos.map((todo) => todo.id)) ?? firstDuplicate(data.markdownDocs.map((doc) => doc.id));
+  const duplicate = firstDuplicate(todos.map((todo) => todo.id)) ?? firstDuplicate(markdownDocs.map((doc) => doc.id));
   if (duplicate) return fail(`Stored plan repeats the id "${duplicate}"; it was kept aside and the plan starts empty.`);
-  const todos = data.todos.map((todo) => withoutUndefined(todo) as TodoItem);
-  return { success: true, data: withoutUndefined({ ...data, version: SNAPSHOT_VERSION, todos }) as PlanSnapshot };
+
+  // Keys added later than the format: an unusable value (a host's own key of that name, from
+  // before planloop used it, or a counter past the safe range) is left out, the rest is kept.
+  const dropped: ValidationIssue[] = [];
+  const { version: _version, todos: _todos, markdownDocs: _docs, taskSummary, task, lastIds, ...extras } = raw;
+  const data: PlanSnapshot = { ...extras, version: SNAPSHOT_VERSION, todos, markdownDocs };
+  if (typeof taskSummary === 'string') data.taskSummary = taskSummary;
+  else if (taskSummary !== undefined) dropped.push({ path: 'taskSummary', message: `must be a string, not ${describeValue(taskSummary)}` });
+  if (typeof task === 'string') data.task = task;
+  else if (task !== undefined) dropped.push({ path: 'task', message: `must be a string, not ${describeValue(task)}` });
+  if (lastIds !== undefined) {
+    const counterIssues: ValidationIssue[] = [];
+    const record = readRecord(lastIds, 'lastIds', counterIssues);
+    const counters = record && { todos: readCount(record.todos, 'lastIds.todos', counterIssues), markdown: readCount(record.markdown, 'lastIds.markdown', counterIssues) };
+    if (counters && counterIssues.length === 0) data.lastIds = counters;
+    else dropped.push(...counterIssues);
+  }
+  return { success: true, data, dropped };
+}
+
+/**
+ * The plan state a stored snapshot stands for: its todos, documents, summary and task, its id
+ * counters moved past every stored id, and its extra keys.
+ *
+ * @example
+ * ```ts
+ * const state = snapshotToState(parseSnapshot(stored));
+ * ```
+ */
+export function snapshotToState(snapshot: PlanSnapshot): PlanState {
+  const { version: _version, todos, markdownDocs, lastIds, taskSummary, task, ...extras } = snapshot;
+  return {
+    ...EMPTY_PLAN_STATE,
+    todos: todos.map((todo) => Object.freeze({ ...todo })),
+    docs: markdownDocs.map((doc) => Object.freeze({ ...doc })),
+    summary: taskSummary ?? '',
+    task: task ?? '',
+    lastIds: {
+      todos: advancedPast('t', lastIds?.todos ?? 0, todos.map((todo) => todo.id)),
+      markdown: advancedPast('m', lastIds?.markdown ?? 0, markdownDocs.map((doc) => doc.id)),
+    },
+    extras,
+  };
+}
+
+/**
+ * The snapshot that stores `state`: what `plan.snapshot()` returns and adapters save.
+ *
+ * @example
+ * ```ts
+ * await adapter.save(stateToSnapshot(plan.state));
+ * ```
+ */
+export function stateToSnapshot(state: PlanState): PlanSnapshot {
+  return {
+    ...cloneExtras(state.extras),
+    version: SNAPSHOT_VERSION,
+    todos: state.todos.map((todo) => ({ ...todo })),
+    markdownDocs: state.docs.map((doc) => ({ ...doc })),
+    lastIds: { todos: state.lastIds.todos, markdown: state.lastIds.markdown },
+    ...(state.summary ? { taskSummary: state.summary } : {}),
+    ...(state.task ? { task: state.task } : {}),
+  };
+}
+
+/** A deep copy of the stored snapshot's extra keys where they can be cloned, else a shallow one. */
+function cloneExtras(extras: Readonly<Record<string, unknown>>): Record<string, unknown> {
+  try {
+    return structuredClone(extras) as Record<string, unknown>;
+  } catch {
+    return { ...extras };
+  }
 }
 
 function firstDuplicate(ids: string[]): string | undefined {
@@ -130,8 +201,4 @@ function firstDuplicate(ids: string[]): string | undefined {
     seen.add(id);
   }
   return undefined;
-}
-
-function withoutUndefined<T extends object>(value: T): T {
-  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as T;
 }

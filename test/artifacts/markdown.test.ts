@@ -1,10 +1,29 @@
-import { describe, expect, it } from 'vitest';
-import { MarkdownArtifact, type MarkdownChangeEvent } from '../../src/artifacts/markdown.js';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { MarkdownChangeEvent } from '../../src/artifacts/markdown.js';
 import { ConflictError, PlanloopError, ValidationError } from '../../src/errors.js';
+import { createFunctionProvider } from '../../src/llm/function-provider.js';
+import type { LLMRequest } from '../../src/llm/provider.js';
+import { Plan } from '../../src/plan.js';
 
-describe('MarkdownArtifact', () => {
+/** A plan's documents, with a model that edits them as `edit` says (the document text comes from the prompt). */
+function docsWithModel(edit: (request: LLMRequest) => Promise<{ content: string }> | { content: string }) {
+  return new Plan({ llm: createFunctionProvider(async (request) => JSON.stringify(await edit(request))) }).markdown;
+}
+
+/** A model that answers only when `release()` is called. */
+function heldModel(content: string) {
+  let release!: () => void;
+  const answer = new Promise<{ content: string }>((resolve) => (release = () => resolve({ content })));
+  return { docs: docsWithModel(() => answer), release };
+}
+
+afterEach(() => {
+  vi.restoreAllMocks();
+});
+
+describe('plan.markdown', () => {
   it('creates, reads, edits and deletes documents with m-ids', () => {
-    const docs = new MarkdownArtifact();
+    const docs = new Plan().markdown;
     const a = docs.create({ title: 'Notes', content: '# Pricing' });
     const b = docs.create({ title: 'Draft', content: '' });
     expect([a.id, b.id]).toEqual(['m1', 'm2']);
@@ -16,7 +35,7 @@ describe('MarkdownArtifact', () => {
   });
 
   it('returns null / false for unknown ids and copies from reads', () => {
-    const docs = new MarkdownArtifact();
+    const docs = new Plan().markdown;
     docs.create({ title: 'Notes', content: 'a' });
     docs.read('m1')!.content = 'mutated';
     docs.list()[0]!.title = 'mutated';
@@ -27,7 +46,7 @@ describe('MarkdownArtifact', () => {
   });
 
   it('validates titles and patches', () => {
-    const docs = new MarkdownArtifact();
+    const docs = new Plan().markdown;
     expect(() => docs.create({ title: '  ', content: '' })).toThrow(ValidationError);
     docs.create({ title: 'Notes', content: '' });
     expect(() => docs.edit('m1', { title: '' })).toThrow(/title must not be empty/);
@@ -36,14 +55,15 @@ describe('MarkdownArtifact', () => {
   });
 
   it('keeps updatedAt strictly increasing within one millisecond', () => {
-    const docs = new MarkdownArtifact({ now: () => 1_000 });
+    vi.spyOn(Date, 'now').mockReturnValue(1_000);
+    const docs = new Plan().markdown;
     const stamps = [docs.create({ title: 'a', content: '' }).updatedAt];
     for (let i = 0; i < 5; i++) stamps.push(docs.edit('m1', { content: String(i) })!.updatedAt);
     for (let i = 1; i < stamps.length; i++) expect(stamps[i]).toBeGreaterThan(stamps[i - 1]!);
   });
 
   it('fires onChange once per mutation, never for no-ops', () => {
-    const docs = new MarkdownArtifact();
+    const docs = new Plan().markdown;
     const events: MarkdownChangeEvent[] = [];
     docs.onChange((event) => events.push(event));
     docs.create({ title: 'a', content: '' });
@@ -56,30 +76,27 @@ describe('MarkdownArtifact', () => {
 
   describe('editWithInstruction', () => {
     it('stores what the editor returns', async () => {
-      const docs = new MarkdownArtifact({ editor: async (doc, instruction) => ({ content: `${doc.content} (${instruction})` }) });
+      const docs = docsWithModel((request) => ({ content: `text (${/Instruction: (.*)/.exec(request.messages.at(-1)?.content ?? '')?.[1]})` }));
       docs.create({ title: 'a', content: 'text' });
       expect(await docs.editWithInstruction('m1', 'shorter')).toMatchObject({ content: 'text (shorter)' });
     });
 
     it('returns null for an unknown id without calling the model', async () => {
       let calls = 0;
-      const docs = new MarkdownArtifact({ editor: async () => (calls++, { content: 'x' }) });
+      const docs = docsWithModel(() => (calls++, { content: 'x' }));
       expect(await docs.editWithInstruction('m1', 'shorter')).toBeNull();
       expect(calls).toBe(0);
     });
 
     it('throws no_llm without an editor', async () => {
-      const docs = new MarkdownArtifact();
+      const docs = new Plan().markdown;
       docs.create({ title: 'a', content: '' });
       await expect(docs.editWithInstruction('m1', 'shorter')).rejects.toMatchObject({ code: 'no_llm' });
       await expect(docs.editWithInstruction('m1', 'shorter')).rejects.toBeInstanceOf(PlanloopError);
     });
 
     it('keeps the newer document when it changed meanwhile', async () => {
-      let release!: () => void;
-      const docs = new MarkdownArtifact({
-        editor: () => new Promise((resolve) => (release = () => resolve({ content: 'model version' }))),
-      });
+      const { docs, release } = heldModel('model version');
       docs.create({ title: 'a', content: 'original' });
       const pending = docs.editWithInstruction('m1', 'rewrite');
       docs.edit('m1', { content: 'user version' });
@@ -90,8 +107,7 @@ describe('MarkdownArtifact', () => {
     });
 
     it('reports a deletion during the edit as a conflict', async () => {
-      let release!: () => void;
-      const docs = new MarkdownArtifact({ editor: () => new Promise((resolve) => (release = () => resolve({ content: 'x' }))) });
+      const { docs, release } = heldModel('x');
       docs.create({ title: 'a', content: 'original' });
       const pending = docs.editWithInstruction('m1', 'rewrite');
       docs.delete('m1');
@@ -102,9 +118,9 @@ describe('MarkdownArtifact', () => {
   });
 });
 
-describe('MarkdownArtifact review fixes', () => {
+describe('plan.markdown review fixes', () => {
   it('delivers a change made inside a listener after the current one', () => {
-    const docs = new MarkdownArtifact();
+    const docs = new Plan().markdown;
     docs.onChange(({ change }) => {
       if (change.type === 'create') docs.edit(change.doc.id, { content: 'filled in' });
     });
@@ -115,10 +131,9 @@ describe('MarkdownArtifact review fixes', () => {
   });
 });
 
-describe('MarkdownArtifact no-op edits', () => {
+describe('plan.markdown no-op edits', () => {
   it('keeps updatedAt and fires nothing when a patch changes nothing, so a rewrite in flight is no conflict', async () => {
-    let release!: () => void;
-    const docs = new MarkdownArtifact({ editor: () => new Promise((resolve) => (release = () => resolve({ content: 'model version' }))) });
+    const { docs, release } = heldModel('model version');
     const doc = docs.create({ title: 'Notes', content: 'original' });
     const events: MarkdownChangeEvent[] = [];
     docs.onChange((event) => events.push(event));

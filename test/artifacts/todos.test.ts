@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { TodosArtifact, type TodosChangeEvent } from '../../src/artifacts/todos.js';
+import type { TodosChangeEvent } from '../../src/artifacts/todos.js';
+import { Plan } from '../../src/plan.js';
 import { ValidationError } from '../../src/errors.js';
 
 const seed = (description: string, intent = 'narrate') => ({ intent, description });
 
-describe('TodosArtifact CRUD', () => {
+describe('plan.todos CRUD', () => {
   it('creates todos with sequential ids, pending by default', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const a = todos.create(seed('Open pricing', 'navigate'));
     const [b, c] = todos.createMany([seed('Explain tiers'), { ...seed('Done already'), status: 'completed', expected_turn: 3 }]);
     expect([a.id, b?.id, c?.id]).toEqual(['t1', 't2', 't3']);
@@ -16,12 +17,12 @@ describe('TodosArtifact CRUD', () => {
   });
 
   it('trims descriptions and intents', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     expect(todos.create({ intent: ' click ', description: '  Press start  ' })).toMatchObject({ intent: 'click', description: 'Press start' });
   });
 
   it('returns copies from every read', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const created = todos.create(seed('Original'));
     created.description = 'mutated';
     todos.list()[0]!.description = 'mutated';
@@ -30,7 +31,7 @@ describe('TodosArtifact CRUD', () => {
   });
 
   it('edits without ever changing the id, validating the merged item', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.create(seed('Explain tiers'));
     expect(todos.edit('t1', { id: 't99', description: 'Explain the three tiers' } as never)).toMatchObject({ id: 't1', description: 'Explain the three tiers' });
     expect(() => todos.edit('t1', { status: 'done' as never })).toThrow(/status must be one of pending, in_progress, completed/);
@@ -40,7 +41,7 @@ describe('TodosArtifact CRUD', () => {
   });
 
   it('returns null / false for unknown ids and fires nothing', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const events: TodosChangeEvent[] = [];
     todos.onChange((event) => events.push(event));
     expect(todos.get('t7')).toBeNull();
@@ -50,30 +51,30 @@ describe('TodosArtifact CRUD', () => {
   });
 
   it('reports remaining todos in order', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.createMany([seed('a'), seed('b'), seed('c')]);
     todos.edit('t2', { status: 'completed' });
     expect(todos.remaining().map((todo) => todo.id)).toEqual(['t1', 't3']);
   });
 });
 
-describe('TodosArtifact ids', () => {
+describe('plan.todos ids', () => {
   it('never reuses a deleted id', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.createMany([seed('a'), seed('b')]);
     todos.delete('t2');
     expect(todos.create(seed('c')).id).toBe('t3');
   });
 
   it('continues after the highest id given to reset', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.reset([{ id: 't5', ...seed('kept') }, seed('assigned')]);
     expect(todos.list().map((todo) => todo.id)).toEqual(['t5', 't6']);
     expect(todos.create(seed('next')).id).toBe('t7');
   });
 
   it('does not go back after reset to an empty list', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.createMany([seed('a'), seed('b'), seed('c')]);
     todos.reset();
     expect(todos.list()).toEqual([]);
@@ -81,15 +82,15 @@ describe('TodosArtifact ids', () => {
   });
 
   it('accepts ids of another shape without moving the counter', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.reset([{ id: 'intro', ...seed('a') }]);
     expect(todos.create(seed('b')).id).toBe('t1');
   });
 });
 
-describe('TodosArtifact validation', () => {
+describe('plan.todos validation', () => {
   it('names the field and index of every bad item, and creates none', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     let error: unknown;
     try {
       todos.createMany([seed('fine'), { intent: '', description: 'x' }, { intent: 'narrate', description: ' ', expected_turn: 0 }]);
@@ -104,13 +105,13 @@ describe('TodosArtifact validation', () => {
   });
 
   it('rejects a non-integer expected_turn and unknown statuses', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     expect(() => todos.create({ ...seed('a'), expected_turn: 1.5 })).toThrow(/\[0\]\.expected_turn must be an integer, not the fraction 1.5/);
     expect(() => todos.create({ ...seed('a'), status: 'blocked' as never })).toThrow(/\[0\]\.status must be one of/);
   });
 
   it('reset is all-or-nothing and refuses duplicate ids', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.createMany([seed('keep me')]);
     expect(() => todos.reset([{ id: 't4', ...seed('a') }, { id: 't4', ...seed('b') }])).toThrow(/\[1\]\.id repeats id "t4"/);
     expect(() => todos.reset([seed('a'), { intent: 'narrate' } as never])).toThrow(/\[1\]\.description is required/);
@@ -119,16 +120,16 @@ describe('TodosArtifact validation', () => {
   });
 
   it('editMany applies all edits or none', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.createMany([seed('a'), seed('b')]);
     expect(() => todos.editMany([{ id: 't1', patch: { status: 'completed' } }, { id: 't2', patch: { intent: '' } }])).toThrow(ValidationError);
     expect(todos.list().map((todo) => todo.status)).toEqual(['pending', 'pending']);
   });
 });
 
-describe('TodosArtifact.onChange', () => {
+describe('plan.todos.onChange', () => {
   it('fires once per mutation with a copy of the list and the change', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const events: TodosChangeEvent[] = [];
     todos.onChange((event) => events.push(event));
     todos.createMany([seed('a'), seed('b')]);
@@ -144,7 +145,7 @@ describe('TodosArtifact.onChange', () => {
   });
 
   it('keeps going when a listener throws, and stops after unsubscribe', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const seen: string[] = [];
     const errors: unknown[] = [];
     const original = console.error;
@@ -166,7 +167,7 @@ describe('TodosArtifact.onChange', () => {
   });
 
   it('does not fire for a batch that creates nothing', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     const events: unknown[] = [];
     todos.onChange((event) => events.push(event));
     expect(todos.createMany([])).toEqual([]);
@@ -174,9 +175,9 @@ describe('TodosArtifact.onChange', () => {
   });
 });
 
-describe('TodosArtifact review fixes', () => {
+describe('plan.todos review fixes', () => {
   it('delivers a change made inside a listener after the current one, so every listener ends on the newest list', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.onChange(({ change }) => {
       if (change.type === 'create') todos.edit(change.items[0]!.id, { status: 'in_progress' });
     });
@@ -187,7 +188,7 @@ describe('TodosArtifact review fixes', () => {
   });
 
   it('throws a ValidationError, not a TypeError, for a patch that is not an object', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.create(seed('Open pricing'));
     expect(() => todos.edit('t1', null as never)).toThrow(ValidationError);
     expect(() => todos.editMany(null as never)).toThrow(ValidationError);
@@ -195,9 +196,9 @@ describe('TodosArtifact review fixes', () => {
   });
 });
 
-describe('TodosArtifact no-op edits', () => {
+describe('plan.todos no-op edits', () => {
   it('fires nothing for an edit that changes no value, and still returns the todo', () => {
-    const todos = new TodosArtifact();
+    const todos = new Plan().todos;
     todos.create({ intent: 'narrate', description: 'Explain tiers' });
     const events: TodosChangeEvent[] = [];
     todos.onChange((event) => events.push(event));

@@ -1,5 +1,4 @@
 import { describe, expect, it } from 'vitest';
-import { BUNDLE_ENTRIES, measureBundle } from '../../bench/bundle-size.js';
 import { benchDomOutline, type DomOutlineResult } from '../../bench/dom-outline.js';
 import { benchFirstAction } from '../../bench/first-action.js';
 import { benchOverhead } from '../../bench/overhead.js';
@@ -8,12 +7,6 @@ import { formScenario, replanScenario, tourScenario } from '../../bench/scenario
 import { benchTokens } from '../../bench/tokens.js';
 
 // Each benchmark once, on tiny inputs, so that none of them rots. The figures are not asserted.
-
-const entry = (name: string) => {
-  const found = BUNDLE_ENTRIES.find((item) => item.name === name);
-  if (!found) throw new Error(`no bundle entry ${name}`);
-  return found;
-};
 
 describe('benchmarks (smoke)', () => {
   it('counts plan tokens for planloop and both write_todos variants', () => {
@@ -35,19 +28,6 @@ describe('benchmarks (smoke)', () => {
     expect(result.charsPerToken).toBeLessThan(8);
   });
 
-  it('builds bundles with tree-shaking: Plan alone carries no provider code, a provider does', async () => {
-    const planOnly = await measureBundle(entry('Plan only'));
-    expect(planOnly.leaks).toEqual([]);
-    expect(planOnly.code).not.toContain('chat/completions');
-    expect(planOnly.code).not.toContain('anthropic-version');
-    expect(planOnly.gzip).toBeGreaterThan(0);
-    expect(planOnly.brotli).toBeLessThan(planOnly.minified);
-    // The marker really identifies the provider, so its absence above means something.
-    const openai = await measureBundle(entry('openai-compatible'));
-    expect(openai.code).toContain('chat/completions');
-    expect(openai.leaks).toEqual([]);
-  });
-
   it('times the per-turn steps and the makeTodos parse, and streams to the first action', async () => {
     const overhead = await benchOverhead({ sizes: [5, 8], iterations: 4, planSizes: [3], planIterations: 2 });
     expect(overhead.turns.map((row) => row.todos)).toEqual([5, 8]);
@@ -59,15 +39,15 @@ describe('benchmarks (smoke)', () => {
     expect(firstAction.textShare).toBeLessThanOrEqual(1);
 
     const tokens = benchTokens([tourScenario(2)]);
-    const sizes = [{ name: 'core', note: '', minified: 1, gzip: 1, brotli: 1, leaks: [] }];
+    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
-    const targets = checkTargets({ tokens, bundle: { sizes, coreShares: [] }, overhead, firstAction, domOutline });
+    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, domOutline });
     expect(targets.map((check) => check.target)).toContain('first action');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens,
-      bundle: { sizes, coreShares: [] },
+      bundle: { sizes },
       overhead,
       firstAction,
       domOutline,
@@ -88,7 +68,7 @@ describe('benchmarks (smoke)', () => {
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens: benchTokens([tourScenario(2)]),
-      bundle: { sizes: [], coreShares: [] },
+      bundle: { sizes: [] },
       overhead: await benchOverhead({ sizes: [5], iterations: 2, planSizes: [3], planIterations: 1 }),
       firstAction: await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 }),
       domOutline: result,

@@ -6,10 +6,11 @@ import { createEnvelopeStreamParser, type EnvelopeStreamParser } from '../../src
 
 type Emitted = ['planning', TurnPlanning] | ['adjust', TodoAdjust] | ['action', TurnAction, number];
 
-function recorder(remainingIds?: string[]): { parser: EnvelopeStreamParser; emitted: Emitted[] } {
+function recorder(remainingIds?: string[], maxActions?: number): { parser: EnvelopeStreamParser; emitted: Emitted[] } {
   const emitted: Emitted[] = [];
   const parser = createEnvelopeStreamParser({
     ...(remainingIds ? { remainingIds } : {}),
+    ...(maxActions ? { maxActions } : {}),
     onTurnPlanning: (planning) => emitted.push(['planning', planning]),
     onTodoAdjust: (adjust) => emitted.push(['adjust', adjust]),
     onAction: (action, index) => emitted.push(['action', action, index]),
@@ -237,14 +238,16 @@ describe('createEnvelopeStreamParser (property)', () => {
       turn_planning: { todo_id: 't1', does: 'Narrate', is_last_turn: false },
       actions: [...Array.from({ length: 2000 }, () => ({ type: 'narrate', text: 'Hello there.' })), { type: 'narrate', text: 'y'.repeat(150_000) }],
     });
-    const { parser, emitted } = recorder();
+    const { parser, emitted } = recorder(undefined, 5000);
     const started = performance.now();
     for (const ch of text) parser.push(ch);
     const result = parser.end();
     // Quadratic before (a 200 KB reply in 1-character deltas took ~9 s; 1 MB took ~280 s).
     expect(performance.now() - started).toBeLessThan(2000);
-    expect(result.success).toBe(true);
-    expect(emitted.filter((entry) => entry[0] === 'action')).toHaveLength(2001);
+    // The last narrate is past the text limit: refused, after the 2,000 before it went out.
+    expect(result.success).toBe(false);
+    if (!result.success) expect(result.error.message).toMatch(/actions\[2000\]\.text must have at most 2000 characters/);
+    expect(emitted.filter((entry) => entry[0] === 'action')).toHaveLength(2000);
     expect(parser.text).toBe(text);
   });
 

@@ -32,7 +32,7 @@ describe('forwardSubagentEvents', () => {
     forwardSubagentEvents(child, parent, 'sub');
     child.todos.create({ intent: 'narrate', description: 'x' });
     child.emit('plan-warning', { code: 'checklist_too_large', message: 'big' });
-    expect(names).toEqual(['subagent.todos-change', 'subagent.plan-warning']);
+    expect(names).toEqual(['subagent.state-change', 'subagent.todos-change', 'subagent.plan-warning']);
   });
 
   it('flattens nesting into one prefix and a subagent path', () => {

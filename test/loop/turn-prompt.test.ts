@@ -2,7 +2,7 @@ import { encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/artifacts/todos.js';
 import { NOTHING_LEFT_LINE, renderPlanForTurn } from '../../src/loop/render-plan.js';
-import { buildTurnMessages, clip, readTurnMessage, TURN_INSTRUCTIONS, turnSystemPrompt, turnUserPrompt } from '../../src/loop/turn-prompt.js';
+import { buildTurnMessages, clip, TURN_INSTRUCTIONS, turnSystemPrompt, turnUserPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
 
 const todos: TodoItem[] = [
@@ -59,17 +59,21 @@ describe('the turn prompt', () => {
       'Task: Show me the prices\nTodos (first is next):\nt2 narrate: Show the three tiers (turn 2)\nt3 click: Open the free-trial form\n' +
         'Turn 2 of 5.\nEarlier: 1 t1 Open pricing [navigate]\nLast turn:\n- navigate: {"ok":true}\nNudge: Finish soon.',
     );
-    expect(readTurnMessage(text)).toEqual({
-      task: 'Show me the prices',
-      todos: [
-        { id: 't2', intent: 'narrate', description: 'Show the three tiers', expected_turn: 2 },
-        { id: 't3', intent: 'click', description: 'Open the free-trial form' },
-      ],
-      turn: 2,
-      maxTurns: 5,
-      lastTurn: ['navigate: {"ok":true}'],
-      nudge: 'Finish soon.',
-    });
+  });
+
+  it('carries the URL after the task and what the page shows at the end, before a nudge', () => {
+    const text = turnUserPrompt({ task: 'Tour', todos, turn: 1, maxTurns: 3, url: '/pricing', page: '[e1] button "Start trial"\n', nudge: 'Go on.' });
+    expect(text.split('\n')).toEqual([
+      'Task: Tour',
+      'URL: /pricing',
+      'Todos (first is next):',
+      't2 narrate: Show the three tiers (turn 2)',
+      't3 click: Open the free-trial form',
+      'Turn 1 of 3.',
+      'Page:',
+      '[e1] button "Start trial"',
+      'Nudge: Go on.',
+    ]);
   });
 
   it('names the tools in the system message, and a host prompt replaces the instructions', () => {

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import { Plan, type PlanConfig } from '../../src/plan.js';
 import type { PlanInput } from '../../src/planning/make-todos.js';
-import { PLAN_OUTPUT_SCHEMA, plannerSystemPrompt, plannerUserMessage, readPlannerMessage } from '../../src/planning/prompts.js';
+import { PLAN_OUTPUT_SCHEMA, plannerSystemPrompt, plannerUserMessage } from '../../src/planning/prompts.js';
 
 const ANSWER = { task_summary: 'Tour', todos: [{ intent: 'finish', description: 'Done' }] };
 
@@ -72,17 +72,6 @@ describe('the planner prompt', () => {
     expect(lines).toContain('Task: Show me the prices');
     const start = lines.indexOf('Sitemap:');
     expect(lines.slice(start, start + 5)).toEqual(['Sitemap:', '- /pricing — Pricing: plans and prices', '- /try — Try it', '- /docs: API reference', '- /about']);
-  });
-
-  test('readPlannerMessage reads the task and sitemap back', () => {
-    const sitemap = [
-      { path: '/pricing', title: 'Pricing', description: 'plans and prices' },
-      { path: '/try', title: 'Try it' },
-      { path: '/docs', description: 'API reference' },
-    ];
-    const text = plannerUserMessage({ task: 'Tour the site', sitemap, locale: 'fr', hostContext: 'Logged in.' });
-    expect(readPlannerMessage(text)).toEqual({ task: 'Tour the site', sitemap });
-    expect(readPlannerMessage('nothing here')).toEqual({ sitemap: [] });
   });
 
   test('locale, brand, persona, selection and hostContext are in the user message', async () => {

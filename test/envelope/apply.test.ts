@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTodoAdjust } from '../../src/envelope/adjust.js';
+import { parseTodoAdjust } from '../../src/envelope/parse.js';
 import { EnvelopeError } from '../../src/errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import { Plan } from '../../src/plan.js';
@@ -116,7 +116,7 @@ describe('parseTodoAdjust', () => {
 
 describe('safeParseTodoAdjust', () => {
   it('returns the parsed adjust, or the error the model can act on', async () => {
-    const { safeParseTodoAdjust } = await import('../../src/envelope/adjust.js');
+    const { safeParseTodoAdjust } = await import('../../src/envelope/parse.js');
     expect(safeParseTodoAdjust({ remove: ['t1'] })).toEqual({ success: true, data: { remove: ['t1'], replace: [] } });
     const refused = safeParseTodoAdjust({ add: [{ description: 'x' }] }, ['t2', 't3']);
     expect(refused.success).toBe(false);

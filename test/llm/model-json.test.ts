@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { matchingClose, parseModelJson } from '../../src/planning/model-json.js';
+import { matchingClose, parseModelJson } from '../../src/llm/model-json.js';
 
 describe('parseModelJson', () => {
   test.each([

@@ -1,0 +1,98 @@
+/*
+ * The offline demo model answers from the prompts alone, as a real model would: these read the
+ * planner's and the turn's user messages back (the inverse of `plannerUserMessage` and
+ * `turnUserPrompt`). They live with the demo because only the demo's stand-in model needs them;
+ * `test/demo/prompt-reading.test.ts` keeps them in step with the prompts.
+ */
+
+const TASK_MARKER = 'Task:';
+const SITEMAP_MARKER = 'Sitemap:';
+
+/** A page of the sitemap, as the planner prompt lists it. */
+export interface SitemapPageReading {
+  path: string;
+  title?: string;
+  description?: string;
+}
+
+/**
+ * Reads the task and sitemap back from a planner user message: for scripted and offline models.
+ *
+ * @example
+ * ```ts
+ * readPlannerMessage('Task: Tour\nSitemap:\n- /pricing — Pricing: the tiers');
+ * // { task: 'Tour', sitemap: [{ path: '/pricing', title: 'Pricing', description: 'the tiers' }] }
+ * ```
+ */
+export function readPlannerMessage(text: string): { task?: string; sitemap: SitemapPageReading[] } {
+  const lines = text.split(/\r?\n/);
+  const result: { task?: string; sitemap: SitemapPageReading[] } = { sitemap: [] };
+  const taskLine = lines.find((line) => line.startsWith(TASK_MARKER));
+  if (taskLine !== undefined) result.task = taskLine.slice(TASK_MARKER.length).trim();
+  const start = lines.indexOf(SITEMAP_MARKER);
+  if (start >= 0) {
+    for (const line of lines.slice(start + 1)) {
+      const match = /^- (\S+)(?: — (.*?))?(?:: (.*))?$/.exec(line);
+      if (!match) break;
+      const page: SitemapPageReading = { path: match[1] as string };
+      if (match[2]) page.title = match[2];
+      if (match[3]) page.description = match[3];
+      result.sitemap.push(page);
+    }
+  }
+  return result;
+}
+
+/** What {@link readTurnMessage} finds in a turn's user message. */
+export interface TurnMessageReading {
+  task?: string;
+  todos: Array<{ id: string; intent: string; description: string; expected_turn?: number }>;
+  turn?: number;
+  maxTurns?: number;
+  /** The `- ` lines under `Last turn:`, without the dash. */
+  lastTurn: string[];
+  nudge?: string;
+  /** The `URL:` line. */
+  url?: string;
+  /** The lines under `Page:` (what `observe` said the page shows). */
+  page: string[];
+}
+
+/**
+ * Reads a turn's user message back (the inverse of planloop's `turnUserPrompt`): for scripted and
+ * offline models that answer from the prompt, like the demo's.
+ *
+ * @example
+ * ```ts
+ * const { task, todos } = readTurnMessage(request.messages.at(-1)?.content ?? '');
+ * todos[0]?.id; // 't2': the todo to do now
+ * ```
+ */
+export function readTurnMessage(text: string): TurnMessageReading {
+  const reading: TurnMessageReading = { todos: [], lastTurn: [], page: [] };
+  let section: 'todos' | 'last' | 'page' | undefined;
+  for (const line of text.split('\n')) {
+    const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
+    if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
+    else if (line.startsWith('URL: ') && reading.url === undefined) reading.url = line.slice(5);
+    else if (line === 'Page:') section = 'page';
+    else if (line === 'Todos (first is next):') section = 'todos';
+    else if (line === 'Last turn:') section = 'last';
+    else if (turn) {
+      reading.turn = Number(turn[1]);
+      reading.maxTurns = Number(turn[2]);
+      section = undefined;
+    } else if (line.startsWith('Nudge: ')) reading.nudge = line.slice(7);
+    else if (section === 'page') reading.page.push(line);
+    else if (section === 'last' && line.startsWith('- ')) reading.lastTurn.push(line.slice(2));
+    else if (section === 'todos') {
+      const todo = /^(\S+) (\S+): (.*?)(?: \(turn (\d+)\))?$/.exec(line);
+      if (todo) {
+        const [, id = '', intent = '', description = '', expected] = todo;
+        reading.todos.push({ id, intent, description, ...(expected ? { expected_turn: Number(expected) } : {}) });
+      }
+    }
+  }
+  return reading;
+}
+

@@ -1,0 +1,85 @@
+import { editTodos, type TodoPatch } from '../artifacts/todos.js';
+import { idNumber } from '../artifacts/id-sequence.js';
+import { EnvelopeError, ValidationError } from '../errors.js';
+import type { PlanState } from '../plan-state.js';
+import { formatIssues } from '../validation.js';
+import { insertForbidden, parseTodoAdjust } from './parse.js';
+
+/** What applying a `todo_adjust` did. */
+export interface AdjustResult {
+  /** Ids that became `completed`. */
+  completed: string[];
+  /** Ids rewritten in place. */
+  replaced: string[];
+  /** Ids that were skipped, and why (unknown, already completed, …). */
+  ignored: Array<{ id: string; reason: string }>;
+}
+
+/** Options of {@link applyAdjust}. */
+export interface ApplyAdjustOptions {
+  /** The todo this turn works on: it becomes `in_progress` in the same change. */
+  inProgress?: string | undefined;
+}
+
+/**
+ * Applies one turn's `todo_adjust` to a plan state, purely: `remove` ids become `completed`,
+ * `replace` entries rewrite todos in place, and `inProgress` starts a todo. A replace of an id the
+ * plan never had is an attempt to add a todo and is refused (`envelope_insert_forbidden`); ids
+ * that existed once (deleted since) or are already completed are skipped and reported in
+ * `ignored`. Validates with the same validator as the envelope parser; throws
+ * {@link EnvelopeError} and returns nothing on bad input. `state` is the same object when nothing
+ * changed.
+ *
+ * @example
+ * ```ts
+ * const { state, result } = applyAdjust(plan.state, { remove: ['t1'] }, { inProgress: 't2' });
+ * result.completed; // ['t1']
+ * ```
+ */
+export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdjustOptions = {}): { state: PlanState; result: AdjustResult } {
+  const byId = new Map(state.todos.map((item) => [item.id, item]));
+  const remaining = state.todos.filter((item) => item.status !== 'completed').map((item) => item.id);
+  const adjust = parseTodoAdjust(input, remaining);
+
+  // "New" is what the id counter never handed out: a deleted id is old, not an insert.
+  const isNew = (id: string): boolean => !byId.has(id) && (idNumber('t', id) ?? Number.POSITIVE_INFINITY) > state.lastIds.todos;
+  const newIds = adjust.replace.map((entry) => entry.id).filter(isNew);
+  if (newIds.length > 0) throw insertForbidden(`a replace of the new id ${newIds.join(', ')}`, remaining);
+
+  const result: AdjustResult = { completed: [], replaced: [], ignored: [] };
+  const patches = new Map<string, TodoPatch>();
+  const patch = (id: string, change: TodoPatch): void => {
+    patches.set(id, { ...patches.get(id), ...change });
+  };
+  for (const { id, ...change } of adjust.replace) {
+    if (!byId.has(id)) result.ignored.push({ id, reason: 'no longer in the plan' });
+    else {
+      patch(id, change);
+      result.replaced.push(id);
+    }
+  }
+  for (const id of adjust.remove) {
+    const item = byId.get(id);
+    if (!item) result.ignored.push({ id, reason: isNew(id) ? 'not a todo of this plan' : 'no longer in the plan' });
+    else if (item.status === 'completed' || result.completed.includes(id)) result.ignored.push({ id, reason: 'already completed' });
+    else {
+      patch(id, { status: 'completed' });
+      result.completed.push(id);
+    }
+  }
+  const started = options.inProgress;
+  if (started) {
+    const item = byId.get(started);
+    if (!item) result.ignored.push({ id: started, reason: 'turn_planning.todo_id is not a todo of this plan' });
+    else if (item.status === 'pending' && !result.completed.includes(started)) patch(started, { status: 'in_progress' });
+  }
+
+  try {
+    const edited = editTodos(state, [...patches].map(([id, change]) => ({ id, patch: change })));
+    return { state: edited.state, result };
+  } catch (error) {
+    if (!(error instanceof ValidationError)) throw error;
+    const issues = error.issues.map((issue) => ({ ...issue, path: `todo_adjust.replace${issue.path}` }));
+    throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
+  }
+}

@@ -1,0 +1,96 @@
+import { PlanloopError, ProviderError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { streamOrGenerate, type FinishReason, type LLMProvider, type LLMRequest, type LLMUsage } from './provider.js';
+
+/** Options of {@link callModel}. */
+export interface CallModelOptions {
+  /**
+   * Receives each piece of text as it arrives, and everything so far. Returning `false` stops
+   * reading: the call resolves with the text so far (and no finish reason), and the provider's
+   * stream is closed. For callers that already know the answer is unusable.
+   */
+  onDelta?: ((delta: string, text: string) => boolean | void) | undefined;
+  /**
+   * The most characters the answer may have: past it the call stops and throws code
+   * `output_too_long` (a stream that never closes its JSON must not grow without bound). Default none.
+   */
+  maxChars?: number | undefined;
+  /** Bound on the call, in ms; past it the call stops and throws an `AbortError` with code `timeout`. Default none. */
+  timeoutMs?: number | undefined;
+}
+
+/** What {@link callModel} returns. */
+export interface ModelReply {
+  text: string;
+  finishReason: FinishReason | undefined;
+  usage: LLMUsage | undefined;
+}
+
+/**
+ * One model call, for everyone who calls a model (the planner, the turn loop, document edits):
+ * streamed when the provider can, else `generate`; stops waiting as soon as the request's signal
+ * aborts or the timeout passes, even if the provider ignores the signal, and lets the provider
+ * close its stream. Errors: an abort as an `AbortError` (`aborted`, or `timeout`), a
+ * {@link PlanloopError} from the provider as it is, anything else wrapped in a
+ * {@link ProviderError} naming the provider (its `name`, else `unknown`).
+ *
+ * @example
+ * ```ts
+ * const { text, finishReason } = await callModel(provider, { messages, signal }, { onDelta: (delta) => show(delta), timeoutMs: 30_000 });
+ * ```
+ */
+export async function callModel(provider: LLMProvider, request: LLMRequest, options: CallModelOptions = {}): Promise<ModelReply> {
+  const signal = withTimeout(request.signal, options.timeoutMs);
+  throwIfAborted(signal);
+  const iterator = streamOrGenerate(provider, signal ? { ...request, signal } : request)[Symbol.asyncIterator]();
+  let text = '';
+  let finishReason: FinishReason | undefined;
+  let usage: LLMUsage | undefined;
+  try {
+    for (;;) {
+      const step = await untilAborted(iterator.next(), signal);
+      if (step.done) break;
+      const chunk = step.value;
+      if (chunk.type === 'text-delta') {
+        if (typeof chunk.delta !== 'string' || chunk.delta === '') continue;
+        text += chunk.delta;
+        if (options.maxChars !== undefined && text.length > options.maxChars) {
+          throw new PlanloopError(
+            'output_too_long',
+            `The model's answer passed ${options.maxChars} characters without finishing; it was stopped. Answer in fewer words.`,
+          );
+        }
+        if (options.onDelta?.(chunk.delta, text) === false) {
+          iterator.return?.().catch(() => {});
+          break;
+        }
+      } else if (chunk.type === 'finish') {
+        finishReason = chunk.finishReason;
+        usage = chunk.usage;
+      }
+    }
+  } catch (error) {
+    // Let the provider clean up (close its stream); never wait on it.
+    iterator.return?.().catch(() => {});
+    if (signal?.aborted) throw toAbortError(signal.reason);
+    if (error instanceof PlanloopError) throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    throw new ProviderError(`The model call failed: ${message}`, { provider: provider.name ?? 'unknown', retryable: false }, { cause: error });
+  }
+  throwIfAborted(signal);
+  return { text, finishReason, usage };
+}
+
+/**
+ * `signal` bounded by a timeout. `0`, `Infinity` or nothing means no timeout; timers overflow past
+ * 2^31 - 1 ms (about 24.8 days) and would fire at once, so longer is none too.
+ *
+ * @example
+ * ```ts
+ * const signal = withTimeout(options.signal, 30_000);
+ * ```
+ */
+export function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
+  if (!timeoutMs || timeoutMs > 2_147_483_647) return signal;
+  const timeout = AbortSignal.timeout(timeoutMs);
+  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+}

@@ -1,0 +1,106 @@
+import type { TurnAction } from '../envelope/schema.js';
+import type { Observation } from '../events.js';
+import type { Plan } from '../plan.js';
+import { clip } from './turn-prompt.js';
+
+/** What a tool handler (and `onNarrate`, `onAsk`) receives besides its arguments. */
+export interface LoopToolContext {
+  readonly runId: string;
+  readonly turn: number;
+  readonly plan: Plan;
+  /** The todo this turn works on (`turn_planning.todo_id`). */
+  readonly todoId: string | undefined;
+  /** Aborts when the run is aborted: pass it on to `fetch` and the like. */
+  readonly signal: AbortSignal | undefined;
+}
+
+/** A host tool: its result (any JSON-able value) or its error becomes an observation. */
+export type LoopToolHandler = (args: Record<string, unknown>, context: LoopToolContext) => unknown;
+
+/** A tool: a handler, or a handler with a one-line description the model sees (`open a page {path}`). */
+export type LoopTool = LoopToolHandler | { run: LoopToolHandler; description?: string };
+
+/** The host's side of the actions: its tools and its ways to speak and ask. */
+export interface ActionHandlers {
+  /** The host's tools, by name. An unknown name becomes an error observation, not a crash. */
+  tools?: Record<string, LoopTool> | undefined;
+  /** Says `text` to the user, highlighting the element `target` names. Awaited. */
+  onNarrate?: ((text: string, target: string | undefined, context: LoopToolContext) => void | Promise<void>) | undefined;
+  /** Asks the user; the answer becomes an observation. Without it the model is told to decide itself. */
+  onAsk?: ((question: string, context: LoopToolContext) => string | Promise<string>) | undefined;
+}
+
+/** What dispatching one action produced. */
+export interface ActionOutcome {
+  /** What the next prompt should say about it (a tool's result or error, the user's answer). */
+  observation?: Observation;
+  /** `task_finish`'s summary: the run ends after this turn. */
+  finishSummary?: string;
+}
+
+/**
+ * Runs one action through the host's handlers: `narrate` → `onNarrate`, `tool` → `tools[name]`,
+ * `ask` → `onAsk`, `task_finish` → a finish summary. Never throws: a failing or unknown tool
+ * becomes a `tool-error` observation the model can act on. Nothing is observed after `signal`
+ * aborts (the run has ended).
+ *
+ * @example
+ * ```ts
+ * const { observation } = await dispatchAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { tools }, context);
+ * observation?.summary; // 'navigate: ok'
+ * ```
+ */
+export async function dispatchAction(action: TurnAction, handlers: ActionHandlers, context: LoopToolContext): Promise<ActionOutcome> {
+  const { signal } = context;
+  const tools = handlers.tools ?? {};
+  const name = action.type === 'tool' ? action.name : action.type;
+  try {
+    switch (action.type) {
+      case 'narrate':
+        await handlers.onNarrate?.(action.text, action.target, context);
+        return {};
+      case 'task_finish':
+        return { finishSummary: action.summary };
+      case 'ask': {
+        if (!handlers.onAsk) return { observation: { kind: 'feedback', summary: `No one can answer "${clip(action.question, 80)}" here; decide yourself.` } };
+        const answer = await handlers.onAsk(action.question, context);
+        return signal?.aborted ? {} : { observation: { kind: 'answer', summary: `User answered: ${clip(answer)}`, data: answer } };
+      }
+      default: {
+        // Own keys only: a model naming "constructor" or "toString" must not reach Object.prototype.
+        const tool = Object.hasOwn(tools, name) ? tools[name] : undefined;
+        if (!tool) {
+          const known = Object.keys(tools).join(', ') || 'none';
+          return { observation: { kind: 'tool-error', name, summary: `${name} failed: no such tool (tools: ${known}).` } };
+        }
+        const result = await (typeof tool === 'function' ? tool : tool.run)(action.args, context);
+        if (signal?.aborted) return {};
+        return { observation: { kind: 'tool-result', name, summary: `${name}: ${result === undefined ? 'ok' : clip(result)}`, data: result } };
+      }
+    }
+  } catch (error) {
+    if (signal?.aborted) return {};
+    return { observation: { kind: 'tool-error', name, summary: `${name} failed: ${clip(error instanceof Error ? error.message : error)}` } };
+  }
+}
+
+/**
+ * One short line saying what an action does, for the reasoning trail and the turn memory.
+ *
+ * @example
+ * ```ts
+ * describeAction({ type: 'narrate', text: 'These are the plans.' }); // 'narrate "These are the plans."'
+ * ```
+ */
+export function describeAction(action: TurnAction): string {
+  switch (action.type) {
+    case 'narrate':
+      return `narrate "${clip(action.text, 60)}"${action.target ? ` at ${action.target}` : ''}`;
+    case 'tool':
+      return `${action.name} ${clip(action.args, 80)}`;
+    case 'ask':
+      return `ask "${clip(action.question, 60)}"`;
+    default:
+      return 'task_finish';
+  }
+}

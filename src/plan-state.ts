@@ -1,0 +1,145 @@
+/*
+ * The shapes of a plan's data: its state, its todos and documents, and the change descriptors its
+ * events carry. Types only; the operations live beside the artifacts (`artifacts/todos.ts`,
+ * `artifacts/markdown.ts`) and the store in `store.ts`.
+ */
+
+/**
+ * The statuses a todo moves through.
+ *
+ * @example
+ * ```ts
+ * TODO_STATUSES.includes(value as TodoStatus); // is it a status?
+ * ```
+ */
+export const TODO_STATUSES = ['pending', 'in_progress', 'completed'] as const;
+
+/** Where a todo stands. */
+export type TodoStatus = (typeof TODO_STATUSES)[number];
+
+/** The intents planloop's prompts name; any other non-empty string is allowed too. */
+export type TodoIntent = 'navigate' | 'narrate' | 'click' | 'fill' | 'ask' | 'finish' | (string & {});
+
+/**
+ * One step of a plan.
+ *
+ * @example
+ * ```ts
+ * const item: TodoItem = { id: 't1', intent: 'navigate', description: 'Open the pricing page', status: 'pending', expected_turn: 1 };
+ * ```
+ */
+export interface TodoItem {
+  /** `t1`, `t2`, … assigned on create; never reused within a plan. */
+  id: string;
+  intent: TodoIntent;
+  /** User-facing: what the user will see happen. */
+  description: string;
+  /** Defaults to `pending`. */
+  status: TodoStatus;
+  /** 1-based: the turn the planner expects to do this in. */
+  expected_turn?: number;
+}
+
+/**
+ * A markdown document the model can edit on instruction.
+ *
+ * @example
+ * ```ts
+ * const doc: MarkdownDoc = { id: 'm1', title: 'Notes', content: '# Pricing\n', updatedAt: Date.now() };
+ * ```
+ */
+export interface MarkdownDoc {
+  /** `m1`, `m2`, … assigned on create; never reused within a plan. */
+  id: string;
+  title: string;
+  content: string;
+  /** Milliseconds since the epoch, set on create and on every edit; strictly increasing. */
+  updatedAt: number;
+}
+
+/** What changed in one todo mutation, as `todos.onChange` reports it. */
+export type TodosChange =
+  | { type: 'create'; items: TodoItem[] }
+  | { type: 'edit'; items: TodoItem[]; previous: TodoItem[] }
+  | { type: 'delete'; ids: string[] }
+  | { type: 'reset'; items: TodoItem[] }
+  | { type: 'hydrate'; items: TodoItem[] }
+  /** A rolled-back turn put the todos back: `items` is the whole list now. */
+  | { type: 'restore'; items: TodoItem[] };
+
+/** What changed in one document mutation, as `markdown.onChange` reports it. */
+export type MarkdownChange =
+  | { type: 'create'; doc: MarkdownDoc }
+  | { type: 'edit'; doc: MarkdownDoc; previous: MarkdownDoc }
+  | { type: 'delete'; id: string }
+  | { type: 'hydrate'; docs: MarkdownDoc[] }
+  /** A rolled-back turn put the documents back: `docs` is every document now. */
+  | { type: 'restore'; docs: MarkdownDoc[] };
+
+/**
+ * Everything a plan holds, as one immutable value: the todos, the documents, the summary and task
+ * the todos were planned for, the id counters, and stored keys this version does not use. `Plan`
+ * keeps exactly one and replaces it whole on every change (`plan.state`, the `state-change`
+ * event); unchanged parts are shared between versions, so comparing `state.todos` with the
+ * previous one by identity tells whether the todos changed.
+ *
+ * @example
+ * ```ts
+ * plan.on('state-change', ({ state, previous }) => {
+ *   if (state.todos !== previous.todos) render(state.todos);
+ * });
+ * ```
+ */
+export interface PlanState {
+  readonly todos: readonly TodoItem[];
+  readonly docs: readonly MarkdownDoc[];
+  /** The one-sentence summary of the plan the todos came from; `''` when they came from elsewhere. */
+  readonly summary: string;
+  /** The user's task the todos were planned for; `''` when unknown. */
+  readonly task: string;
+  /** The highest id numbers ever handed out (`t<n>`, `m<n>`): ids are never reused. */
+  readonly lastIds: { readonly todos: number; readonly markdown: number };
+  /** Counts commits in this page's life (not stored): every change gets a higher one, a rollback too. */
+  readonly revision: number;
+  /** Keys of the stored snapshot this version does not use, written back as they were. */
+  readonly extras: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * The state of a new, empty plan.
+ *
+ * @example
+ * ```ts
+ * EMPTY_PLAN_STATE.todos.length; // 0
+ * ```
+ */
+export const EMPTY_PLAN_STATE: PlanState = Object.freeze({
+  todos: Object.freeze([]),
+  docs: Object.freeze([]),
+  summary: '',
+  task: '',
+  lastIds: Object.freeze({ todos: 0, markdown: 0 }),
+  revision: 0,
+  extras: Object.freeze({}),
+});
+
+/** Who made a change: the host's own calls, a turn, the planner, storage, a rollback. */
+export type PlanChangeOrigin = 'host' | 'adjust' | 'make-todos' | 'edit' | 'hydrate' | 'rollback';
+
+/** What one commit changed, as the plan's change events report it. */
+export interface PlanChangeMeta {
+  readonly origin: PlanChangeOrigin;
+  /** How the todos changed, when they did (a rollback or hydration reports the whole list). */
+  readonly todos?: TodosChange;
+  /** How the documents changed, when they did. */
+  readonly markdown?: MarkdownChange;
+}
+
+/**
+ * What the artifacts (`plan.todos`, `plan.markdown`) need from the plan: its state, its one
+ * update, and its change events. `Plan` implements it; nothing else needs to.
+ */
+export interface PlanStateHost {
+  readonly state: PlanState;
+  update(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null): void;
+}

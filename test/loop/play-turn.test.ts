@@ -1,0 +1,203 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { EnvelopeError, PlanloopError } from '../../src/errors.js';
+import { createFunctionProvider } from '../../src/llm/function-provider.js';
+import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
+import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
+import { DEFAULT_TURN_LIMITS, playTurn, type PlayTurnInput, type TurnLimits } from '../../src/loop/play-turn.js';
+import { runWebAgent } from '../../src/loop/run-web-agent.js';
+import { Plan } from '../../src/plan.js';
+import { createMemoryAdapter } from '../../src/storage/memory.js';
+
+/** A plan with a summary, a task, two done todos, one in progress, three pending and a note, saved. */
+async function startedPlan() {
+  const storage = createMemoryAdapter();
+  const plan = new Plan({ storage });
+  await plan.ready;
+  plan.setTaskPlan({
+    task: 'Tour the pricing page',
+    task_summary: 'A tour of pricing',
+    todos: [
+      { intent: 'navigate', description: 'Open pricing', status: 'completed' },
+      { intent: 'narrate', description: 'Show the tiers', status: 'completed' },
+      { intent: 'narrate', description: 'Compare plans', status: 'in_progress', expected_turn: 3 },
+      { intent: 'click', description: 'Open the trial form' },
+      { intent: 'fill', description: 'Fill the email' },
+      { intent: 'finish', description: 'Wrap up' },
+    ],
+  });
+  plan.markdown.create({ title: 'Notes', content: '- three tiers' });
+  await plan.flush();
+  return { plan, storage };
+}
+
+function turnInput(plan: Plan, provider: LLMProvider, limits: Partial<TurnLimits> = {}): PlayTurnInput {
+  return {
+    plan,
+    provider,
+    messages: [{ role: 'user', content: 'go' }],
+    handlers: { tools: { navigate: () => 'ok', click: () => 'clicked' } },
+    runId: 'r1',
+    turn: 1,
+    limits: { ...DEFAULT_TURN_LIMITS, ...limits },
+    onStep: () => {},
+    onAction: () => {},
+  };
+}
+
+describe('a turn is a transaction', () => {
+  it('a rejected turn that rewrote a todo (adding expected_turn) keeps the summary and task, in the plan and in storage', async () => {
+    // Before the store: the rollback could not express the added field as an edit, fell back to
+    // todos.reset(), and the plan took that for a host reset: summary and task were wiped, and saved.
+    const storage = createMemoryAdapter();
+    const badTurn = {
+      turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false },
+      todo_adjust: { remove: [], replace: [{ id: 't2', description: 'Show the three tiers', expected_turn: 2 }] },
+      actions: [{ type: 'narrate', text: 'Opening pricing.' }, { type: 'dance' }],
+    };
+    const plan = new Plan({
+      storage,
+      llm: createLLMRouter({
+        default: createScriptedProvider([badTurn, badTurn]),
+        plan: createScriptedProvider([{ task_summary: 'A tour of pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Show the tiers' }] }]),
+      }),
+    });
+    await expect(runWebAgent({ plan, task: 'Tour pricing' })).rejects.toBeInstanceOf(EnvelopeError);
+    expect(plan.summary).toBe('A tour of pricing');
+    expect(plan.task).toBe('Tour pricing');
+    expect(plan.todos.list().map((todo) => [todo.id, todo.status, todo.expected_turn])).toEqual([
+      ['t1', 'pending', undefined],
+      ['t2', 'pending', undefined],
+    ]);
+    await plan.flush();
+    expect(storage.snapshot).toMatchObject({ taskSummary: 'A tour of pricing', task: 'Tour pricing' });
+  });
+
+  it('property: a reply that fails at any point leaves the plan and storage exactly as before the turn', async () => {
+    const idArb = fc.constantFrom('t1', 't2', 't3', 't4', 't5', 't6', 't7', 't99');
+    const replaceArb = fc.record(
+      { id: fc.constantFrom('t3', 't4', 't5', 't6'), description: fc.string({ minLength: 1, maxLength: 20 }), intent: fc.constantFrom('click', 'narrate'), expected_turn: fc.integer({ min: 1, max: 9 }) },
+      { requiredKeys: ['id'] },
+    );
+    const actionArb = fc.oneof(
+      fc.record({ type: fc.constant('narrate'), text: fc.string({ minLength: 1, maxLength: 30 }) }),
+      fc.record({ type: fc.constant('tool'), name: fc.constantFrom('navigate', 'click', 'missing'), args: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 })) }),
+    );
+    // How the reply goes wrong: a bad action somewhere, an insert attempt, a new id, cut off, too many actions.
+    const failureArb = fc.oneof(
+      fc.record({ kind: fc.constant('bad-action' as const), at: fc.nat(6) }),
+      fc.constant({ kind: 'insert' as const }),
+      fc.constant({ kind: 'new-id' as const }),
+      fc.record({ kind: fc.constant('cut' as const), at: fc.double({ min: 0.05, max: 0.95, noNaN: true }) }),
+      fc.constant({ kind: 'too-many' as const }),
+    );
+    await fc.assert(
+      fc.asyncProperty(
+        fc.record({
+          todo: idArb,
+          remove: fc.uniqueArray(idArb, { maxLength: 4 }),
+          replace: fc.array(replaceArb, { maxLength: 3 }),
+          actions: fc.array(actionArb, { maxLength: 6 }),
+          failure: failureArb,
+          chunkSize: fc.integer({ min: 1, max: 40 }),
+        }),
+        async ({ todo, remove, replace, actions, failure, chunkSize }) => {
+          const { plan, storage } = await startedPlan();
+          const before = plan.snapshot();
+          const stored = storage.snapshot;
+          const adjust: Record<string, unknown> = { remove, replace };
+          let list: unknown[] = [...actions];
+          if (failure.kind === 'bad-action') list.splice(Math.min(failure.at, list.length), 0, { type: 'bogus' });
+          if (failure.kind === 'insert') adjust.insert = [{ description: 'extra' }];
+          if (failure.kind === 'new-id') adjust.replace = [...replace, { id: 't42', description: 'new' }];
+          if (failure.kind === 'too-many') list = Array.from({ length: 25 }, () => ({ type: 'narrate', text: 'hi' }));
+          let text = JSON.stringify({ turn_planning: { todo_id: todo, does: 'x', is_last_turn: false }, todo_adjust: adjust, actions: list });
+          if (failure.kind === 'cut') text = text.slice(0, Math.floor(text.length * failure.at));
+          const outcome = await playTurn(turnInput(plan, createScriptedProvider(text, { chunkSize })));
+          expect(outcome.ok).toBe(false);
+          expect(plan.snapshot()).toEqual(before);
+          await plan.flush();
+          expect(storage.snapshot).toEqual(stored);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  }, 60_000);
+
+  it('a rollback keeps what a tool changed in the plan during the turn', async () => {
+    const { plan } = await startedPlan();
+    const reply = JSON.stringify({
+      turn_planning: { todo_id: 't4', does: 'x' },
+      todo_adjust: { remove: ['t3'] },
+      actions: [{ type: 'tool', name: 'note', args: {} }, { type: 'bogus' }],
+    });
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 5 }));
+    input.handlers = { tools: { note: ({}, { plan: target }) => target.markdown.create({ title: 'Seen', content: 'pricing' }) } };
+    const outcome = await playTurn(input);
+    expect(outcome.ok).toBe(false);
+    expect(plan.todos.get('t3')?.status).toBe('in_progress');
+    expect(plan.markdown.list().map((doc) => doc.title)).toEqual(['Notes', 'Seen']);
+  });
+});
+
+describe('a turn is bounded', () => {
+  it('stops a reply whose JSON never closes at maxChars, rolls back, and says so', async () => {
+    const { plan } = await startedPlan();
+    const before = plan.snapshot();
+    let sent = 0;
+    const endless = createFunctionProvider(async function* () {
+      yield '{"turn_planning":{"todo_id":"t4","does":"x"},"todo_adjust":{"remove":["t3"]},"actions":[{"type":"narrate","text":"';
+      for (;;) {
+        sent += 1000;
+        yield 'a'.repeat(1000);
+      }
+    });
+    const outcome = await playTurn(turnInput(plan, endless, { maxChars: 50_000 }));
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'output_too_long' });
+    expect(sent).toBeLessThan(60_000); // stopped reading, not buffered without bound
+    expect(plan.snapshot()).toEqual(before);
+  });
+
+  it('stops a reply that trickles in slower than timeoutMs, rolls back, and says so', async () => {
+    const { plan } = await startedPlan();
+    const before = plan.snapshot();
+    const slow = createScriptedProvider({ turn_planning: { todo_id: 't4', does: 'x' }, todo_adjust: { remove: ['t3'] }, actions: [] }, { chunkSize: 1, delayMs: 20 });
+    const started = Date.now();
+    const outcome = await playTurn(turnInput(plan, slow, { timeoutMs: 150 }));
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) {
+      expect(outcome.error).toBeInstanceOf(PlanloopError);
+      expect(outcome.error).toMatchObject({ code: 'timeout' });
+      expect(outcome.error.message).toMatch(/took longer than/);
+    }
+    expect(plan.snapshot()).toEqual(before);
+  });
+
+  it('refuses an envelope with more actions than maxActions and runs none past the limit', async () => {
+    const { plan } = await startedPlan();
+    const ran: number[] = [];
+    const reply = JSON.stringify({
+      turn_planning: { todo_id: 't4', does: 'x' },
+      todo_adjust: { remove: [] },
+      actions: Array.from({ length: 10_000 }, (_, i) => ({ type: 'tool', name: 'count', args: { i } })),
+    });
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 200 }), { maxActions: 5 });
+    input.handlers = { tools: { count: ({ i }) => ran.push(Number(i)) } };
+    const outcome = await playTurn(input);
+    expect(outcome.ok).toBe(false);
+    if (!outcome.ok) expect(outcome.error.message).toMatch(/more than 5 actions/);
+    expect(ran.length).toBeLessThanOrEqual(5);
+  });
+
+  it('runWebAgent feeds a limit back once, then goes on when the retry is fine', async () => {
+    const good = { turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true }, todo_adjust: { remove: [] }, actions: [{ type: 'task_finish', summary: 'done' }] };
+    const responses: ScriptedResponses = [{ ...good, actions: Array.from({ length: 30 }, () => ({ type: 'narrate', text: 'hi' })) }, good];
+    const model = createScriptedProvider(responses);
+    const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'x', todos: ['Say hi'] }]) }) });
+    const result = await runWebAgent({ plan, task: 'hi', url: false });
+    expect(result.reason).toBe('task_finish');
+    expect(model.calls[1]?.messages.at(-1)?.content).toMatch(/more than 20 actions/);
+  });
+});
