@@ -1,16 +1,16 @@
-// `npm run bench`: loads bench/run.ts through Vite's module runner (TypeScript, `.js` import
-// suffixes resolved to `.ts`), so it runs on Node 20 without a TypeScript loader.
+// `npm run bench`: loads bench/run.ts through Vite (see load.mjs), so it runs on Node 20 without a
+// TypeScript loader.
 import { fileURLToPath } from 'node:url';
-import { runnerImport } from 'vite';
+import { loadModule } from './load.mjs';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { module } = await runnerImport(fileURLToPath(new URL('./run.ts', import.meta.url)), {
-  configFile: false,
-  root,
-  logLevel: 'error',
-});
-const results = await module.runBenchmarks({ log: (line) => console.log(line) });
-for (const check of results.targets) {
-  console.log(`${check.met ? 'met   ' : 'MISSED'}  ${check.target}: ${check.figure} (goal ${check.goal})`);
+const { module, close } = await loadModule(fileURLToPath(new URL('./run.ts', import.meta.url)), root);
+try {
+  const results = await module.runBenchmarks({ log: (line) => console.log(line) });
+  for (const check of results.targets) {
+    console.log(`${check.met ? 'met   ' : 'MISSED'}  ${check.target}: ${check.figure} (goal ${check.goal})`);
+  }
+  console.log('Wrote bench/results.json and bench/results.md');
+} finally {
+  await close();
 }
-console.log('Wrote bench/results.json and bench/results.md');
