@@ -125,7 +125,7 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry): O
 }
 
 /** Elements in a row that do not fit before a pass takes the budget as spent. */
-const MISSES_BEFORE_STOP = 12;
+const MISSES_BEFORE_STOP = 8;
 
 /**
  * Which elements fit the budget. When not all do, the line saying how many were left out is
@@ -139,9 +139,12 @@ const MISSES_BEFORE_STOP = 12;
  */
 function fit(found: readonly PageElement[], costAt: (index: number) => number, maxTokens: number, omittedCost: number): Uint8Array {
   const keep = new Uint8Array(found.length);
-  let all = 0;
-  for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += costAt(i);
-  if (all <= maxTokens) return keep.fill(1);
+  // Everything in when it all fits. (A line costs at least a token: more lines than the budget never fit.)
+  if (found.length <= maxTokens) {
+    let all = 0;
+    for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += costAt(i);
+    if (all <= maxTokens) return keep.fill(1);
+  }
 
   const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
   const screens = (item: PageElement) => (item.distance === 0 ? 0 : 1 + Math.floor(item.distance / screen));
