@@ -109,7 +109,7 @@ function domOutlineTargets(dom: DomOutlineResult): TargetCheck[] {
     {
       target: 'page outline, 2,000-element page, Chromium',
       goal: '≤ 10 ms',
-      figure: `${page.medianMs} ms median, ${page.p90Ms} ms p90 (${page.elements.toLocaleString('en')} elements, ${page.listable.toLocaleString('en')} listable, ${page.listed} listed)`,
+      figure: `${page.medianMs} ms median, ${page.minMs} ms fastest, ${page.p90Ms} ms p90 (${page.elements.toLocaleString('en')} elements, ${page.listable.toLocaleString('en')} listable, ${page.listed} listed)`,
       met: page.medianMs <= 10,
     },
     {
@@ -227,11 +227,11 @@ function renderDomOutline(dom: DomOutlineResult): string[] {
   const lines = ['## Page outline (`planloop/dom`)', ''];
   if (dom.skipped) return [...lines, `Not measured: ${dom.skipped}.`, ''];
   const table = (timings: DomOutlineTiming[]) => [
-    ...head(['page', 'elements', 'listable', 'listed', 'first outline', 'median', 'p90', 'o200k tokens', 'estimated']),
-    ...timings.map((t) => row([t.page, n(t.elements), n(t.listable), n(t.listed), `${ms(t.firstMs)} ms`, `**${ms(t.medianMs)} ms**`, `${ms(t.p90Ms)} ms`, n(t.tokens), n(t.estimatedTokens)])),
+    ...head(['page', 'elements', 'listable', 'listed', 'first outline', 'fastest', 'median', 'p90', 'o200k tokens', 'estimated']),
+    ...timings.map((t) => row([t.page, n(t.elements), n(t.listable), n(t.listed), `${ms(t.firstMs)} ms`, `${ms(t.minMs)} ms`, `**${ms(t.medianMs)} ms**`, `${ms(t.p90Ms)} ms`, n(t.tokens), n(t.estimatedTokens)])),
   ];
   lines.push(
-    `\`outlinePage()\` on the whole document at the default budget (400 estimated tokens), in ${dom.browser} at ${dom.viewport.width}×${dom.viewport.height}, the module as \`vite build\` ships it, bundled and minified by esbuild as an app would. The first outline of a page gives refs; the median and 90th percentile are of the ${dom.runs} outlines after it. Tokens: the rendered text counted with o200k, and the outline's own estimate (\`estimateTokens\`).`,
+    `\`outlinePage()\` on the whole document at the default budget (400 estimated tokens), in ${dom.browser} at ${dom.viewport.width}×${dom.viewport.height}, the module as \`vite build\` ships it, bundled and minified by esbuild as an app would. The first outline of a page gives refs; the fastest, median and 90th percentile are of the ${dom.runs} outlines after it (the machine's other work shows in the median and p90, not in the fastest). Tokens: the rendered text counted with o200k, and the outline's own estimate (\`estimateTokens\`).`,
     '',
     'Generated pages (`demo/fixtures/big-page.ts`: sections with a heading, text, links, a field, buttons, a hidden part and a small navigation):',
     '',
