@@ -45,6 +45,8 @@ export interface CollectOptions {
   layout?: boolean;
   /** Extra elements to list (CSS selector), as blocks. */
   include?: string;
+  /** Elements to leave out with everything inside them (CSS selector), e.g. the agent's own panel. */
+  exclude?: string;
   /** Elements whose values, and those of everything inside them, are withheld (CSS selector), besides `[data-planloop-private]`. */
   privateSelector?: string;
 }
@@ -68,6 +70,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   const width = view?.innerWidth ?? 0;
   const height = view?.innerHeight ?? 0;
   const include = options.include;
+  const exclude = options.exclude;
   const privateSelector = options.privateSelector;
   const found: PageElement[] = [];
 
@@ -86,6 +89,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       if (!options.includeHidden) return;
       hiddenHere = true;
     }
+    if (exclude && matches(element, exclude)) return;
     const role = elementRole(element);
     const privateHere = isPrivate || (element.hasAttributes() && element.hasAttribute(PRIVATE_ATTRIBUTE)) || matches(element, privateSelector);
     const inMainHere = inMain || role === 'main';

@@ -18,6 +18,8 @@ export interface OutlinePageOptions {
   registry?: RefRegistry | undefined;
   /** Extra elements to list (CSS selector), e.g. `'.card, [data-tour]'`. */
   include?: CollectOptions['include'] | undefined;
+  /** Elements to leave out with all they contain (CSS selector), e.g. the agent's own panel: `'#guide'`. */
+  exclude?: CollectOptions['exclude'] | undefined;
   /** Elements whose values (and their descendants') are never read (CSS selector), besides `[data-planloop-private]`. */
   privateSelector?: CollectOptions['privateSelector'] | undefined;
   /** Whether boxes have real sizes (checks zero size, orders by viewport distance). Default: detected. */
@@ -78,6 +80,7 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   const found = collectPageElements(modalDialogIn(root, document) ?? root, {
     ...(options.layout === undefined ? {} : { layout: options.layout }),
     ...(options.include ? { include: options.include } : {}),
+    ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(options.privateSelector ? { privateSelector: options.privateSelector } : {}),
   });
 

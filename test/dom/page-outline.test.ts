@@ -192,6 +192,17 @@ describe('outlinePage budget and options', () => {
     expect(outlineText({ include: '::nonsense(' })).not.toContain('div');
   });
 
+  it('leaves out what the host excludes, with everything inside it', () => {
+    loadDemo().show('commercial');
+    const text = outlineText({ exclude: '#guide, .demo-tag' });
+    expect(text).toContain('navigation "Site"');
+    expect(text).toContain('h1 "Pricing"');
+    expect(text).not.toContain('Guide');
+    expect(text).not.toContain('Ask');
+    // An invalid selector excludes nothing rather than throwing.
+    expect(outlineText({ exclude: '::nonsense(' })).toContain('complementary "Guide"');
+  });
+
   it('outlines only the root it is given', () => {
     loadDemo().show('commercial');
     const text = outlineText({ root: document.getElementById('view') as HTMLElement });
