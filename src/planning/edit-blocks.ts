@@ -89,7 +89,8 @@ export interface BlockFailure {
  * Applies blocks one after the other, all or nothing: each block's SEARCH text must occur exactly
  * once in the document as the blocks before it left it. A SEARCH that is not found as it is, is
  * looked for again as whole lines, ignoring spaces at line ends and blank lines around it (small
- * models drop trailing spaces and add blank lines). An empty replacement of whole lines also
+ * models drop trailing spaces and add blank lines), then as an elided passage: `first words ...
+ * last words`, matched within one paragraph. An empty replacement of whole lines also
  * removes the line break after them, so a deleted list item leaves no blank line. `text` uses `\n`.
  *
  * @example
@@ -112,13 +113,55 @@ export function applyEditBlocks(text: string, blocks: readonly EditBlock[]): { o
   return { ok: true, text: current };
 }
 
-/** Where `search` occurs in `text` (when once) and how often: exactly, else as trimmed lines. */
+/** Where `search` occurs in `text` (when once) and how often: exactly, else as trimmed lines, else elided. */
 function locate(text: string, search: string): { count: number; start: number; end: number } {
   const exact = occurrences(text, search);
   if (exact.length > 0) {
     const start = exact[0] as number;
     return { count: exact.length, start, end: start + search.length };
   }
+  const lines = locateLines(text, search);
+  return lines.count === 0 && ELISION.test(search) ? locateElided(text, search) : lines;
+}
+
+/** ` ... ` or ` … ` between words of a SEARCH text. */
+const ELISION = /\s*(?:\.\.\.|…)\s*/;
+/**
+ * An elided SEARCH ("The Starter plan is free ... billed yearly."): its parts in order, within one
+ * paragraph, each from where the one before ended. Models write this for long passages unasked;
+ * the prompt allows it, which keeps the answer short when a long paragraph is rewritten.
+ */
+function locateElided(text: string, search: string): { count: number; start: number; end: number } {
+  const [first = '', ...rest] = search.trim().split(ELISION);
+  if (first === '' || rest.some((part) => part === '')) return { count: 0, start: 0, end: 0 };
+  let count = 0;
+  let match = { start: 0, end: 0 };
+  for (const start of occurrences(text, first)) {
+    let end = start + first.length;
+    for (const part of rest) {
+      // Only up to the next blank line: an elision never crosses a paragraph.
+      const paragraph = text.slice(end, paragraphEnd(text, end));
+      const at = paragraph.indexOf(part);
+      end = at < 0 ? -1 : end + at + part.length;
+      if (end < 0) break;
+    }
+    if (end < 0) continue;
+    count++;
+    match = { start, end };
+  }
+  return { count, ...match };
+}
+
+const BLANK_LINE = /\n[ \t]*\n/g;
+
+/** Where the paragraph that `from` is in ends: its blank line, or the end of the text. */
+function paragraphEnd(text: string, from: number): number {
+  BLANK_LINE.lastIndex = from;
+  return BLANK_LINE.exec(text)?.index ?? text.length;
+}
+
+/** The whole lines equal to `search`'s, ignoring spaces at line ends and blank lines around it. */
+function locateLines(text: string, search: string): { count: number; start: number; end: number } {
   const wanted = search.split('\n').map((line) => line.trimEnd());
   while (wanted.length > 0 && wanted[0] === '') wanted.shift();
   while (wanted.length > 0 && wanted[wanted.length - 1] === '') wanted.pop();

@@ -58,7 +58,7 @@ To change the title (only when the instruction asks), write one line "Title: the
 If you cannot follow the instruction, say why in one sentence and write no document lines.`;
 
 /**
- * The system prompt asking for SEARCH/REPLACE edits (about 170 words).
+ * The system prompt asking for SEARCH/REPLACE edits (about 190 words).
  *
  * @example
  * ```ts
@@ -76,6 +76,7 @@ the new lines
 
 Rules:
 - SEARCH is copied character for character from the document and must occur only once in it: copy whole lines, enough of them to be unique, and no more.
+- For a long paragraph, SEARCH may be its first words, then " ... ", then its last words.
 - To delete, leave the new lines empty. To add, SEARCH for the line before the place and put that line, then the new text, under =======.
 - Use one block per place you change, in document order; blocks apply one after the other.
 - No JSON, no code fences, no comments between blocks.

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { benchFirstAction } from '../../bench/first-action.js';
+import { benchMarkdownEdit } from '../../bench/markdown-edit.js';
 import { benchOverhead } from '../../bench/overhead.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
 import { formScenario, replanScenario, tourScenario } from '../../bench/scenarios.js';
@@ -39,7 +40,8 @@ describe('benchmarks (smoke)', () => {
 
     const tokens = benchTokens([tourScenario(2)]);
     const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
-    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction });
+    const markdownEdit = benchMarkdownEdit({ runs: 1 });
+    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit });
     expect(targets.map((check) => check.target)).toContain('first action');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
@@ -48,9 +50,22 @@ describe('benchmarks (smoke)', () => {
       bundle: { sizes },
       overhead,
       firstAction,
+      markdownEdit,
       targets,
     });
     expect(markdown).toContain('## Targets');
+    expect(markdown).toContain('## Markdown editing');
     expect(markdown).toContain('write_todos (LangChain JS sizes) (estimated)');
+  });
+
+  it('counts the tokens of a markdown edit answered as edits and as a rewrite', () => {
+    const result = benchMarkdownEdit({ runs: 1 });
+    expect(result.documentChars).toBeGreaterThanOrEqual(20_000);
+    const tokens = Object.fromEntries(result.answers.map((answer) => [answer.answer, answer.outputTokens]));
+    // The rewrite re-sends the document; the edits answers grow with the change only.
+    expect(tokens['rewrite (document markers)']).toBeGreaterThan(result.documentTokens);
+    expect(tokens['edits (whole paragraph as SEARCH)']).toBeLessThan(result.changed.before + result.changed.after + 30);
+    expect(tokens['edits (elided SEARCH)']).toBeLessThan(tokens['edits (whole paragraph as SEARCH)']!);
+    expect(result.sweep.map((row) => row.chars)).toEqual([...result.sweep.map((row) => row.chars)].sort((a, b) => a - b));
   });
 });

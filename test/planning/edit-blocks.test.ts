@@ -39,4 +39,13 @@ describe('applyEditBlocks', () => {
   test('the whole-line fallback also refuses an ambiguous anchor', () => {
     expect(applyEditBlocks('x  \ny\nx \n', [{ search: 'x\n', replace: 'z' }])).toEqual({ ok: false, index: 0, reason: 'ambiguous', count: 2 });
   });
+
+  test('an elided SEARCH matches a passage by its first and last words, within one paragraph', () => {
+    const text = 'Intro.\n\nThe Starter plan is free for three seats.\nEvery seat costs 8 euros.\n\nOutro.\n';
+    expect(applyEditBlocks(text, [{ search: 'The Starter plan ... 8 euros.', replace: 'Five seats are free.' }])).toEqual({ ok: true, text: 'Intro.\n\nFive seats are free.\n\nOutro.\n' });
+    expect(applyEditBlocks(text, [{ search: 'Intro. … Outro.', replace: 'x' }])).toMatchObject({ ok: false, reason: 'missing' });
+    expect(applyEditBlocks('A one. A two.\n', [{ search: 'A ... .', replace: 'x' }])).toMatchObject({ ok: false, reason: 'ambiguous' });
+    // A literal ellipsis in the document is matched as it is first.
+    expect(applyEditBlocks('Wait... what?\n', [{ search: 'Wait... what?', replace: 'What?' }])).toEqual({ ok: true, text: 'What?\n' });
+  });
 });
