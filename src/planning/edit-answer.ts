@@ -39,7 +39,8 @@ const MIN_WHOLE_SHARE = 0.5;
  * - JSON `{ "content": … }` or `{ "markdown": … }`, with an optional `title`;
  * - a ```` ```markdown ````, ```` ```md ```` or bare fence;
  * - plain markdown, with or without a lead-in ("Sure! Here is the note:") and a closing remark.
- * Text around a delimited answer is dropped; a `Title: …` line before it (or JSON `title`) renames.
+ * Text around a delimited answer is dropped; a `Title: …` line before it (or JSON `title`) renames,
+ * and an answer of only that line renames and changes nothing else.
  *
  * Without delimiters the reply is judged: one that reads as a refusal ("I'm sorry, I can't…", "As
  * an AI…") is `edit_refused`, one that talks about the document instead of being it is
@@ -66,6 +67,12 @@ export function readEditAnswer(
   const known = new Set(original.split('\n').map((line) => line.trim()).filter((line) => line !== ''));
   const cutOff = options.finishReason === 'length';
   if (text.trim() === '') return cutOff ? truncated('was cut off by the length limit before any text') : failure('edit_empty', 'is empty');
+
+  // Only a `Title:` line: a rename with no change to the text (edits with no block).
+  const onlyLines = trimBlank(text.split('\n'));
+  if (onlyLines.length === 1 && titleIn(text, '') !== '' && !known.has((onlyLines[0] as string).trim()) && !cutOff) {
+    return { ok: true, kind: 'edits', form: 'blocks', title: titleIn(text, doc.title), content: doc.content };
+  }
 
   const parsed = parseEditBlocks(text);
   if (parsed.blocks.length > 0 || parsed.unclosed || parsed.malformed.length > 0) {
@@ -214,8 +221,11 @@ const OUTRO =
  */
 function plainDocument(lines: string[], known: Set<string>): Whole {
   const body = trimBlank(lines);
-  const first = body[0] ?? '';
   if (readsAsRefusal(body.join('\n'))) return failure('edit_refused', 'reads as a refusal, not a document');
+  // A `Title:` line the original does not have, as the prompt teaches, even without the markers.
+  const title = titleIn(body[0] ?? '', '');
+  if (title !== '' && !known.has((body[0] as string).trim())) body.splice(0, trimBlank(body.slice(1)).length > 0 ? 1 : 0);
+  const first = body[0] ?? '';
   if (LEAD_IN.test(first.trim()) && !known.has(first.trim())) {
     if (!first.trimEnd().endsWith(':') || trimBlank(body.slice(1)).length === 0) {
       return failure('edit_invalid', `talks about the document instead of being it ("${clip(first)}")`);
@@ -226,7 +236,7 @@ function plainDocument(lines: string[], known: Set<string>): Whole {
   const paragraphs = trimBlank(body).join('\n').split(/\n[ \t]*\n/);
   const cut = paragraphs.findIndex((paragraph, index) => index > 0 && index >= paragraphs.length - 3 && OUTRO.test(paragraph.trim()) && !known.has(paragraph.trim().split('\n')[0]?.trim() ?? ''));
   const kept = cut > 0 ? paragraphs.slice(0, cut) : paragraphs;
-  return { ok: true, form: 'plain', content: kept.join('\n\n') };
+  return { ok: true, form: 'plain', content: kept.join('\n\n'), title: title || undefined };
 }
 
 const AI_IDENTITY = /^(?:as an ai|as a (?:large )?language model|i(?:'m| am) an ai)\b/;

@@ -41,6 +41,8 @@ const CORPUS: Array<[string, 'short' | 'long', 'rewrite' | 'edits', Answer, Outc
   ['JSON { markdown }', 'short', 'rewrite', JSON.stringify({ markdown: SHORT_NEW }), { kind: 'rewrite', form: 'json', content: SHORT_NEW }],
   ['JSON with CRLF inside its string', 'short', 'rewrite', JSON.stringify({ content: SHORT_NEW.replace(/\n/g, '\r\n') }), { kind: 'rewrite', form: 'json', content: SHORT_NEW }],
   ['an answer with CRLF line breaks', 'short', 'rewrite', `--- document start ---\r\n${SHORT_NEW.replace(/\n/g, '\r\n')}--- document end ---\r\n`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW }],
+  ['plain markdown after a Title line', 'short', 'rewrite', `Title: Plans\n\n${SHORT_NEW}`, { kind: 'rewrite', form: 'plain', content: SHORT_NEW, title: 'Plans' }],
+  ['only a Title line: a rename', 'long', 'edits', 'Title: March tour notes', { kind: 'edits', form: 'blocks', content: LONG_DOC.content, title: 'March tour notes' }],
   ['markdown that uses braces is not JSON', 'short', 'rewrite', 'Use {name} in the greeting.', { kind: 'rewrite', form: 'plain', content: 'Use {name} in the greeting.\n' }],
   // Answers that are not a document.
   ['a refusal', 'short', 'rewrite', "I'm sorry, but I can't help with that.", { code: 'edit_refused' }],
@@ -65,6 +67,7 @@ const CORPUS: Array<[string, 'short' | 'long', 'rewrite' | 'edits', Answer, Outc
   ['a block in a code fence with prose around', 'long', 'edits', `Here is the change:\n\n${fence}\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${fence}\n\nThis updates the seat count.`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
   ['a block with CRLF line breaks', 'long', 'edits', block(PARAGRAPH, NEW_PARAGRAPH).replace(/\n/g, '\r\n'), { kind: 'edits', form: 'blocks', content: LONG_NEW }],
   ['an anchor with trailing spaces and blank lines around it', 'long', 'edits', `${S}\n\n${PARAGRAPH}   \n\n${D}\n${NEW_PARAGRAPH}\n${R}`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
+  ['an elided anchor for a long paragraph', 'long', 'edits', block('The Starter plan is free for up to three seats. ... billed yearly.', NEW_PARAGRAPH), { kind: 'edits', form: 'blocks', content: LONG_NEW }],
   ['markers miscounted by the model', 'long', 'edits', `<<<<<< SEARCH\n${PARAGRAPH}\n========\n${NEW_PARAGRAPH}\n>>>>>>>> REPLACE`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
   ['two blocks and a Title line', 'long', 'edits', `Title: March tour notes\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${block('- The tour panel overlaps the cookie banner on small screens.\n', '')}`, { kind: 'edits', form: 'blocks', title: 'March tour notes', content: LONG_NEW.replace('- The tour panel overlaps the cookie banner on small screens.\n', '') }],
   ['a deleted list item leaves no blank line', 'long', 'edits', block('- Team: up to 50 seats, email support, audit log', ''), { kind: 'edits', form: 'blocks', content: LONG_DOC.content.replace('- Team: up to 50 seats, email support, audit log\n', '') }],
