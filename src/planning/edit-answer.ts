@@ -1,8 +1,8 @@
 import type { EditErrorCode, ValidationIssue } from '../errors.js';
+import { parseModelJson } from '../llm/model-json.js';
 import type { FinishReason } from '../llm/provider.js';
 import { applyEditBlocks, parseEditBlocks, type BlockFailure, type EditBlock } from './edit-blocks.js';
 import { DOCUMENT_END, DOCUMENT_START } from './edit-prompts.js';
-import { parseModelJson } from '../llm/model-json.js';
 
 /** How the model wrote its answer. */
 export type EditAnswerForm = 'blocks' | 'markers' | 'json' | 'fence' | 'plain';
