@@ -222,10 +222,13 @@ export class AbortError extends PlanloopError {
  */
 export class ConflictError extends PlanloopError {
   readonly id: string;
+  /** Where the two versions overlapped, when a merge was tried (`line` is 1-based in the current text). */
+  readonly conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>;
 
-  constructor(id: string, message: string) {
+  constructor(id: string, message: string, conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> = []) {
     super('edit_conflict', message);
     this.id = id;
+    this.conflicts = conflicts;
   }
 }
 

@@ -1,3 +1,4 @@
+import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
 import { EditError, PlanloopError, ValidationError, reportError, throwIfAborted, type EditErrorCode } from '../errors.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { isProvider, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
@@ -16,40 +17,10 @@ import { EDITS_SYSTEM_PROMPT, REWRITE_SYSTEM_PROMPT, editFeedback, editPrompt, w
  */
 export const EDITS_MIN_CHARS = 1500;
 
-/** What `onDelta` receives while the model answers. */
-export interface EditDelta {
-  /** The new text. */
-  delta: string;
-  /** The whole answer of this attempt so far (a retry starts again from `''`). */
-  text: string;
-  /** 1 for the first answer, 2 for the retry after feedback, … */
-  attempt: number;
-  /**
-   * The document as it forms: a rewrite's text so far, or the document with the complete edit
-   * blocks applied. `undefined` until the answer's form is known, and for answers that are read
-   * only once complete (JSON, a code fence, plain text). Not validated: show it, never store it.
-   */
-  preview: string | undefined;
-}
+/** Options of {@link editDocument}: the options of `plan.markdown.editWithInstruction`. */
+export type EditDocumentOptions = EditWithInstructionOptions;
 
-/** Options of {@link editDocument}. */
-export interface EditDocumentOptions {
-  signal?: AbortSignal | undefined;
-  /** Bound on the whole call, retries included, in ms. `0` or `Infinity` turns it off. Default 30 000. */
-  timeoutMs?: number | undefined;
-  /** Further attempts after an unusable answer, each told what was wrong. Default 1. */
-  retries?: number | undefined;
-  /** Passed to the provider as the request's `maxTokens`. Default: the provider's. */
-  maxTokens?: number | undefined;
-  /**
-   * `rewrite`: the model sends the whole new document. `edits`: SEARCH/REPLACE blocks. `auto`
-   * (default): edits for documents of {@link EDITS_MIN_CHARS} characters or more, unless the
-   * instruction asks for a rewrite ("rewrite it", "translate the whole note", "summarize").
-   */
-  mode?: 'auto' | 'rewrite' | 'edits' | undefined;
-  /** Receives the answer as it streams (see {@link EditDelta}). A throwing callback is reported, not fatal. */
-  onDelta?: ((update: EditDelta) => void) | undefined;
-}
+export type { EditDelta } from '../artifacts/markdown.js';
 
 /** What {@link editDocument} returns: the new document and how it was made. */
 export interface EditDocumentResult {
@@ -139,25 +110,6 @@ export async function editDocument(
   throw editError(failure as EditReadingFailure, raw, retries + 1, doc, providerName);
 }
 
-/**
- * The model call behind `plan.markdown.editWithInstruction` until the plan calls
- * {@link editDocument} itself: `{ content, title? }` (the title only when it changed). Throws what
- * {@link editDocument} throws.
- *
- * @example
- * ```ts
- * const { content } = await rewriteDocument(plan.provider('edit'), plan.markdown.read('m1')!, 'Shorten it.', {});
- * ```
- */
-export async function rewriteDocument(
-  provider: LLMProvider,
-  doc: { id?: string; title: string; content: string },
-  instruction: string,
-  options: EditDocumentOptions,
-): Promise<{ title?: string; content: string }> {
-  const result = await editDocument(provider, doc, instruction, options);
-  return result.title === doc.title ? { content: result.content } : { title: result.title, content: result.content };
-}
 
 const MODES = new Set(['auto', 'rewrite', 'edits']);
 
