@@ -1,6 +1,7 @@
 import { LEAK_MARKERS, kb, SIZE_BUDGETS, type BundleSize } from './bundle-size.js';
 import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
+import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
 import type { OverheadResult } from './overhead.js';
 import type { TokensResult } from './tokens.js';
 
@@ -12,6 +13,7 @@ export interface BenchResults {
   bundle: { sizes: BundleSize[] };
   overhead: OverheadResult;
   firstAction: FirstActionResult;
+  markdownEdit: MarkdownEditResult;
   domOutline: DomOutlineResult;
   targets: TargetCheck[];
 }
@@ -90,6 +92,19 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     figure: first.timings.map((timing) => `${Math.round(timing.ratio * 100)}% via ${timing.via} (${timing.firstActionMs} of ${timing.completeMs} ms)`).join('; '),
     met: first.ratio <= 0.4,
   });
+  const edit = results.markdownEdit;
+  const asked = edit.answers.find((answer) => answer.answer === 'edits (elided SEARCH)');
+  const whole = edit.answers.find((answer) => answer.answer === 'edits (whole paragraph as SEARCH)');
+  const rewrite = edit.answers.find((answer) => answer.answer === 'rewrite (document markers)');
+  if (asked && whole && rewrite) {
+    const limit = Math.floor(1.5 * edit.changed.after + EDIT_CONSTANT_TOKENS);
+    checks.push({
+      target: `markdown edit output, ${Math.round(edit.documentChars / 1000)} KB document, one-paragraph change`,
+      goal: `≤ 1.5× the changed paragraph (${edit.changed.after} tokens) + ${EDIT_CONSTANT_TOKENS} = ${limit} tokens`,
+      figure: `${asked.outputTokens} tokens with an elided SEARCH (${whole.outputTokens} with the whole paragraph as SEARCH), against ${rewrite.outputTokens.toLocaleString('en')} for the rewrite`,
+      met: asked.outputTokens <= limit,
+    });
+  }
   checks.push(...domOutlineTargets(results.domOutline));
   return checks;
 }
@@ -135,7 +150,7 @@ const n = (value: number) => value.toLocaleString('en');
  * ```
  */
 export function renderMarkdown(results: BenchResults): string {
-  const { tokens, bundle, overhead, firstAction, domOutline, environment } = results;
+  const { tokens, bundle, overhead, firstAction, markdownEdit, domOutline, environment } = results;
   const lines: string[] = [
     '# planloop benchmarks',
     '',
@@ -218,6 +233,7 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     `The first action is handed over as soon as its JSON closes, at ${Math.round(firstAction.textShare * 100)}% of this text, so the ratio follows where it ends in the text. \`turn_planning\` and \`todo_adjust\` come first: \`actions\` starts at ${Math.round(firstAction.actionsStart * 100)}% of this envelope.`,
     '',
+    ...renderMarkdownEdit(markdownEdit),
     ...renderDomOutline(domOutline),
   );
   return lines.join('\n');
@@ -244,4 +260,25 @@ function renderDomOutline(dom: DomOutlineResult): string[] {
   );
   if (dom.sample) lines.push("The demo's /commercial outline, as a turn prompt would carry it:", '', '```text', dom.sample, '```', '');
   return lines;
+}
+
+function renderMarkdownEdit(edit: MarkdownEditResult): string[] {
+  return [
+    '## Markdown editing',
+    '',
+    `Output tokens (${edit.tokenizer}) of the answers to a one-paragraph change of a ${n(edit.documentChars)}-character handbook (\`bench/markdown-handbook.md\`, ${n(edit.documentTokens)} tokens): the paragraph has ${edit.changed.before} tokens before and ${edit.changed.after} after. Each answer is written as a model writes it in that form and is checked to give the expected document through \`readEditAnswer\`.`,
+    '',
+    ...head(['answer', 'mode', 'output tokens', '÷ changed paragraph']),
+    ...edit.answers.map((answer) => row([answer.answer, answer.mode, n(answer.outputTokens), `${answer.perChanged}×`])),
+    '',
+    `System prompts (input, once per call): rewrite ${edit.systemPrompt.rewrite} tokens, edits ${edit.systemPrompt.edits} tokens.`,
+    '',
+    'Threshold sweep: the handbook cut at a paragraph break near each size; a one-sentence change answered as a rewrite and as one edit block, and a change to every paragraph answered as edits (one block per paragraph). `auto` mode asks for edits from 1,500 characters on.',
+    '',
+    ...head(['characters', 'rewrite', 'one-sentence edit', 'every paragraph as edits']),
+    ...edit.sweep.map((item) => row([n(item.chars), n(item.rewriteTokens), n(item.editTokens), n(item.everywhereEditTokens)])),
+    '',
+    `Median of ${edit.timings.runs} runs: reading and applying the edits answer ${ms(edit.timings.readEdits)} ms; merging a concurrent user edit into the 20 KB document (\`mergeText\`) ${ms(edit.timings.merge20k)} ms; a 100 KB document the model rewrote whole, merged with a one-line user edit (the worst case, a conflict) ${ms(edit.timings.merge100kRewrite)} ms.`,
+    '',
+  ];
 }

@@ -61,16 +61,53 @@ function importCycles(graph: ReadonlyMap<string, readonly string[]>): string[][]
   return cycles;
 }
 
-function srcCycles(): string[][] {
+/** The import graph of src/, with paths relative to src/. */
+function srcGraph(): Map<string, string[]> {
   const files = sourceFiles(SRC);
   const set = new Set(files);
-  const graph = new Map(files.map((file) => [file, importsOf(file, readFileSync(file, 'utf8'), set)]));
-  return importCycles(graph).map((cycle) => cycle.map((file) => relative(SRC, file).split('\\').join('/')));
+  const name = (file: string) => relative(SRC, file).split('\\').join('/');
+  return new Map(files.map((file) => [name(file), importsOf(file, readFileSync(file, 'utf8'), set).map(name)]));
+}
+
+function srcCycles(): string[][] {
+  return importCycles(srcGraph());
+}
+
+/**
+ * Imports that point up: the folders below may not import the folders (or files) named for them.
+ * The core's layers, bottom up: llm, errors, guards, validation; plan-state, store; artifacts;
+ * envelope; storage; planning; plan.ts; loop, interop, graph, ui.
+ */
+const FORBIDDEN_UPWARD: Record<string, string[]> = {
+  'artifacts/': ['planning/', 'loop/', 'envelope/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'envelope/': ['planning/', 'loop/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'planning/': ['plan.ts', 'loop/', 'interop/', 'graph/', 'ui/', 'storage/'],
+  'storage/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+};
+
+function upwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
+  const found: string[] = [];
+  for (const [file, imports] of graph) {
+    for (const [folder, forbidden] of Object.entries(FORBIDDEN_UPWARD)) {
+      if (!file.startsWith(folder)) continue;
+      for (const target of imports) if (forbidden.some((prefix) => target.startsWith(prefix))) found.push(`${file} -> ${target}`);
+    }
+  }
+  return found;
 }
 
 describe('imports in src/', () => {
   it('form no cycle', () => {
     expect(srcCycles()).toEqual([]);
+  });
+
+  it('point down: artifacts, envelope, planning, storage and llm never import a layer above them', () => {
+    expect(upwardImports(srcGraph())).toEqual([]);
+  });
+
+  it('the upward check finds an upward import', () => {
+    expect(upwardImports(new Map([['envelope/parse.ts', ['planning/model-json.ts', 'errors.ts']]]))).toEqual(['envelope/parse.ts -> planning/model-json.ts']);
   });
 
   it('the cycle finder finds cycles, self-imports and nothing else', () => {
