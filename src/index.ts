@@ -151,6 +151,7 @@ export { TURN_INSTRUCTIONS, buildTurnMessages, turnSystemPrompt, turnUserPrompt,
 export {
   runWebAgent,
   type RunWebAgentOptions,
+  type ObserveContext,
   type RunResult,
   type LoopTool,
   type LoopToolHandler,
