@@ -72,7 +72,7 @@ export interface SaveQueue {
 export function createSaveQueue(save: () => Promise<void> | void, options: SaveQueueOptions): SaveQueue {
   const initialMs = options.retry?.initialMs ?? 250;
   const maxMs = options.retry?.maxMs ?? 30_000;
-  const timers = options.timers ?? { setTimeout: globalThis.setTimeout.bind(globalThis), clearTimeout: globalThis.clearTimeout.bind(globalThis) };
+  const timers = options.timers ?? { setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms), clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number) };
   const now = options.now ?? Date.now;
   const random = options.random ?? Math.random;
   const lifecycle = options.lifecycle === undefined ? defaultLifecycle() : options.lifecycle;

@@ -2,7 +2,6 @@ import { nanoid } from 'nanoid';
 import { z } from 'zod/mini';
 import type { MarkdownDoc } from '../artifacts/markdown.js';
 import type { TodoItem } from '../artifacts/todos.js';
-import { StorageError } from '../errors.js';
 import type { PlanSnapshot } from './snapshot.js';
 
 /**
@@ -261,29 +260,6 @@ export function includes(seen: Record<string, number>, stamp: readonly [number, 
  */
 export function bornKey(clock: ItemClock): string {
   return `${clock[2]}:${clock[3]}`;
-}
-
-/**
- * Refuses to write `next` over a `stored` snapshot that has writes `next` has not merged (another
- * tab saved since this one last loaded): throws a `StorageError` with reason `conflict`. Does
- * nothing when either side has no sync meta (a plan that does not merge, or older data).
- *
- * @example
- * ```ts
- * refuseUnmerged(storedManifest, snapshot, 'tour'); // then write
- * ```
- */
-export function refuseUnmerged(stored: unknown, next: PlanSnapshot, key: string): void {
-  const theirs = readSyncMeta((stored as { [SYNC_META_KEY]?: unknown } | null)?.[SYNC_META_KEY]);
-  const ours = readSyncMeta(next[SYNC_META_KEY]);
-  if (!theirs || !ours) return;
-  const unmerged = Object.entries(theirs.seen).filter(([replica, n]) => (ours.seen[replica] ?? 0) < n);
-  if (unmerged.length === 0) return;
-  throw new StorageError(
-    'save',
-    `The plan under "${key}" has changes this one has not merged (from ${unmerged.map(([replica]) => replica || 'an older snapshot').join(', ')}); nothing was written. Load it, merge (mergePlanSnapshots) and save again.`,
-    { reason: 'conflict' },
-  );
 }
 
 function withAt(clock: ItemClock, lamport: number, replica: string): ItemClock {
