@@ -5,6 +5,7 @@ import { benchBundleSize } from './bundle-size.js';
 import { benchFirstAction } from './first-action.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
+import { benchStorage } from './storage.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
 import { benchTokens } from './tokens.js';
 
@@ -31,7 +32,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const overhead = await step('overhead', () => benchOverhead());
   const firstAction = await step('first action', () => benchFirstAction());
   const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
-  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit };
+  const storage = await step('storage', () => benchStorage());
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, storage };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

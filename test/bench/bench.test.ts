@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { benchFirstAction } from '../../bench/first-action.js';
 import { benchMarkdownEdit } from '../../bench/markdown-edit.js';
 import { benchOverhead } from '../../bench/overhead.js';
+import { benchStorage } from '../../bench/storage.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
 import { formScenario, replanScenario, tourScenario } from '../../bench/scenarios.js';
 import { benchTokens } from '../../bench/tokens.js';
@@ -41,8 +42,18 @@ describe('benchmarks (smoke)', () => {
     const tokens = benchTokens([tourScenario(2)]);
     const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
-    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit });
+    const storage = await benchStorage({ docChars: 10_000, iterations: 3 });
+    expect(storage.rows.map((row) => `${row.adapter}: ${row.change}`)).toEqual([
+      'localStorage: a todo',
+      'localStorage: the large document',
+      'localStorage: load after another tab changed a todo',
+      'IndexedDB: a todo',
+      'IndexedDB: the large document',
+    ]);
+    expect(storage.rows.every((row) => row.whole > 0 && row.parts > 0)).toBe(true);
+    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, storage });
     expect(targets.map((check) => check.target)).toContain('first action');
+    expect(targets.map((check) => check.target)).toContain('save after a todo change, with a 10,000-character document');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
@@ -51,10 +62,12 @@ describe('benchmarks (smoke)', () => {
       overhead,
       firstAction,
       markdownEdit,
+      storage,
       targets,
     });
     expect(markdown).toContain('## Targets');
     expect(markdown).toContain('## Markdown editing');
+    expect(markdown).toContain('## Storage');
     expect(markdown).toContain('write_todos (LangChain JS sizes) (estimated)');
   });
 
