@@ -50,9 +50,9 @@ export interface PlanChannel {
 
 /**
  * Opens the channel tabs use to tell each other about one plan: over BroadcastChannel, or where
- * that is missing over localStorage's `storage` event (which also turns a localStorage adapter's
- * write of the plan's key by another tab into a `changed` notice with `revision` 0). Malformed
- * messages are dropped.
+ * that is missing over localStorage's `storage` event. Either way a localStorage adapter's write
+ * of the plan's key in another tab is heard as a `changed` notice (`from: ''`, `revision` 0) once
+ * that write is visible in this tab. Malformed messages are dropped.
  *
  * @example
  * ```ts
@@ -73,6 +73,29 @@ export function createPlanChannel(options: PlanChannelOptions): PlanChannel {
   };
 
   const Broadcast = options.BroadcastChannel === undefined ? (globalThis as { BroadcastChannel?: BroadcastChannelLike }).BroadcastChannel : options.BroadcastChannel;
+  const storage = options.storage === undefined ? (globalThis as { localStorage?: Storage }).localStorage : options.storage;
+  const events = options.events === undefined ? defaultEvents() : options.events;
+  const channelKey = `${key}:channel`;
+  // A write of the plan's key by another tab is a change, heard also when BroadcastChannel
+  // carries the messages: Chromium hands localStorage writes to other tabs asynchronously, and a
+  // BroadcastChannel notice can arrive before the write it announces is visible here; the
+  // storage event comes once it is.
+  const onStorage = (event: Event): void => {
+    const { key: changed, newValue } = event as StorageEvent;
+    if (changed === key && newValue !== null) deliver({ type: 'changed', from: '', revision: 0 });
+    if (Broadcast || changed !== channelKey || newValue === null) return;
+    try {
+      deliver(JSON.parse(newValue));
+    } catch {
+      // Not ours, or cut short: ignored.
+    }
+  };
+  events?.addEventListener('storage', onStorage);
+  const close = (): void => {
+    events?.removeEventListener('storage', onStorage);
+    listeners.clear();
+  };
+
   if (Broadcast) {
     const channel = new Broadcast(`planloop:${key}`);
     channel.onmessage = (event) => deliver(event.data);
@@ -83,29 +106,12 @@ export function createPlanChannel(options: PlanChannelOptions): PlanChannel {
       close: () => {
         channel.onmessage = null;
         channel.close();
-        listeners.clear();
+        close();
       },
     };
   }
-
-  const storage = options.storage === undefined ? (globalThis as { localStorage?: Storage }).localStorage : options.storage;
-  const events = options.events === undefined ? defaultEvents() : options.events;
-  if (!storage || !events) {
-    return { transport: 'none', post: () => {}, onMessage: (listener) => subscribe(listeners, listener), close: () => listeners.clear() };
-  }
-  const channelKey = `${key}:channel`;
+  if (!storage || !events) return { transport: 'none', post: () => {}, onMessage: (listener) => subscribe(listeners, listener), close };
   let sent = 0;
-  const onStorage = (event: Event): void => {
-    const { key: changed, newValue } = event as StorageEvent;
-    if (changed === key && newValue !== null) deliver({ type: 'changed', from: '', revision: 0 });
-    if (changed !== channelKey || newValue === null) return;
-    try {
-      deliver(JSON.parse(newValue));
-    } catch {
-      // Not ours, or cut short: ignored.
-    }
-  };
-  events.addEventListener('storage', onStorage);
   return {
     transport: 'storage',
     post(message) {
@@ -117,10 +123,7 @@ export function createPlanChannel(options: PlanChannelOptions): PlanChannel {
       }
     },
     onMessage: (listener) => subscribe(listeners, listener),
-    close() {
-      events.removeEventListener('storage', onStorage);
-      listeners.clear();
-    },
+    close,
   };
 }
 

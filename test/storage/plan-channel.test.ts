@@ -78,6 +78,19 @@ describe('createPlanChannel', () => {
     expect(heardA).toHaveLength(1);
   });
 
+  it('with BroadcastChannel too, hears another tab\'s write of the plan key once it is visible', async () => {
+    const BroadcastChannel = fakeBroadcastChannels();
+    const origin = sharedLocalStorage();
+    const [tabA, tabB] = [origin.tab(), origin.tab()];
+    const a = createPlanChannel({ key: 'tour', replica: 'A', BroadcastChannel, ...tabA });
+    const heard = listen(a);
+    tabB.storage.setItem('tour', '{"todos":[]}');
+    tabB.storage.setItem('tour:channel', JSON.stringify({ type: 'changed', from: 'B', revision: 9 }));
+    await tick();
+    // The storage transport's key is not read when BroadcastChannel carries the messages.
+    expect(heard).toEqual([{ type: 'changed', from: '', revision: 0 }]);
+  });
+
   it('is a silent channel when the tab has neither', () => {
     const channel = createPlanChannel({ key: 'tour', replica: 'A', BroadcastChannel: null, storage: null });
     expect(channel.transport).toBe('none');
