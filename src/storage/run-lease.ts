@@ -129,21 +129,26 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
   };
   const announce = (holder: string | null): void => channel?.post({ type: 'lease', from: replica, holder });
 
-  /** A handle whose release runs `giveUp` once, announces, and aborts the signal. */
-  const makeHandle = (giveUp: () => void | Promise<void>): { handle: LeaseHandle; lose: (why: string) => void } => {
+  /**
+   * A handle whose release aborts the signal, runs `giveUp`, clears the record and announces; a
+   * lost lease (taken over, lapsed) only aborts and gives up: the record is the new holder's, and
+   * this tab may not even see it yet (localStorage reaches other tabs asynchronously).
+   */
+  const makeHandle = (giveUp: () => void): { handle: LeaseHandle; lose: (why: string) => void } => {
     const controller = new AbortController();
     let done = false;
-    const finish = async (why: string, announceRelease: boolean): Promise<void> => {
+    const finish = (why: string, released: boolean): void => {
       if (done) return;
       done = true;
       current = undefined;
       controller.abort(new AbortError(why));
-      await giveUp();
-      if (announceRelease) announce(null);
+      if (released) clearRecord();
+      giveUp();
+      if (released) announce(null);
     };
-    const handle: LeaseHandle = { signal: controller.signal, release: () => finish(`The run lease of "${key}" was released.`, true) };
+    const handle: LeaseHandle = { signal: controller.signal, release: async () => finish(`The run lease of "${key}" was released.`, true) };
     current = handle;
-    return { handle, lose: (why) => void finish(why, false) };
+    return { handle, lose: (why) => finish(why, false) };
   };
 
   const acquireWithLocks = (lockManager: LockManagerLike, steal: boolean): Promise<LeaseHandle | null> =>
@@ -154,10 +159,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
       lockManager
         .request(lockName, steal ? { steal: true } : { ifAvailable: true }, async (lock) => {
           if (!lock) return resolve(null);
-          const made = makeHandle(() => {
-            clearRecord();
-            letGo();
-          });
+          const made = makeHandle(letGo);
           lose = made.lose;
           writeRecord({ replica, since: now() });
           announce(replica);
@@ -181,10 +183,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
     await new Promise((resolve) => timers.setTimeout(() => resolve(undefined), settleMs));
     if (readRecord()?.replica !== replica || readRecord()?.since !== since) return null;
     let renewal: unknown;
-    const made = makeHandle(() => {
-      timers.clearTimeout(renewal);
-      clearRecord();
-    });
+    const made = makeHandle(() => timers.clearTimeout(renewal));
     const renew = (): void => {
       const record = readRecord();
       if (record?.replica !== replica || record.since !== since) {
