@@ -164,8 +164,9 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
   return {
     request() {
       dirty = true;
-      // While failing, the retry timer (or a flush) saves the newest state: no hammering a full disk.
-      if (!running && failures === 0) void start(false);
+      // While failing, the retry timer (or a flush) saves the newest state: no hammering a full
+      // disk. After close() there is no timer: a request saves at once again.
+      if (!running && (failures === 0 || timer === undefined)) void start(false);
       else changed();
     },
     async flush() {

@@ -239,6 +239,11 @@ describe('createSaveQueue', () => {
       await clock.advance(60_000);
       expect(store.saved).toEqual([0]);
       expect(queue.status.state).toBe('failing');
+      // Closed, nothing retries on its own; a new request tries at once.
+      queue.request();
+      await settle();
+      expect(store.saved).toEqual([0, 0]);
+      expect(queue.status.state).toBe('saved');
     } finally {
       delete global.addEventListener;
       delete global.removeEventListener;
