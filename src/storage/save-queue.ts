@@ -6,12 +6,10 @@ export interface SaveStatus {
   readonly state: SaveState;
   /** Consecutive failed attempts (0 unless `failing`). */
   readonly failures: number;
-  /** When the last save landed (the `now` clock, ms), or `undefined` before the first. */
+  /** When the last save landed (`Date.now()`), or `undefined` before the first. */
   readonly lastSaved: number | undefined;
   /** What the last attempt threw, while `failing`. */
   readonly error: unknown;
-  /** When the next automatic retry runs, while `failing`. */
-  readonly retryAt: number | undefined;
 }
 
 /** Options of {@link createSaveQueue}. */
@@ -22,8 +20,6 @@ export interface SaveQueueOptions {
   retry?: { initialMs?: number; maxMs?: number } | undefined;
   /** Timer functions. Default: the global `setTimeout` / `clearTimeout`, read when the queue is created. */
   timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void } | undefined;
-  /** Clock for `lastSaved` / `retryAt`. Default `Date.now`. */
-  now?: (() => number) | undefined;
   /** Jitter source in [0, 1). Default `Math.random`. */
   random?: (() => number) | undefined;
   /**
@@ -70,58 +66,41 @@ export interface SaveQueue {
 
 /** Creates a {@link SaveQueue} around `save`, which reads the newest state when it runs. */
 export function createSaveQueue(save: () => Promise<void> | void, options: SaveQueueOptions): SaveQueue {
-  const initialMs = options.retry?.initialMs ?? 250;
-  const maxMs = options.retry?.maxMs ?? 30_000;
-  const timers = options.timers ?? { setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms), clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number) };
-  const now = options.now ?? Date.now;
+  const { initialMs = 250, maxMs = 30_000 } = options.retry ?? {};
+  // The global functions, called as methods of globalThis (a browser requires that `this`).
+  const timers = (options.timers ?? globalThis) as NonNullable<SaveQueueOptions['timers']>;
   const random = options.random ?? Math.random;
-  const lifecycle = options.lifecycle === undefined ? defaultLifecycle() : options.lifecycle;
+  const lifecycle = options.lifecycle === undefined ? (typeof globalThis.addEventListener === 'function' ? globalThis : null) : options.lifecycle;
 
   /** A change has not landed yet (requested, or its save failed). */
   let dirty = false;
-  let running: Promise<boolean> | null = null;
+  let running: Promise<boolean> | undefined;
   let failures = 0;
   let error: unknown;
   let lastSaved: number | undefined;
-  let retryAt: number | undefined;
   let timer: unknown;
   let closed = false;
+  let reported = '';
   const listeners = new Set<(status: SaveStatus) => void>();
-  let status: SaveStatus = read();
 
-  function read(): SaveStatus {
-    const state: SaveState = failures > 0 ? 'failing' : dirty || running ? 'pending' : 'saved';
-    return { state, failures, lastSaved, error, retryAt };
-  }
-  function changed(): void {
-    const next = read();
-    if (next.state === status.state && next.failures === status.failures && next.lastSaved === status.lastSaved) return;
-    status = next;
-    for (const listener of [...listeners]) listener(next);
-  }
-  function cancelRetry(): void {
-    if (timer !== undefined) timers.clearTimeout(timer);
+  const read = (): SaveStatus => ({ state: failures ? 'failing' : dirty || running ? 'pending' : 'saved', failures, lastSaved, error });
+  const changed = (): void => {
+    const status = read();
+    const key = `${status.state} ${failures} ${lastSaved}`;
+    if (key === reported) return;
+    reported = key;
+    listeners.forEach((listener) => listener(status));
+  };
+  const cancelRetry = (): void => {
+    timers.clearTimeout(timer);
     timer = undefined;
-    retryAt = undefined;
-  }
-  function scheduleRetry(): void {
-    cancelRetry();
-    if (closed) return;
-    const step = Math.min(maxMs, initialMs * 2 ** (failures - 1));
-    const delay = Math.round(step * (0.5 + random() / 2));
-    retryAt = now() + delay;
-    timer = timers.setTimeout(() => {
-      timer = undefined;
-      retryAt = undefined;
-      if (!running && dirty) start(false);
-    }, delay);
-  }
+  };
 
   /** Saves until nothing is unsaved; resolves `false` when an attempt failed (a retry is then scheduled). */
-  async function run(immediate: boolean): Promise<boolean> {
+  const run = async (immediate: boolean): Promise<boolean> => {
     // Let the current synchronous burst of mutations finish before reading the state, unless the
     // page is going away (then the save must start inside the event).
-    if (!immediate) await Promise.resolve();
+    if (!immediate) await undefined;
     while (dirty) {
       dirty = false;
       try {
@@ -130,30 +109,37 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
         dirty = true;
         failures += 1;
         error = caught;
-        scheduleRetry();
+        cancelRetry();
+        if (!closed) {
+          timer = timers.setTimeout(() => {
+            timer = undefined;
+            if (!running && dirty) void start(false);
+          }, Math.round(Math.min(maxMs, initialMs * 2 ** (failures - 1)) * (0.5 + random() / 2)));
+        }
         options.onError(caught);
         return false;
       }
       failures = 0;
       error = undefined;
-      lastSaved = now();
+      lastSaved = Date.now();
       cancelRetry();
     }
     return true;
-  }
-  function start(immediate: boolean): Promise<boolean> {
+  };
+  const start = (immediate: boolean): Promise<boolean> => {
     // Bookkeeping in a continuation: a synchronous save that throws settles run() before it returns.
     const attempt: Promise<boolean> = run(immediate).finally(() => {
-      if (running === attempt) running = null;
+      if (running === attempt) running = undefined;
       changed();
     });
     running = attempt;
     changed();
     return attempt;
-  }
+  };
 
+  // `visibilitychange` is fired at the document (and bubbles to the window): its state is read there.
   const onLifecycle = (event: Event): void => {
-    if (event.type === 'visibilitychange' && visibility(event) !== 'hidden') return;
+    if (event.type === 'visibilitychange' && (event.target as { visibilityState?: string } | null)?.visibilityState !== 'hidden') return;
     if (running || !dirty) return;
     cancelRetry();
     void start(true);
@@ -166,7 +152,7 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
       dirty = true;
       // While failing, the retry timer (or a flush) saves the newest state: no hammering a full
       // disk. After close() there is no timer: a request saves at once again.
-      if (!running && (failures === 0 || timer === undefined)) void start(false);
+      if (!running && !(failures && timer)) void start(false);
       else changed();
     },
     async flush() {
@@ -181,7 +167,7 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
       }
     },
     get status() {
-      return status;
+      return read();
     },
     onStatus(listener) {
       listeners.add(listener);
@@ -194,15 +180,4 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
       lifecycle?.removeEventListener('visibilitychange', onLifecycle);
     },
   };
-}
-
-function defaultLifecycle(): EventTarget | null {
-  const global = globalThis as { addEventListener?: unknown };
-  return typeof global.addEventListener === 'function' ? (globalThis as unknown as EventTarget) : null;
-}
-
-/** `visibilitychange` is fired at the document (and bubbles to the window): its state is read there. */
-function visibility(event: Event): string | undefined {
-  const target = event.target as { visibilityState?: string } | null;
-  return target?.visibilityState ?? (globalThis as { document?: { visibilityState?: string } }).document?.visibilityState;
 }
