@@ -1,7 +1,7 @@
 import { nanoid } from 'nanoid';
-import { z } from 'zod/mini';
 import type { MarkdownDoc } from '../artifacts/markdown.js';
 import type { TodoItem } from '../artifacts/todos.js';
+import { isRecord } from '../guards.js';
 import type { PlanSnapshot } from './snapshot.js';
 
 /**
@@ -63,25 +63,6 @@ export interface SyncMeta {
   deleted: { todos: Record<string, Tombstone>; docs: Record<string, Tombstone> };
 }
 
-// Counters stay far below 2^53 so that `+ 1` is always a new number.
-const counter = z.int().check(z.nonnegative(), z.maximum(2 ** 50));
-const StampSchema = z.tuple([counter, z.string()]);
-const ItemClockSchema = z.union([
-  z.tuple([counter, z.string(), counter, z.string()]),
-  z.tuple([counter, z.string(), counter, z.string(), z.string()]),
-]);
-const SyncMetaSchema = z.object({
-  v: z.literal(1),
-  seen: z.record(z.string(), counter),
-  generation: StampSchema,
-  todos: z.record(z.string(), ItemClockSchema),
-  docs: z.record(z.string(), ItemClockSchema),
-  deleted: z.object({
-    todos: z.record(z.string(), z.tuple([counter, z.string(), z.string()])),
-    docs: z.record(z.string(), z.tuple([counter, z.string(), z.string()])),
-  }),
-});
-
 /**
  * Reads stored sync meta; `undefined` when it is absent or malformed (the snapshot is then treated
  * as one written without clocks).
@@ -92,9 +73,29 @@ const SyncMetaSchema = z.object({
  * ```
  */
 export function readSyncMeta(raw: unknown): SyncMeta | undefined {
-  const parsed = SyncMetaSchema.safeParse(raw);
-  return parsed.success ? (parsed.data as SyncMeta) : undefined;
+  if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.deleted)) return undefined;
+  const { seen, generation, todos, docs, deleted } = raw;
+  const valid =
+    isRecordOf(seen, isCounter) &&
+    isTuple(generation, 2) &&
+    isRecordOf(todos, isClock) &&
+    isRecordOf(docs, isClock) &&
+    isRecordOf(deleted.todos, isTombstone) &&
+    isRecordOf(deleted.docs, isTombstone);
+  return valid ? (structuredClone({ v: 1, seen, generation, todos, docs, deleted: { todos: deleted.todos, docs: deleted.docs } }) as SyncMeta) : undefined;
 }
+
+// Counters stay far below 2^53, so that `+ 1` is always a new number.
+const isCounter = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 2 ** 50;
+/** `[counter, string, counter, string, …]` of exactly `length` (extra strings allowed up to `maxLength`). */
+const isTuple = (value: unknown, length: number, maxLength = length): boolean =>
+  Array.isArray(value) &&
+  value.length >= length &&
+  value.length <= maxLength &&
+  value.every((item, index) => (index % 2 === 0 && index < 4 ? isCounter(item) : typeof item === 'string'));
+const isClock = (value: unknown): boolean => isTuple(value, 4, 5);
+const isTombstone = (value: unknown): boolean => Array.isArray(value) && value.length === 3 && isCounter(value[0]) && typeof value[1] === 'string' && typeof value[2] === 'string';
+const isRecordOf = (value: unknown, check: (item: unknown) => boolean): boolean => isRecord(value) && Object.values(value).every(check);
 
 /**
  * The snapshot's sync meta, completed so that every todo and document has a clock: items without

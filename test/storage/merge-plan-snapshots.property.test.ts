@@ -23,7 +23,7 @@ interface Write {
   kind: 'todo' | 'doc' | 'replan';
   /** The item's identity (its born stamp as the meta records it); for a replan, its generation. */
   born: string;
-  /** The value written (todo description or doc content, unique per write); `null` for a delete. */
+  /** The value written (todo description, doc content, a replan's summary; unique per write); `null` for a delete. */
   value: string | null;
 }
 
@@ -103,7 +103,7 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
           op.replica,
           { ...tab.state, todos: next, lastIds: { ...lastIds, todos: lastIds.todos + 2 }, taskSummary: `plan ${unique}` },
           (m) => [
-            { kind: 'replan', born: m.generation.join(':'), value: null },
+            { kind: 'replan', born: m.generation.join(':'), value: `plan ${unique}` },
             ...next.map((item) => ({ kind: 'todo' as const, born: bornKey(m.todos[item.id]!), value: item.description })),
           ],
           true,
@@ -186,7 +186,8 @@ describe('mergePlanSnapshots (properties)', () => {
           if (write.kind === 'replan') {
             // The final plan is this replan, or one made after seeing it, or this one was reported dropped.
             const kept = write.born === finalGeneration || writes.some((other) => other.kind === 'replan' && covers(other, write));
-            const droppedWhole = conflicts.some((conflict) => conflict.kind === 'plan' && conflict.dropped.todos.some((item) => writes.some((w) => w.value === item.description && w.replica === write.replica && w.seq === write.seq)));
+            // Each replan has its own summary, which a dropped plan carries.
+            const droppedWhole = conflicts.some((conflict) => conflict.kind === 'plan' && conflict.dropped.taskSummary === write.value);
             expect(kept || droppedWhole, `replan ${write.born}`).toBe(true);
             continue;
           }

@@ -232,7 +232,12 @@ describe('sync meta', () => {
   it('treats malformed or oversized clocks as absent', () => {
     expect(readSyncMeta({ v: 1 })).toBeUndefined();
     expect(readSyncMeta({ ...syncMetaOf({ todos: [], markdownDocs: [] }), seen: { R: 2 ** 53 } })).toBeUndefined();
-    expect(readSyncMeta(syncMetaOf({ todos: [], markdownDocs: [] }))).toBeDefined();
+    const valid = syncMetaOf({ todos: [todo('t1', 'a')], markdownDocs: [] });
+    expect(readSyncMeta(valid)).toEqual(valid);
+    expect(readSyncMeta({ ...valid, todos: { t1: [1, '', '1', ''] } })).toBeUndefined();
+    expect(readSyncMeta({ ...valid, todos: { t1: [1, '', 1] } })).toBeUndefined();
+    expect(readSyncMeta({ ...valid, generation: [1.5, 'R'] })).toBeUndefined();
+    expect(readSyncMeta({ ...valid, deleted: { todos: { '1:': [2, 'R'] }, docs: {} } })).toBeUndefined();
   });
 
   it('refuses to save over a stored plan with changes the snapshot has not merged', () => {
