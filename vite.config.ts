@@ -26,7 +26,7 @@ export default defineConfig({
   server: { port: 5173, strictPort: false },
   // Pre-bundle every dependency at start-up: otherwise the first page load that meets one makes
   // Vite re-optimize and reload the page, which can cut an e2e test short on a cold cache.
-  optimizeDeps: { include: ['zod/mini', 'nanoid', 'idb-keyval', 'jsonrepair'] },
+  optimizeDeps: { include: ['zod/mini', 'nanoid', 'jsonrepair'] },
   preview: { port: 4173 },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
@@ -39,7 +39,7 @@ export default defineConfig({
       formats: ['es'],
     },
     rolldownOptions: {
-      external: [/^zod/, 'nanoid', 'idb-keyval', 'jsonrepair'],
+      external: [/^zod/, 'nanoid', 'jsonrepair'],
     },
   },
   test: {

@@ -72,7 +72,7 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'chrome-prompt', note: '`createChromePromptProvider`', source: `export { createChromePromptProvider } from 'planloop';` },
   { name: 'memory storage', note: '`createMemoryAdapter`', source: `export { createMemoryAdapter } from 'planloop';` },
   { name: 'localStorage', note: '`createLocalStorageAdapter`', source: `export { createLocalStorageAdapter } from 'planloop';` },
-  { name: 'IndexedDB', note: '`createIndexedDbAdapter` (idb-keyval included)', source: `export { createIndexedDbAdapter } from 'planloop';` },
+  { name: 'IndexedDB', note: '`createIndexedDbAdapter`', source: `export { createIndexedDbAdapter } from 'planloop';` },
   { name: 'planloop/ui', note: '`<plan-panel>`', source: `export * from 'planloop/ui';` },
   { name: 'planloop/interop', note: 'checklists, write_todos, plan-update streams', source: `export * from 'planloop/interop';` },
   { name: 'planloop/graph', note: 'tool-call graphs', source: `export * from 'planloop/graph';` },

@@ -3,6 +3,7 @@ import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
 import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
 import type { OverheadResult } from './overhead.js';
+import type { StorageBenchResult } from './storage.js';
 import type { TokensResult } from './tokens.js';
 
 /** Everything `npm run bench` measured, as written to `bench/results.json`. */
@@ -15,6 +16,7 @@ export interface BenchResults {
   firstAction: FirstActionResult;
   markdownEdit: MarkdownEditResult;
   domOutline: DomOutlineResult;
+  storage: StorageBenchResult;
   targets: TargetCheck[];
 }
 
@@ -85,6 +87,15 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
       met: at100.total < 1,
     });
   }
+  const todoSaves = results.storage.rows.filter((row) => row.change === 'a todo');
+  if (todoSaves.length > 0) {
+    checks.push({
+      target: `save after a todo change, with a ${n(results.storage.docChars)}-character document`,
+      goal: '≥ 5× less than writing the whole snapshot',
+      figure: todoSaves.map((row) => `${row.adapter} ${ms(row.parts)} ms (whole snapshot ${ms(row.whole)} ms, ${row.speedup ?? '-'}×)`).join('; '),
+      met: todoSaves.every((row) => (row.speedup ?? 0) >= 5),
+    });
+  }
   const first = results.firstAction;
   checks.push({
     target: 'first action',
@@ -150,7 +161,7 @@ const n = (value: number) => value.toLocaleString('en');
  * ```
  */
 export function renderMarkdown(results: BenchResults): string {
-  const { tokens, bundle, overhead, firstAction, markdownEdit, domOutline, environment } = results;
+  const { tokens, bundle, overhead, firstAction, markdownEdit, domOutline, storage, environment } = results;
   const lines: string[] = [
     '# planloop benchmarks',
     '',
@@ -235,6 +246,13 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     ...renderMarkdownEdit(markdownEdit),
     ...renderDomOutline(domOutline),
+    '## Storage',
+    '',
+    `Median milliseconds of one save (or load) over ${n(storage.iterations)} changes to a plan of ${storage.todos} todos, a ${n(storage.docChars)}-character document and a small one. "Whole snapshot": the plan written as one value, as both adapters did before documents were stored apart; "parts": the adapter now (a manifest plus one part per document; only what changed is written). localStorage runs on a Map-backed \`Storage\` (JSON and string copies, not a browser's disk); IndexedDB on fake-indexeddb (structured clones in this process, not a browser's backing store), so the browser's own write cost comes on top of both columns.`,
+    '',
+    ...head(['adapter', 'change', 'whole snapshot', 'parts', 'less']),
+    ...storage.rows.map((r) => row([r.adapter, r.change, `${ms(r.whole)} ms`, `${ms(r.parts)} ms`, `**${r.speedup ?? '-'}×**`])),
+    '',
   );
   return lines.join('\n');
 }

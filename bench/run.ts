@@ -6,6 +6,7 @@ import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
+import { benchStorage } from './storage.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
 import { benchTokens } from './tokens.js';
 
@@ -33,7 +34,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const firstAction = await step('first action', () => benchFirstAction());
   const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
   const domOutline = await step('page outline', () => benchDomOutline());
-  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline };
+  const storage = await step('storage', () => benchStorage());
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

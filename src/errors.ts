@@ -266,21 +266,44 @@ export class EditError extends PlanloopError {
 }
 
 /**
- * Loading or saving a snapshot failed. `raw` keeps unusable stored data so that nothing is lost.
+ * Why a storage operation failed, when the adapter can tell (`StorageError.reason`):
+ * - `blocked`: IndexedDB did not open in time (another tab holds an older version open, or an
+ *   upgrade is pending); the adapter keeps trying and a later save can succeed;
+ * - `quota`: the browser refused the write because the origin's storage is full;
+ * - `unavailable`: this storage does not exist here (private mode, an old browser, a server);
+ * - `corrupt`: the stored data cannot be read (not JSON, a missing part); `raw` holds what was found;
+ * - `backup_failed`: unreadable stored data could not be copied aside; it is still under its key,
+ *   and must not be written over until the host decides (`raw` holds it);
+ * - `conflict`: the stored plan has changes (from another tab) that the snapshot being saved has
+ *   not merged; nothing was written: load, merge, and save again.
+ */
+export type StorageErrorReason = 'blocked' | 'quota' | 'unavailable' | 'corrupt' | 'backup_failed' | 'conflict';
+
+/**
+ * Loading or saving a snapshot failed. `raw` keeps unusable stored data so that nothing is lost;
+ * `reason` says why, when the adapter knows.
  *
  * @example
  * ```ts
- * plan.on('storage-error', ({ error }) => console.warn(error.operation, error.message));
+ * plan.on('storage-error', ({ error }) => console.warn(error.operation, error.reason, error.message));
  * ```
  */
 export class StorageError extends PlanloopError {
   readonly operation: 'load' | 'save';
   readonly raw: unknown;
+  /** Why it failed, when known; `undefined` for failures the adapter cannot classify. */
+  readonly reason: StorageErrorReason | undefined;
 
-  constructor(operation: 'load' | 'save', message: string, details: { raw?: unknown } = {}, options: PlanloopErrorOptions = {}) {
+  constructor(
+    operation: 'load' | 'save',
+    message: string,
+    details: { raw?: unknown; reason?: StorageErrorReason } = {},
+    options: PlanloopErrorOptions = {},
+  ) {
     super('storage_error', message, options);
     this.operation = operation;
     this.raw = details.raw;
+    this.reason = details.reason;
   }
 }
 

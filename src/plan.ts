@@ -124,9 +124,15 @@ export class Plan {
     });
     if (this.storage) {
       const storage = this.storage;
-      this.#saves = createSaveQueue(() => storage.save(this.snapshot()), {
-        onError: (error) => this.#storageError('save', error),
-      });
+      // Errors become StorageErrors before the queue sees them: `flush()` rejects with one.
+      const save = async (): Promise<void> => {
+        try {
+          await storage.save(this.snapshot());
+        } catch (error) {
+          throw asStorageError('save', error);
+        }
+      };
+      this.#saves = createSaveQueue(save, { onError: (error) => this.#storageError('save', error) });
     }
     this.#store.subscribe((commit) => this.#onCommit(commit.state, commit.previous, commit.meta));
   }
@@ -286,8 +292,10 @@ export class Plan {
   }
 
   /**
-   * Resolves when every requested save has been attempted (failures go to `storage-error`). Like
-   * `ready`, it starts hydration if `attachTo` has not: the plan saves only after it has read storage.
+   * Resolves when everything is saved: a save in flight is awaited and an unsaved state is saved at
+   * once; if that fails too, rejects with the `StorageError` (the plan keeps retrying on its own,
+   * with backoff). Like `ready`, it starts hydration if `attachTo` has not: the plan saves only
+   * after it has read storage.
    */
   async flush(): Promise<void> {
     await this.ready;
@@ -448,12 +456,15 @@ export class Plan {
   }
 
   #storageError(operation: 'load' | 'save', error: unknown): void {
-    const storageError =
-      error instanceof StorageError
-        ? error
-        : new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${(error as Error)?.message ?? String(error)}`, {}, { cause: error });
-    this.#events.emit('storage-error', { error: storageError });
+    this.#events.emit('storage-error', { error: asStorageError(operation, error) });
   }
+}
+
+/** `error` as a {@link StorageError} of `operation`, keeping it when it is one already. */
+function asStorageError(operation: 'load' | 'save', error: unknown): StorageError {
+  if (error instanceof StorageError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${message}`, {}, { cause: error });
 }
 
 const copy = (todo: TodoItem): TodoItem => ({ ...todo });

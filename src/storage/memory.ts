@@ -1,7 +1,10 @@
+import type { CorruptCopy, CorruptCopyAccess } from './corrupt-copies.js';
 import type { PlanSnapshot, PlanStorageAdapter } from './snapshot.js';
 
 /** A {@link PlanStorageAdapter} that keeps snapshots in memory, with what tests want to look at. */
-export interface MemoryAdapter extends PlanStorageAdapter {
+export interface MemoryAdapter extends PlanStorageAdapter, CorruptCopyAccess {
+  exportCorrupt(): CorruptCopy[];
+  discardCorrupt(id?: string): number;
   /** A copy of the last saved snapshot, or `null`. */
   readonly snapshot: PlanSnapshot | null;
   /** How many saves have landed. */
@@ -26,7 +29,8 @@ export interface MemoryAdapter extends PlanStorageAdapter {
 export function createMemoryAdapter(initial: PlanSnapshot | null = null): MemoryAdapter {
   let stored: PlanSnapshot | null = initial ? structuredClone(initial) : null;
   let saveCount = 0;
-  const backups: Array<{ raw: unknown; reason: string }> = [];
+  const backups: Array<{ raw: unknown; reason: string; id: string; savedAt: number }> = [];
+  let backupCount = 0;
   return {
     load: () => (stored ? structuredClone(stored) : null),
     save(snapshot) {
@@ -34,7 +38,13 @@ export function createMemoryAdapter(initial: PlanSnapshot | null = null): Memory
       saveCount += 1;
     },
     backup(raw, reason) {
-      backups.push({ raw: structuredClone(raw), reason });
+      backups.push({ raw: structuredClone(raw), reason, id: `backup-${++backupCount}`, savedAt: Date.now() });
+    },
+    exportCorrupt: () => backups.map(({ id, savedAt, raw }) => ({ id, savedAt, raw: structuredClone(raw) })),
+    discardCorrupt(id) {
+      const before = backups.length;
+      backups.splice(0, backups.length, ...backups.filter((copy) => id !== undefined && copy.id !== id));
+      return before - backups.length;
     },
     get snapshot() {
       return stored ? structuredClone(stored) : null;
@@ -43,7 +53,7 @@ export function createMemoryAdapter(initial: PlanSnapshot | null = null): Memory
       return saveCount;
     },
     get backups() {
-      return backups;
+      return backups.map(({ raw, reason }) => ({ raw, reason }));
     },
   };
 }

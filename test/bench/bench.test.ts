@@ -3,6 +3,7 @@ import { benchDomOutline, type DomOutlineResult } from '../../bench/dom-outline.
 import { benchFirstAction } from '../../bench/first-action.js';
 import { benchMarkdownEdit } from '../../bench/markdown-edit.js';
 import { benchOverhead } from '../../bench/overhead.js';
+import { benchStorage } from '../../bench/storage.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
 import { formScenario, replanScenario, tourScenario } from '../../bench/scenarios.js';
 import { benchTokens } from '../../bench/tokens.js';
@@ -43,8 +44,18 @@ describe('benchmarks (smoke)', () => {
     const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
-    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline });
+    const storage = await benchStorage({ docChars: 10_000, iterations: 3 });
+    expect(storage.rows.map((row) => `${row.adapter}: ${row.change}`)).toEqual([
+      'localStorage: a todo',
+      'localStorage: the large document',
+      'localStorage: load after another tab changed a todo',
+      'IndexedDB: a todo',
+      'IndexedDB: the large document',
+    ]);
+    expect(storage.rows.every((row) => row.whole > 0 && row.parts > 0)).toBe(true);
+    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage });
     expect(targets.map((check) => check.target)).toContain('first action');
+    expect(targets.map((check) => check.target)).toContain('save after a todo change, with a 10,000-character document');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
@@ -54,10 +65,12 @@ describe('benchmarks (smoke)', () => {
       firstAction,
       markdownEdit,
       domOutline,
+      storage,
       targets,
     });
     expect(markdown).toContain('## Targets');
     expect(markdown).toContain('## Markdown editing');
+    expect(markdown).toContain('## Storage');
     expect(markdown).toContain('write_todos (LangChain JS sizes) (estimated)');
   });
 
@@ -88,6 +101,7 @@ describe('benchmarks (smoke)', () => {
       firstAction: await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 }),
       markdownEdit: benchMarkdownEdit({ runs: 1 }),
       domOutline: result,
+      storage: await benchStorage({ docChars: 1_000, iterations: 1 }),
       targets: [],
     });
     expect(markdown).toContain('## Page outline (`planloop/dom`)');

@@ -1,0 +1,153 @@
+import type { BrowserContext, Page } from '@playwright/test';
+import { test, expect } from './fixtures.js';
+
+// Two and three tabs (pages of one browser context) on one plan key, in real Chromium:
+// BroadcastChannel, Web Locks, localStorage storage events and IndexedDB shared between them.
+
+async function openTab(context: BrowserContext): Promise<Page> {
+  const page = await context.newPage();
+  await page.goto('/fixtures/storage-lab.html');
+  await expect(page.locator('#status')).toHaveText('ready');
+  return page;
+}
+
+test('the plan channel carries a notice from one tab to the other, not back to itself', async ({ context }) => {
+  const [a, b] = [await openTab(context), await openTab(context)];
+  for (const [page, replica] of [[a, 'A'], [b, 'B']] as const) {
+    await page.evaluate((id) => {
+      const channel = window.lab.createPlanChannel({ key: 'tour', replica: id });
+      const heard: Array<{ message: unknown; at: number }> = [];
+      channel.onMessage((message) => heard.push({ message, at: performance.timeOrigin + performance.now() }));
+      Object.assign(window, { channel, heard });
+    }, replica);
+  }
+  const sentAt = await a.evaluate(() => {
+    (window as unknown as { channel: { post(message: unknown): void } }).channel.post({ type: 'changed', from: 'A', revision: 4 });
+    return performance.timeOrigin + performance.now();
+  });
+  await expect.poll(() => b.evaluate(() => (window as unknown as { heard: unknown[] }).heard.length)).toBe(1);
+  const [heard] = await b.evaluate(() => (window as unknown as { heard: Array<{ message: unknown; at: number }> }).heard);
+  expect(heard!.message).toEqual({ type: 'changed', from: 'A', revision: 4 });
+  expect(heard!.at - sentAt).toBeLessThan(100);
+  expect(await a.evaluate(() => (window as unknown as { heard: unknown[] }).heard)).toEqual([]);
+});
+
+test('run lease with Web Locks: one holder; the other tab sees it, asks it to stop, takes over, and gets it when the holder dies', async ({ context }) => {
+  const [a, b] = [await openTab(context), await openTab(context)];
+  const setup = async (page: Page, replica: string) =>
+    page.evaluate((id) => {
+      const channel = window.lab.createPlanChannel({ key: 'tour', replica: id });
+      const lease = window.lab.createRunLease({ key: 'tour', replica: id, channel });
+      const log: string[] = [];
+      lease.onStopRequest((request) => log.push(`stop from ${request.from}: ${request.reason ?? ''}`));
+      lease.onHolderChange((holder) => log.push(`holder ${holder}`));
+      Object.assign(window, { lease, log, handle: null });
+      return lease.mechanism;
+    }, replica);
+  expect(await setup(a, 'A')).toBe('locks');
+  await setup(b, 'B');
+  type Win = { lease: import('../src/storage/run-lease.js').RunLease; log: string[]; handle: import('../src/storage/run-lease.js').LeaseHandle | null };
+  const acquire = (page: Page, steal = false) =>
+    page.evaluate(async (stealing) => {
+      const win = window as unknown as Win;
+      win.handle = await win.lease.acquire({ steal: stealing });
+      win.handle?.signal.addEventListener('abort', () => win.log.push(`lost: ${(win.handle!.signal.reason as Error).message}`));
+      return win.handle !== null;
+    }, steal);
+  const holder = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).lease.holder())?.replica ?? null);
+  const log = (page: Page) => page.evaluate(() => (window as unknown as Win).log);
+
+  expect(await acquire(a)).toBe(true);
+  expect(await acquire(b)).toBe(false);
+  expect(await holder(b)).toBe('A');
+  await b.evaluate(() => (window as unknown as Win).lease.requestStop('Stop pressed in the other tab'));
+  await expect.poll(() => log(a)).toContain('stop from B: Stop pressed in the other tab');
+
+  // A stops and releases; B takes the lease.
+  await a.evaluate(() => (window as unknown as Win).handle!.release());
+  await expect.poll(() => log(b)).toContain('holder null');
+  expect(await acquire(b)).toBe(true);
+  expect(await holder(a)).toBe('B');
+
+  // A takes it over with steal: B's run is told it lost the lease.
+  expect(await acquire(a, true)).toBe(true);
+  await expect.poll(() => log(b)).toContainEqual(expect.stringMatching(/lost: .*taken over by another tab/));
+  expect(await holder(b)).toBe('A');
+
+  // A's tab dies without releasing: the browser frees the lock.
+  await a.close({ runBeforeUnload: false });
+  await expect.poll(() => holder(b)).toBe(null);
+  expect(await acquire(b)).toBe(true);
+});
+
+test('run lease without Web Locks: a record in localStorage that lapses when its tab dies', async ({ context }) => {
+  const [a, b] = [await openTab(context), await openTab(context)];
+  const setup = (page: Page, replica: string) =>
+    page.evaluate((id) => {
+      const lease = window.lab.createRunLease({ key: 'tour', replica: id, locks: null, ttlMs: 1500, settleMs: 50 });
+      Object.assign(window, { lease });
+    }, replica);
+  await setup(a, 'A');
+  await setup(b, 'B');
+  type Win = { lease: import('../src/storage/run-lease.js').RunLease };
+  const acquire = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).lease.acquire()) !== null);
+  const holder = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).lease.holder())?.replica ?? null);
+
+  expect(await acquire(a)).toBe(true);
+  expect(await acquire(b)).toBe(false);
+  // A renews while it lives: still held after more than one TTL.
+  await b.waitForTimeout(2000);
+  expect(await holder(b)).toBe('A');
+  expect(await acquire(b)).toBe(false);
+  await a.close({ runBeforeUnload: false });
+  await expect.poll(() => holder(b), { timeout: 4000 }).toBe(null);
+  expect(await acquire(b)).toBe(true);
+  expect(await holder(b)).toBe('B');
+});
+
+for (const adapter of ['local', 'idb'] as const) {
+  test(`two tabs editing one plan (${adapter === 'local' ? 'localStorage' : 'IndexedDB'}) converge and a third tab sees every change they saved`, async ({ context }) => {
+    const tabs = [await openTab(context), await openTab(context)];
+    type Tab = Awaited<ReturnType<typeof window.lab.createSyncedTab>>;
+    for (const [index, page] of tabs.entries()) {
+      await page.evaluate(async ([kind, replica]) => {
+        const tab = await window.lab.createSyncedTab({ key: 'tour', adapter: kind as 'local' | 'idb', replica: replica as string });
+        Object.assign(window, { tab });
+      }, [adapter, `R${index}`] as const);
+    }
+    // Both tabs create a todo at the same moment (neither has seen the other's), then keep editing.
+    await Promise.all(tabs.map((page, index) => page.evaluate((n) => (window as unknown as { tab: Tab }).tab.create(`made in tab ${n}`), index)));
+    await Promise.all(
+      tabs.map((page, index) =>
+        page.evaluate(async (n) => {
+          const { tab } = window as unknown as { tab: Tab };
+          for (let i = 0; i < 5; i++) {
+            tab.create(`tab ${n} step ${i}`);
+            await new Promise((resolve) => setTimeout(resolve, Math.random() * 20));
+          }
+          await tab.flush();
+        }, index),
+      ),
+    );
+    const started = Date.now();
+    const todosOf = (page: Page) => page.evaluate(() => (window as unknown as { tab: Tab }).tab.todos.map((todo) => todo.description).sort());
+    await expect.poll(async () => JSON.stringify(await todosOf(tabs[0]!)) === JSON.stringify(await todosOf(tabs[1]!)) && (await todosOf(tabs[0]!)).length === 12, { timeout: 5000 }).toBe(true);
+    const convergedMs = Date.now() - started;
+    const saved = (await Promise.all(tabs.map((page) => page.evaluate(() => (window as unknown as { tab: Tab }).tab.saved)))).flat();
+    const conflicts = (await Promise.all(tabs.map((page) => page.evaluate(() => (window as unknown as { tab: Tab }).tab.conflicts)))).flat();
+
+    // A third tab, opened afterwards, reads the stored plan: every change either tab saved is there.
+    const third = await openTab(context);
+    const stored = await third.evaluate(async (kind) => {
+      const tab = await window.lab.createSyncedTab({ key: 'tour', adapter: kind as 'local' | 'idb' });
+      return tab.todos.map((todo) => ({ id: todo.id, description: todo.description }));
+    }, adapter);
+    const descriptions = stored.map((todo) => todo.description);
+    for (const description of saved) expect(descriptions).toContain(description);
+    expect(descriptions).toHaveLength(12);
+    expect(new Set(stored.map((todo) => todo.id)).size).toBe(12);
+    // Both tabs made t1 at once: one kept the id, the other's was renamed, and that was reported.
+    expect(conflicts.some((conflict) => conflict.reason === 'id-collision')).toBe(true);
+    test.info().annotations.push({ type: 'converged', description: `${convergedMs} ms after both tabs flushed` });
+  });
+}
