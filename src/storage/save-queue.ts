@@ -12,6 +12,20 @@ export interface SaveStatus {
   readonly error: unknown;
 }
 
+/**
+ * A plan's save status (`plan.saveStatus`, the `save-status-change` event): its save queue's, or
+ * `held` while the plan will not write because it could not read the stored plan or set it aside
+ * (`error` says why; `plan.hydrate()` or `plan.discardStoredPlan()` ends it).
+ *
+ * @example
+ * ```ts
+ * plan.on('save-status-change', ({ status }) => (badge.textContent = status.state === 'saved' ? 'Saved' : 'Not saved yet'));
+ * ```
+ */
+export interface PlanSaveStatus extends Omit<SaveStatus, 'state'> {
+  readonly state: SaveState | 'held';
+}
+
 /** Options of {@link createSaveQueue}. */
 export interface SaveQueueOptions {
   /** Called with what each failed attempt threw (every failure, retries included). */
@@ -129,7 +143,12 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
   const start = (immediate: boolean): Promise<boolean> => {
     // Bookkeeping in a continuation: a synchronous save that throws settles run() before it returns.
     const attempt: Promise<boolean> = run(immediate).finally(() => {
-      if (running === attempt) running = undefined;
+      if (running === attempt) {
+        running = undefined;
+        // A request that came after the last check of the loop, while this attempt still counted
+        // as running, started nothing: start it now (after a failure the retry timer has it).
+        if (dirty && !failures) void start(false);
+      }
       changed();
     });
     running = attempt;

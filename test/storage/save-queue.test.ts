@@ -180,6 +180,24 @@ describe('createSaveQueue', () => {
     expect(seen).toEqual(['pending:0', 'failing:1', 'saved:0']);
   });
 
+  it('never loses a request that arrives as a save has just finished (between its last check and its bookkeeping)', async () => {
+    // Found wiring the plan: a change made a few microtasks after a save landed was left unsaved
+    // (status pending forever), because the queue still counted that save as running.
+    for (let microtasks = 0; microtasks < 8; microtasks++) {
+      const store = flakyStore();
+      const clock = fakeTimers();
+      const queue = queueOver(store, clock);
+      store.set(1);
+      queue.request();
+      for (let i = 0; i < microtasks; i++) await Promise.resolve();
+      store.set(2);
+      queue.request();
+      await settle();
+      expect(store.saved.at(-1), `request after ${microtasks} microtasks`).toBe(2);
+      expect(queue.status.state).toBe('saved');
+    }
+  });
+
   it('makes a last synchronous attempt on pagehide, so a synchronous store really writes', async () => {
     const clock = fakeTimers();
     const store = flakyStore();
