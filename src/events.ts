@@ -5,6 +5,8 @@ import type { TodoAdjust, TurnAction, TurnEnvelope } from './envelope/schema.js'
 import type { PlanloopError, StorageError } from './errors.js';
 import type { LLMUsage } from './llm/provider.js';
 import type { PlanChangeOrigin, PlanState, TodoItem } from './plan-state.js';
+import type { MergeConflict as SyncConflict } from './storage/merge-plan-snapshots.js';
+import type { PlanSaveStatus } from './storage/save-queue.js';
 
 export type { AdjustResult } from './envelope/apply.js';
 
@@ -15,7 +17,7 @@ export interface TaskPlan {
 }
 
 /** Where a `plan-update` came from. */
-export type PlanUpdateSource = 'adjust' | 'make-todos' | 'write-todos' | 'checklist' | 'tool-result' | 'graph' | 'host';
+export type PlanUpdateSource = 'adjust' | 'make-todos' | 'write-todos' | 'checklist' | 'tool-result' | 'graph' | 'host' | 'sync';
 
 /** The phases of the reasoning trail (plan, act, obs, reflect). */
 export type ReasoningPhase = 'plan' | 'act' | 'obs' | 'reflect';
@@ -56,6 +58,12 @@ export interface PlanEventMap {
   };
   /** Loading or saving failed; the in-memory plan is intact. */
   'storage-error': { readonly error: StorageError };
+  /** `plan.saveStatus` changed: saved, pending, failing (retrying), or held. */
+  'save-status-change': { readonly status: PlanSaveStatus };
+  /** Merging another tab's plan dropped or renamed something (never silently): what, and which side it came from. */
+  'sync-conflict': { readonly conflict: SyncConflict };
+  /** A tab took or gave up this plan's run lease (`holder`: its replica, `null` when none holds it; `self`: this tab). */
+  'run-holder-change': { readonly holder: string | null; readonly self: boolean };
   /** Something the host should know that is not an error (e.g. a checklist file too large to seed). */
   'plan-warning': { readonly code: string; readonly message: string };
   /** A loop run started. */

@@ -8,7 +8,7 @@
  */
 
 // The plan: one state, its two artifacts, transactions
-export { Plan, type PlanConfig, type PlanTransaction } from './plan.js';
+export { Plan, type PlanConfig, type PlanTransaction, type RunHandle, type RunHolder } from './plan.js';
 export {
   TODO_STATUSES,
   type PlanState,
@@ -19,6 +19,10 @@ export {
   type TodosChange,
   type MarkdownDoc,
   type MarkdownChange,
+  type SyncMeta,
+  type ItemClock,
+  type Tombstone,
+  type Stamp,
 } from './plan-state.js';
 export { TODO_LIMITS, type TodosArtifact, type TodoInput, type TodoSeed, type TodoPatch, type TodosChangeEvent } from './artifacts/todos.js';
 export {
@@ -57,13 +61,20 @@ export {
   EditError,
   type EditErrorCode,
   type PlanloopErrorCode,
+  type StorageErrorReason,
   type ValidationIssue,
 } from './errors.js';
 
 // Storage
 export { createMemoryAdapter, type MemoryAdapter } from './storage/memory.js';
-export { createLocalStorageAdapter, type LocalStorageAdapterOptions } from './storage/local-storage.js';
-export { createIndexedDbAdapter, type IndexedDbAdapterOptions } from './storage/indexed-db.js';
+export { createLocalStorageAdapter, type LocalStorageAdapter, type LocalStorageAdapterOptions } from './storage/local-storage.js';
+export { createIndexedDbAdapter, type IndexedDbAdapter, type IndexedDbAdapterOptions } from './storage/indexed-db.js';
+export type { CorruptCopy, CorruptCopyAccess } from './storage/corrupt-copies.js';
+export type { PlanSaveStatus, SaveState, SaveStatus } from './storage/save-queue.js';
+export type { PlanSyncOptions } from './storage/plan-sync.js';
+export type { BroadcastChannelLike } from './storage/plan-channel.js';
+export type { LockManagerLike } from './storage/run-lease.js';
+export type { MergeConflict as SyncConflict, PlanVersion } from './storage/merge-plan-snapshots.js';
 export {
   parseSnapshot,
   safeParseSnapshot,

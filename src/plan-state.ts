@@ -65,7 +65,9 @@ export type TodosChange =
   | { type: 'reset'; items: TodoItem[] }
   | { type: 'hydrate'; items: TodoItem[] }
   /** A rolled-back turn put the todos back: `items` is the whole list now. */
-  | { type: 'restore'; items: TodoItem[] };
+  | { type: 'restore'; items: TodoItem[] }
+  /** Another tab's changes were merged in: `items` is the whole list now (a replan there comes as `reset`). */
+  | { type: 'sync'; items: TodoItem[] };
 
 /** What changed in one document mutation, as `markdown.onChange` reports it. */
 export type MarkdownChange =
@@ -74,7 +76,9 @@ export type MarkdownChange =
   | { type: 'delete'; id: string }
   | { type: 'hydrate'; docs: MarkdownDoc[] }
   /** A rolled-back turn put the documents back: `docs` is every document now. */
-  | { type: 'restore'; docs: MarkdownDoc[] };
+  | { type: 'restore'; docs: MarkdownDoc[] }
+  /** Another tab's changes were merged in: `docs` is every document now. */
+  | { type: 'sync'; docs: MarkdownDoc[] };
 
 /**
  * Everything a plan holds, as one immutable value: the todos, the documents, the summary and task
@@ -103,6 +107,11 @@ export interface PlanState {
   readonly revision: number;
   /** Keys of the stored snapshot this version does not use, written back as they were. */
   readonly extras: Readonly<Record<string, unknown>>;
+  /**
+   * The per-item clocks tabs merge by (stored as `snapshot.sync`), while the plan syncs with other
+   * tabs; `undefined` otherwise. Every local commit, a rollback included, advances them.
+   */
+  readonly sync?: SyncMeta | undefined;
 }
 
 /**
@@ -123,8 +132,8 @@ export const EMPTY_PLAN_STATE: PlanState = Object.freeze({
   extras: Object.freeze({}),
 });
 
-/** Who made a change: the host's own calls, a turn, the planner, storage, a rollback. */
-export type PlanChangeOrigin = 'host' | 'adjust' | 'make-todos' | 'edit' | 'hydrate' | 'rollback';
+/** Who made a change: the host's own calls, a turn, the planner, storage, a rollback, another tab (`sync`). */
+export type PlanChangeOrigin = 'host' | 'adjust' | 'make-todos' | 'edit' | 'hydrate' | 'rollback' | 'sync';
 
 /** What one commit changed, as the plan's change events report it. */
 export interface PlanChangeMeta {
@@ -142,4 +151,53 @@ export interface PlanChangeMeta {
 export interface PlanStateHost {
   readonly state: PlanState;
   update(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null): void;
+}
+
+/** A Lamport stamp: `[counter, replica]`. Stamps order by counter, then replica (plain string order). */
+export type Stamp = [lamport: number, replica: string];
+
+/**
+ * The clock of one live todo or document:
+ * `[atLamport, atReplica, bornLamport, bornReplica]`, plus the id it was created with when a merge
+ * gave it another one (`[..., wantedId]`). `at` is the write that made the item what it is (its
+ * create or last edit); `born` is its create, which identifies the item even when two tabs create
+ * the same id.
+ */
+export type ItemClock = [number, string, number, string] | [number, string, number, string, string];
+
+/** A delete: `[lamport, replica, wantedId]`, keyed by the born stamp of what it deleted (`'<lamport>:<replica>'`). */
+export type Tombstone = [number, string, string];
+
+/**
+ * Per-item clocks that let two tabs' plans merge without losing changes (stored under
+ * `snapshot.sync`, version `v: 1`):
+ *
+ * - `seen`: for each replica (a tab's session), the highest counter of its writes this state
+ *   includes. A write `[n, r]` is included iff `seen[r] >= n`: merges take whole states, so a
+ *   state with a replica's write `n` has all of that replica's earlier writes.
+ * - `generation`: the stamp of the reset that started the current todo list (`makeTodos`,
+ *   `todos.reset`); `[0, '']` for a list never reset. A newer generation replaces the todos of an
+ *   older one whole, so a replan in one tab never brings back the old plan's todos from another.
+ * - `todos` / `docs`: an {@link ItemClock} per live item id.
+ * - `deleted.todos` / `deleted.docs`: a {@link Tombstone} per deleted item (todo tombstones are
+ *   dropped with their generation).
+ *
+ * The replica `''` stands for items that came without clocks (a snapshot written before this
+ * format): their stamps are `[position + 1, '']`, the same in every tab that reads that snapshot.
+ *
+ * @example
+ * ```ts
+ * const meta: SyncMeta = {
+ *   v: 1, seen: { k3f9a01x: 4 }, generation: [1, 'k3f9a01x'],
+ *   todos: { t1: [4, 'k3f9a01x', 2, 'k3f9a01x'] }, docs: {}, deleted: { todos: {}, docs: {} },
+ * };
+ * ```
+ */
+export interface SyncMeta {
+  v: 1;
+  seen: Record<string, number>;
+  generation: Stamp;
+  todos: Record<string, ItemClock>;
+  docs: Record<string, ItemClock>;
+  deleted: { todos: Record<string, Tombstone>; docs: Record<string, Tombstone> };
 }

@@ -4,12 +4,13 @@ import { replaceTodos, TodosArtifact, type TodoSeed, type TodosChangeEvent } fro
 import { TypedEmitter, type Listener, type Unsubscribe } from './emitter.js';
 import { applyAdjust, type AdjustResult } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
-import { ConflictError, PlanloopError, StorageError } from './errors.js';
+import { AbortError, ConflictError, PlanloopError, StorageError } from './errors.js';
 import type { PlanEvents, TaskPlan } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type PlanStateHost, type TodoItem } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
-import { createSaveQueue, type SaveQueue } from './storage/save-queue.js';
+import type { PlanSync, PlanSyncOptions } from './storage/plan-sync.js';
+import { createSaveQueue, type PlanSaveStatus, type SaveQueue } from './storage/save-queue.js';
 import { safeParseSnapshot, snapshotToState, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
 import { Store, type Transaction } from './store.js';
 
@@ -32,6 +33,32 @@ export interface PlanConfig {
   systemPrompt?: string | undefined;
   /** Where the plan persists. Without it the plan lives in memory only. */
   storage?: PlanStorageAdapter | undefined;
+  /**
+   * Cross-tab sync: tabs of the origin on one stored plan merge one another's saves, report what
+   * a merge drops (`sync-conflict`), and run its turn loop one at a time (`acquireRun`). Default:
+   * on when `storage` is shared between tabs (it has a `syncKey`: the localStorage and IndexedDB
+   * adapters) and the platform has BroadcastChannel or storage events; `false` turns it off; an
+   * object turns it on with those parts injected (`key` for an adapter without `syncKey`).
+   */
+  sync?: boolean | PlanSyncOptions | undefined;
+}
+
+/** A held run lease (see `plan.acquireRun()`). */
+export interface RunHandle {
+  /** Aborts when the run must stop: the caller's signal, `requestStop()` here or in another tab, or another tab took the lease over. */
+  readonly signal: AbortSignal;
+  /** Gives the lease up: call it when the run ends. */
+  release(): Promise<void>;
+}
+
+/** Who runs a plan's turn loop (see `plan.runHolder()`). */
+export interface RunHolder {
+  /** The holding tab's replica id (`''` when unknown, or when the plan does not sync). */
+  readonly replica: string;
+  /** When it took the lease (ms since the epoch; 0 when unknown). */
+  readonly since: number;
+  /** Whether this plan holds it. */
+  readonly self: boolean;
 }
 
 /**
@@ -55,7 +82,10 @@ export interface PlanTransaction {
   commit(): void;
 }
 
-type Hydration = 'idle' | 'loading' | 'done' | 'unreadable';
+/** `held`: the stored plan could not be read, or could not be set aside: nothing is written until `hydrate()` succeeds or `discardStoredPlan()`. */
+type Hydration = 'idle' | 'loading' | 'done' | 'held';
+
+type SyncModule = typeof import('./storage/plan-sync.js');
 
 /**
  * A visible, persistent plan for an in-page agent: ordered todos, markdown documents, one
@@ -92,9 +122,20 @@ export class Plan {
   readonly systemPrompt: string | undefined;
   readonly storage: PlanStorageAdapter | undefined;
 
-  readonly #store = new Store<PlanState, PlanChangeMeta>(EMPTY_PLAN_STATE);
+  readonly #store = new Store<PlanState, PlanChangeMeta>(EMPTY_PLAN_STATE, { prepare: (next, previous, meta) => this.#prepare(next, previous, meta) });
   readonly #events = new TypedEmitter<PlanEvents>();
   readonly #saves: SaveQueue | undefined;
+  readonly #syncOption: boolean | PlanSyncOptions | undefined;
+  /** Set when the plan hydrated with sync on: stamps commits, merges, talks to other tabs. */
+  #sync: PlanSync | undefined;
+  #closed = false;
+  #pulling: Promise<void> | undefined;
+  #pullAgain = false;
+  /** The run going in this tab (see acquireRun). */
+  #run: { controller: AbortController; since: number } | undefined;
+  /** Why saving is held (hydration `held`). */
+  #held: StorageError | undefined;
+  #reportedStatus = 'saved 0 undefined';
   #hydration: Hydration = 'idle';
   #ready: Promise<void> | undefined;
   #changedBeforeHydration = false;
@@ -108,6 +149,7 @@ export class Plan {
     this.appendSystemPrompt = config.appendSystemPrompt;
     this.systemPrompt = config.systemPrompt;
     this.storage = config.storage;
+    this.#syncOption = config.sync;
     const host: PlanStateHost = {
       get state() {
         return store.state;
@@ -126,13 +168,25 @@ export class Plan {
       const storage = this.storage;
       // Errors become StorageErrors before the queue sees them: `flush()` rejects with one.
       const save = async (): Promise<void> => {
-        try {
-          await storage.save(this.snapshot());
-        } catch (error) {
-          throw asStorageError('save', error);
+        for (let attempt = 1; ; attempt++) {
+          const state = this.state;
+          try {
+            await storage.save(stateToSnapshot(state));
+            this.#sync?.announce(state);
+            return;
+          } catch (error) {
+            // Another tab saved changes this one has not merged (the adapter refused to write over
+            // them): merge them in and save the merge. A tab that keeps winning that race is left
+            // to the queue's retry.
+            if (!this.#sync || attempt > 3 || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+            await this.#pull().catch((failure: unknown) => {
+              throw asStorageError('load', failure);
+            });
+          }
         }
       };
       this.#saves = createSaveQueue(save, { onError: (error) => this.#storageError('save', error) });
+      this.#saves.onStatus(() => this.#statusChanged());
     }
     this.#store.subscribe((commit) => this.#onCommit(commit.state, commit.previous, commit.meta));
   }
@@ -162,14 +216,134 @@ export class Plan {
 
   /**
    * Loads the stored snapshot once. A stored plan that is corrupt or fails validation is
-   * reported (`storage-error`), handed to the adapter's `backup`, and the plan starts empty. A
-   * load that throws (storage unreachable) is reported and the plan does not save over data it
-   * could not read; call `hydrate()` again to retry.
+   * reported (`storage-error`), handed to the adapter's `backup`, and the plan starts empty. When
+   * it cannot be set aside (no `backup`, or `backup` throws: reason `backup_failed`, with the
+   * data in `error.raw`), or a load throws (storage unreachable, IndexedDB `blocked`), the plan
+   * works in memory and writes nothing over the stored data (`saveStatus.state` is `held`) until
+   * the host decides: `hydrate()` again (after freeing space; an adapter with `opened()` triggers
+   * it itself once a blocked database opens), or `discardStoredPlan()`.
    */
   hydrate(): Promise<void> {
-    if (this.#ready && this.#hydration !== 'unreadable') return this.#ready;
+    if (this.#ready && this.#hydration !== 'held') return this.#ready;
     this.#ready = this.#load();
     return this.#ready;
+  }
+
+  /**
+   * Gives up a stored plan that this plan could not read or set aside, and saves this plan over
+   * it. Export it first if it matters (the `storage-error`'s `error.raw`, or the adapter's
+   * `exportCorrupt()`). Does nothing unless saving is held. Resolves once saved; rejects like
+   * `flush()`.
+   *
+   * @example
+   * ```ts
+   * plan.on('storage-error', async ({ error }) => {
+   *   if (error.reason !== 'backup_failed') return;
+   *   download(JSON.stringify(error.raw));  // the host keeps a copy...
+   *   await plan.discardStoredPlan();       // ...then lets the plan write over it
+   * });
+   * ```
+   */
+  async discardStoredPlan(): Promise<void> {
+    await this.#ready;
+    if (this.#hydration !== 'held') return;
+    this.#hydration = 'loading';
+    const wanted = this.#wantedSync();
+    await this.#finishHydration(undefined, wanted && (await this.#loadSync()), wanted);
+    this.#saves?.request();
+    await this.flush();
+  }
+
+  /** Where saving stands: `saved`, `pending`, `failing` (retrying with backoff), or `held` (see `hydrate`). Changes come as `save-status-change`. */
+  get saveStatus(): PlanSaveStatus {
+    if (!this.#saves) return { state: 'saved', failures: 0, lastSaved: undefined, error: undefined };
+    if (this.#hydration === 'held') return { ...this.#saves.status, state: 'held', error: this.#held };
+    if (this.#hydration !== 'done') return { ...this.#saves.status, state: this.#changedBeforeHydration ? 'pending' : 'saved' };
+    return this.#saves.status;
+  }
+
+  /**
+   * Takes this plan's run lease: one turn loop at a time per plan, across the tabs that sync it
+   * (`runWebAgent` does this; a host with its own loop should too). The handle's `signal` aborts
+   * when the run must stop (see {@link RunHandle}); release it when the run ends. Throws
+   * `run_in_progress`, naming the holder, when another tab (or a run in this one) holds it;
+   * `takeOver` takes it from another tab, whose run then stops. Waits for `ready`.
+   *
+   * @example
+   * ```ts
+   * const run = await plan.acquireRun({ signal });
+   * try { await myLoop(plan, run.signal); } finally { await run.release(); }
+   * ```
+   */
+  async acquireRun(options: { takeOver?: boolean | undefined; signal?: AbortSignal | undefined } = {}): Promise<RunHandle> {
+    await this.ready;
+    if (this.#run) throw new PlanloopError('run_in_progress', 'A run is already going on this plan in this tab: stop it (plan.requestStop()) or wait for it to end.');
+    const controller = new AbortController();
+    this.#run = { controller, since: Date.now() };
+    const offs: Array<() => void> = [];
+    const stop = (reason: unknown): void => controller.abort(reason);
+    const follow = (signal: AbortSignal): void => {
+      if (signal.aborted) return stop(signal.reason);
+      const onAbort = (): void => stop(signal.reason);
+      signal.addEventListener('abort', onAbort, { once: true });
+      offs.push(() => signal.removeEventListener('abort', onAbort));
+    };
+    const lease = this.#sync?.lease;
+    let handle: Awaited<ReturnType<NonNullable<typeof lease>['acquire']>> = null;
+    try {
+      handle = (await lease?.acquire({ steal: options.takeOver === true })) ?? null;
+      if (lease && !handle) {
+        const holder = await lease.holder();
+        const who = holder?.replica === this.#sync?.replica ? 'this tab' : `another tab (${holder?.replica || 'unknown'}${holder?.since ? `, since ${new Date(holder.since).toISOString()}` : ''})`;
+        throw new PlanloopError('run_in_progress', `This plan's turn loop is running in ${who}. Stop it there or with plan.requestStop(), or pass takeOver: true to take it over.`);
+      }
+    } catch (error) {
+      this.#run = undefined;
+      throw error;
+    }
+    if (options.signal) follow(options.signal);
+    if (handle) {
+      follow(handle.signal);
+      offs.push(lease!.onStopRequest(({ from, reason }) => stop(new AbortError(`Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))));
+      this.#events.emit('run-holder-change', { holder: this.#sync!.replica, self: true });
+    }
+    let released = false;
+    return {
+      signal: controller.signal,
+      release: async () => {
+        if (released) return;
+        released = true;
+        for (const off of offs) off();
+        this.#run = undefined;
+        await handle?.release();
+        if (handle) this.#events.emit('run-holder-change', { holder: null, self: false });
+      },
+    };
+  }
+
+  /** Who runs this plan's turn loop now, in this tab or another, or `null`. */
+  async runHolder(): Promise<RunHolder | null> {
+    const sync = this.#sync;
+    if (!sync || this.#closed) return this.#run ? { replica: sync?.replica ?? '', since: this.#run.since, self: true } : null;
+    const holder = await sync.lease.holder();
+    return holder && { replica: holder.replica, since: holder.since, self: holder.replica === sync.replica };
+  }
+
+  /** Stops the plan's run: the one in this tab at once, else asks the tab that holds the run lease to stop (its `run-error` says so). */
+  async requestStop(reason?: string): Promise<void> {
+    if (this.#run) this.#run.controller.abort(new AbortError(`The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
+    else if (!this.#closed) await this.#sync?.lease.requestStop(reason);
+  }
+
+  /**
+   * Disconnects the plan: no more retries or page-lifecycle listeners for saves, no more notices
+   * from other tabs, and a held run lease is given up. The plan still works, in memory, and still
+   * saves on each change and on `flush()`. For a host that replaces its plan (a storage switch).
+   */
+  async close(): Promise<void> {
+    this.#closed = true;
+    this.#saves?.close();
+    await this.#sync?.close();
   }
 
   /** Subscribes to a typed event; returns the function that unsubscribes. */
@@ -276,7 +450,7 @@ export class Plan {
     const tx: Transaction<PlanState, PlanChangeMeta> = this.#store.begin();
     return {
       checkpoint: tx.checkpoint,
-      adjust: (todoAdjust, options = {}) => this.#adjust(todoAdjust, options, (recipe) => tx.update(this.#counted(recipe))),
+      adjust: (todoAdjust, options = {}) => this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe)),
       rollback: () => {
         const before = this.state;
         tx.rollback((state) => ({ origin: 'rollback', todos: { type: 'restore', items: state.todos.map(copy) } }));
@@ -299,19 +473,22 @@ export class Plan {
    */
   async flush(): Promise<void> {
     await this.ready;
+    if (this.#hydration === 'held' && this.#changedBeforeHydration) throw this.#held;
     await this.#saves?.flush();
   }
 
   #update(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null): void {
-    this.#store.update(this.#counted(recipe));
+    this.#store.update(recipe);
   }
 
-  /** The recipe with the revision counted: every commit gets a higher one. */
-  #counted(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null) {
-    return (state: PlanState) => {
-      const step = recipe(state);
-      return step && step.state !== state ? { state: { ...step.state, revision: this.#store.state.revision + 1 }, meta: step.meta } : null;
-    };
+  /**
+   * The last step of every commit (a rollback's too): a higher revision, and while the plan syncs,
+   * clocks advanced for what this tab changed. A rollback is stamped like any change, from the
+   * clocks it replaces, so that other tabs take the restored values over the undone ones.
+   */
+  #prepare(next: PlanState, previous: PlanState, meta: PlanChangeMeta): PlanState {
+    const local = this.#sync && meta.origin !== 'sync' && meta.origin !== 'hydrate';
+    return { ...next, revision: previous.revision + 1, ...(local ? { sync: this.#sync!.stamp(previous, next, meta.todos?.type === 'reset') } : {}) };
   }
 
   #adjust(
@@ -382,7 +559,8 @@ export class Plan {
     if (this.#hydration !== 'done' && meta.origin !== 'hydrate') {
       this.#changedBeforeHydration = true;
       if (meta.todos?.type === 'reset') this.#replacedBeforeHydration = true;
-    } else if (meta.origin !== 'hydrate') this.#saves?.request();
+      this.#statusChanged();
+    } else if (meta.origin !== 'hydrate' && meta.origin !== 'sync') this.#saves?.request();
     this.#events.emit('state-change', { state, previous, origin: meta.origin });
     if (state.todos !== previous.todos) {
       const todos = state.todos.map(copy);
@@ -403,51 +581,171 @@ export class Plan {
       return;
     }
     this.#hydration = 'loading';
+    this.#statusChanged();
+    const wanted = this.#wantedSync();
+    // Loaded beside the stored plan: commits are stamped from the moment hydration commits.
+    const syncModule = wanted && this.#loadSync();
     let raw: unknown;
     try {
       raw = await storage.load();
-    } catch (error) {
+    } catch (caught) {
       // A synchronous adapter (localStorage) throws inside attachTo(); report a microtask later, as
       // every other load outcome is, so a listener subscribed right after attachTo() hears it.
       await Promise.resolve();
-      const unreadable = !(error instanceof StorageError && error.raw !== undefined);
+      const error = asStorageError('load', caught);
       this.#storageError('load', error);
-      if (unreadable) {
-        this.#hydration = 'unreadable';
+      if (error.raw === undefined) {
+        this.#hold(error);
+        // A blocked IndexedDB opens once the tab holding it goes: hydrate then (and save what was done meanwhile).
+        if (error.reason === 'blocked') {
+          void storage.opened?.().then(() => {
+            if (this.#hydration === 'held') void this.hydrate();
+          });
+        }
         return;
       }
-      await this.#backup(storage, (error as StorageError).raw, (error as StorageError).message);
+      if (!(await this.#setAside(storage, error.raw, error.message))) return;
       raw = null;
     }
-    let restored = false;
+    let stored: PlanState | undefined;
     if (raw !== null && raw !== undefined) {
       const parsed = safeParseSnapshot(raw);
       if (parsed.success) {
         for (const issue of parsed.dropped) {
           this.#storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));
         }
-        const stored = snapshotToState(parsed.data);
-        const replaced = this.#replacedBeforeHydration;
-        this.#store.update((local) => hydrated(local, stored, replaced));
-        restored = true;
+        stored = snapshotToState(parsed.data);
       } else {
         this.#storageError('load', parsed.error);
-        await this.#backup(storage, raw, parsed.error.message);
+        if (!(await this.#setAside(storage, raw, parsed.error.message))) return;
       }
     }
-    this.#hydration = 'done';
-    const state = this.state;
-    this.#events.emit('plan-hydrate', { todos: state.todos.map(copy), markdownCount: state.docs.length, restored });
-    if (this.#changedBeforeHydration) this.#saves?.request();
+    await this.#finishHydration(stored, syncModule && (await syncModule), wanted);
   }
 
-  async #backup(storage: PlanStorageAdapter, raw: unknown, reason: string): Promise<void> {
-    if (!storage.backup) return;
-    try {
-      await storage.backup(raw, reason);
-    } catch (error) {
-      this.#storageError('save', new StorageError('save', "Keeping the unreadable stored plan aside failed; the data is in this error's `raw`.", { raw }, { cause: error }));
+  /** Commits what was stored (merged with the work done meanwhile), starts syncing, and lets saves go. */
+  async #finishHydration(stored: PlanState | undefined, module: SyncModule | undefined, wanted: (PlanSyncOptions & { key: string }) | undefined): Promise<void> {
+    if (module && wanted && !this.#sync && !this.#closed) {
+      this.#sync = module.startPlanSync({
+        ...wanted,
+        onChange: () => this.#schedulePull(),
+        onHolder: (holder) => this.#events.emit('run-holder-change', { holder, self: false }),
+      });
     }
+    const sync = this.#sync;
+    const replaced = this.#replacedBeforeHydration;
+    this.#store.update((local) => {
+      const step = stored ? hydrated(local, stored, replaced) : null;
+      if (!sync || (!stored && local.todos.length + local.docs.length === 0)) return step;
+      // This tab's work from before hydration is its own new writes on top of what was stored.
+      const next = step?.state ?? local;
+      const base = stored ?? { ...EMPTY_PLAN_STATE, sync: undefined };
+      return { state: { ...next, sync: sync.stamp(base, next, replaced) }, meta: step?.meta ?? { origin: 'hydrate' } };
+    });
+    this.#hydration = 'done';
+    this.#held = undefined;
+    const state = this.state;
+    this.#events.emit('plan-hydrate', { todos: state.todos.map(copy), markdownCount: state.docs.length, restored: stored !== undefined });
+    if (this.#changedBeforeHydration) this.#saves?.request();
+    this.#statusChanged();
+  }
+
+  /** Sets unreadable data aside with the adapter's `backup`; when it cannot, holds saving (see `hydrate`) and says so. */
+  async #setAside(storage: PlanStorageAdapter, raw: unknown, reason: string): Promise<boolean> {
+    let why = 'cannot be set aside (this storage has no backup())';
+    let cause: unknown;
+    if (storage.backup) {
+      try {
+        await storage.backup(raw, reason);
+        return true;
+      } catch (error) {
+        why = `could not be set aside (${error instanceof Error ? error.message : String(error)})`;
+        cause = error;
+      }
+    }
+    const failure = new StorageError(
+      'save',
+      `The unreadable stored plan ${why}; it is still stored. The plan keeps working in memory and writes nothing over it until you decide: export it (this error's raw, or the adapter's exportCorrupt()), then call plan.discardStoredPlan() to write over it; or free space (the adapter's discardCorrupt()) and call plan.hydrate() to set it aside again.`,
+      { raw, reason: 'backup_failed' },
+      cause === undefined ? {} : { cause },
+    );
+    this.#storageError('save', failure);
+    this.#hold(failure);
+    return false;
+  }
+
+  #hold(error: StorageError): void {
+    this.#hydration = 'held';
+    this.#held = error;
+    this.#statusChanged();
+  }
+
+  /** Sync options when the plan should sync (see `PlanConfig.sync`), else `undefined`. */
+  #wantedSync(): (PlanSyncOptions & { key: string }) | undefined {
+    const option = this.#syncOption;
+    const key = (typeof option === 'object' && option.key) || this.storage?.syncKey;
+    if (option === false || !key) return undefined;
+    const global = globalThis as { BroadcastChannel?: unknown; addEventListener?: unknown };
+    if (option === undefined && typeof global.BroadcastChannel !== 'function' && typeof global.addEventListener !== 'function') return undefined;
+    return { ...(typeof option === 'object' ? option : {}), key };
+  }
+
+  /** The sync code, loaded on first use (its own chunk); `undefined`, with a warning, when it cannot load. */
+  #loadSync(): Promise<SyncModule | undefined> {
+    return import('./storage/plan-sync.js').catch((error: unknown) => {
+      this.#events.emit('plan-warning', { code: 'sync_unavailable', message: `Cross-tab sync could not load (${error instanceof Error ? error.message : String(error)}); this plan does not sync with other tabs.` });
+      return undefined;
+    });
+  }
+
+  /** Loads the stored plan and merges it in (another tab saved): conflicts become `sync-conflict`; a merge storage lacks is saved. */
+  async #pull(): Promise<void> {
+    const sync = this.#sync;
+    const storage = this.storage;
+    if (!sync || !storage) return;
+    const raw = await storage.load();
+    let remote: PlanSnapshot | null = null;
+    if (raw !== null && raw !== undefined) {
+      const parsed = safeParseSnapshot(raw);
+      if (!parsed.success) throw parsed.error;
+      remote = parsed.data;
+    }
+    let merge: ReturnType<PlanSync['merge']> = { step: null, conflicts: [], behind: false };
+    const before = this.state.todos;
+    // Merged at commit time, so that a change made while the load ran is merged too.
+    this.#store.update((state) => (merge = sync.merge(state, remote)).step);
+    for (const conflict of merge.conflicts) this.#events.emit('sync-conflict', { conflict });
+    if (this.state.todos !== before) this.#events.emit('plan-update', { todos: this.todos.list(), source: 'sync' });
+    if (merge.behind) this.#saves?.request();
+  }
+
+  /** Pulls once per notice burst: notices that arrive while a pull runs make one more. */
+  #schedulePull(): void {
+    if (this.#closed) return;
+    if (this.#pulling) {
+      this.#pullAgain = true;
+      return;
+    }
+    this.#pulling = (async () => {
+      do {
+        this.#pullAgain = false;
+        try {
+          await this.#pull();
+        } catch (error) {
+          this.#storageError('load', error);
+        }
+      } while (this.#pullAgain);
+      this.#pulling = undefined;
+    })();
+  }
+
+  /** Emits `save-status-change` when `saveStatus` differs from the last one emitted. */
+  #statusChanged(): void {
+    const status = this.saveStatus;
+    const key = `${status.state} ${status.failures} ${status.lastSaved}`;
+    if (key === this.#reportedStatus) return;
+    this.#reportedStatus = key;
+    this.#events.emit('save-status-change', { status });
   }
 
   #stamp(): number {

@@ -57,10 +57,18 @@ export class Store<S, M> {
   #log: Array<{ owner: object | null; recipe: Recipe<S, M> }> = [];
   readonly #open = new Map<object, number>();
   readonly #onListenerError: (error: unknown) => void;
+  readonly #prepare: ((next: S, previous: S, meta: M) => S) | undefined;
 
-  constructor(initial: S, options: { onListenerError?: (error: unknown) => void } = {}) {
+  /**
+   * `prepare` (optional) is the last step of every commit, rollbacks included: it gets the state
+   * about to be committed and the one it replaces, and returns the state to commit, with what
+   * every state must carry (a commit counter, clocks). Replays inside a rollback do not pass
+   * through it; the rollback's one commit does.
+   */
+  constructor(initial: S, options: { onListenerError?: (error: unknown) => void; prepare?: (next: S, previous: S, meta: M) => S } = {}) {
     this.#state = initial;
     this.#onListenerError = options.onListenerError ?? reportError;
+    this.#prepare = options.prepare;
   }
 
   /** The current state. Never mutate it: it is shared. */
@@ -132,8 +140,9 @@ export class Store<S, M> {
     this.#commit(step.state, step.meta);
   }
 
-  #commit(state: S, meta: M): void {
+  #commit(next: S, meta: M): void {
     const previous = this.#state;
+    const state = this.#prepare ? this.#prepare(next, previous, meta) : next;
     this.#state = state;
     this.#queue.push({ state, previous, meta });
     if (this.#delivering) return;

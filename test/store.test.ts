@@ -70,6 +70,20 @@ describe('Store', () => {
     expect(store.state).toEqual([1]);
   });
 
+  it('prepare finishes every commit, a rollback included, from the state it replaces', () => {
+    type Counted = { items: readonly number[]; commits: number };
+    const store = new Store<Counted, Meta>({ items: [], commits: 0 }, { prepare: (next, previous) => ({ ...next, commits: previous.commits + 1 }) });
+    const push = (n: number) => (state: Counted) => ({ state: { ...state, items: [...state.items, n] }, meta: `push ${n}` });
+    store.update(push(1));
+    const tx = store.begin();
+    tx.update(push(2));
+    store.update(push(3));
+    tx.rollback(() => 'rollback');
+    // The rollback replays push(3) onto the checkpoint (commits 1), then prepare counts it as the
+    // fourth commit: a rollback never takes the counter back.
+    expect(store.state).toEqual({ items: [1, 3], commits: 4 });
+  });
+
   it('property: any interleaving of own and foreign updates rolls back to the checkpoint replayed with the foreign ones', () => {
     fc.assert(
       fc.property(fc.array(fc.record({ own: fc.boolean(), n: fc.integer() }), { maxLength: 20 }), (steps) => {

@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import { PlanloopError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
-import type { Plan } from '../plan.js';
+import type { Plan, RunHandle } from '../plan.js';
 import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
 import type { ActionHandlers } from './dispatch-action.js';
@@ -24,6 +24,11 @@ export interface RunWebAgentOptions extends ActionHandlers {
   /** Shows the plan's summary and waits for the user's go (e.g. Space). `false` declines: the run ends, the plan is cleared. */
   announcePlan?: ((summary: string, todos: TodoItem[]) => boolean | Promise<boolean>) | undefined;
   signal?: AbortSignal | undefined;
+  /**
+   * Takes the plan's run over from another tab that is running it (its run stops) instead of
+   * refusing with `run_in_progress`. Default `false`.
+   */
+  takeOver?: boolean | undefined;
   /**
    * Whether to go on with a plan that has remaining todos instead of planning anew. Default: only
    * when the plan was made for this same `task` (or its task is unknown, as for a checklist), which
@@ -120,7 +125,10 @@ const MAX_ATTEMPTS = 2;
  * completed. Events: `run-start`, `turn-start`, `action`, `turn-end` (with usage), `run-finish`,
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
  * `obs` (each observation) and `reflect` (what the turn completed).
- * One run at a time per plan: starting another while one runs throws code `run_in_progress`.
+ * One run at a time per plan, across the tabs that sync it: the run takes the plan's run lease
+ * (`plan.acquireRun`), and starting another while one runs, here or in another tab, throws code
+ * `run_in_progress` naming the holder (`takeOver: true` takes it over instead). The run stops, as
+ * an abort, when another tab takes the lease over or asks it to stop (`plan.requestStop()`).
  * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `observeBudget` 400, `resume` only
  * for the same task; each of these numbers must be a whole number of at least 0, else a
  * `ValidationError` (`invalid_input`) before any model call.
@@ -138,7 +146,8 @@ const MAX_ATTEMPTS = 2;
  * ```
  */
 export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResult> {
-  const { plan, task, signal } = options;
+  const { plan, task } = options;
+  let signal = options.signal;
   // A NaN slack (say from Number(field.value)) would make the bound never hit: refuse it up front.
   const slack = wholeNumber(options.maxTurnSlack ?? 2, 'maxTurnSlack');
   const stallTurns = wholeNumber(options.stallTurns ?? 2, 'stallTurns');
@@ -165,9 +174,17 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     throw new PlanloopError('run_in_progress', 'A run is already going on this plan: abort it (through its AbortSignal) or wait for it to end before starting another.');
   }
   activeRuns.add(plan);
+  let run: RunHandle | undefined;
+  let refused = false;
   try {
     throwIfAborted(signal);
     await untilAborted(plan.ready, signal);
+    run = await plan.acquireRun({ takeOver: options.takeOver, signal }).catch((error: unknown) => {
+      refused = true;
+      throw error;
+    });
+    // From here on one signal: the caller's, a stop request, or the lease lost to another tab.
+    signal = run.signal;
     const { resumed, unconfirmed } = startOrResume(plan, options);
     plan.emit('run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');
@@ -244,10 +261,12 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     }
   } catch (caught) {
     const error = signal?.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
-    plan.emit('run-error', { runId, turn, error });
+    // A run refused because another tab runs the plan never started: it is not this plan's error.
+    if (!refused) plan.emit('run-error', { runId, turn, error });
     throw error;
   } finally {
     activeRuns.delete(plan);
+    await run?.release();
   }
 }
 

@@ -38,6 +38,8 @@ export interface IndexedDbAdapter extends PlanStorageAdapter, CorruptCopyAccess 
   opened(): Promise<void>;
   /** Closes the connection (the next operation opens it again). */
   close(): void;
+  /** `idb:<database>/<objectStore>/<key>`: tabs of the origin sync the plan under it. */
+  readonly syncKey: string;
 }
 
 /**
@@ -99,6 +101,7 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
   };
 
   return {
+    syncKey: `idb:${database}/${options.objectStore ?? 'plans'}/${key}`,
     load: () =>
       run('load', 'readonly', (store, tx) => {
         let manifest: unknown;

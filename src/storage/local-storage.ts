@@ -19,6 +19,8 @@ export interface LocalStorageAdapter extends PlanStorageAdapter, CorruptCopyAcce
   backup(raw: unknown, reason: string): void;
   exportCorrupt(): CorruptCopy[];
   discardCorrupt(id?: string): number;
+  /** `key`: tabs that share this Storage sync the plan under it. */
+  readonly syncKey: string;
 }
 
 /**
@@ -28,7 +30,8 @@ export interface LocalStorageAdapter extends PlanStorageAdapter, CorruptCopyAcce
  * load always sees one whole snapshot (see {@link planPartsWrite}). Unreadable data is copied to
  * `<key>.corrupt.<time>` by `backup`; `exportCorrupt` and `discardCorrupt` let the host decide
  * about those copies. Everything is synchronous: a save started in `pagehide` has landed when it
- * returns.
+ * returns. Tabs of the origin see one another's saves, so a plan on it syncs with them by default
+ * (see `PlanConfig.sync`).
  *
  * @example
  * ```ts
@@ -71,6 +74,7 @@ export function createLocalStorageAdapter(options: LocalStorageAdapterOptions = 
   };
 
   return {
+    syncKey: key,
     load() {
       const store = storage('load');
       const raw = store.getItem(key);

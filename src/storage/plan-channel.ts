@@ -99,6 +99,8 @@ export function createPlanChannel(options: PlanChannelOptions): PlanChannel {
   if (Broadcast) {
     const channel = new Broadcast(`planloop:${key}`);
     channel.onmessage = (event) => deliver(event.data);
+    // Node's BroadcastChannel keeps the process alive while it is open: a plan that syncs must not.
+    (channel as { unref?: () => void }).unref?.();
     return {
       transport: 'broadcast',
       post: (message) => channel.postMessage(message),

@@ -49,8 +49,11 @@ export interface RunLeaseOptions {
 
 /** The run lease of one plan. See {@link createRunLease}. */
 export interface RunLease {
-  /** `locks` (Web Locks, released by the browser when a tab dies) or `storage` (a renewed record that expires). */
-  readonly mechanism: 'locks' | 'storage';
+  /**
+   * `locks` (Web Locks, released by the browser when a tab dies), `storage` (a renewed record that
+   * expires), or `local` (neither is there, as in Node: the lease only keeps this object's runs apart).
+   */
+  readonly mechanism: 'locks' | 'storage' | 'local';
   /**
    * Takes the lease if no other tab holds it (resolves `null` if one does), or with `steal` from
    * whoever holds it (their handle's signal aborts). A tab that already holds it gets `null` too.
@@ -73,7 +76,8 @@ export interface RunLease {
  * the browser holds the lock and frees it when the holding tab closes or crashes; without them, a
  * record in localStorage that the holder renews every `renewMs` and that expires `ttlMs` after the
  * last renewal, so a crashed tab's lease lapses on its own. Either way the holder is recorded for
- * other tabs to show, announced on the channel, and hears their stop requests.
+ * other tabs to show, announced on the channel, and hears their stop requests. With neither (Node,
+ * a sandboxed frame) the lease is local: it keeps this lease's own runs apart and nothing more.
  *
  * Background tabs: browsers slow timers in hidden tabs (Chrome: to once a minute after five
  * minutes), so a fallback-lease holder hidden that long can lose its lease (its signal aborts).
@@ -173,8 +177,12 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
         });
     });
 
+  let localSince = 0;
   const acquireWithStorage = async (steal: boolean): Promise<LeaseHandle | null> => {
-    if (!storage) return null;
+    if (!storage) {
+      localSince = now();
+      return makeHandle(() => {}).handle;
+    }
     const found = readRecord();
     if (!steal && found && found.replica !== replica && (found.expires ?? 0) > now()) return null;
     const since = now();
@@ -199,7 +207,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
   };
 
   return {
-    mechanism: locks ? 'locks' : 'storage',
+    mechanism: locks ? 'locks' : storage ? 'storage' : 'local',
     async acquire(acquireOptions = {}) {
       if (current) return null;
       const steal = acquireOptions.steal ?? false;
@@ -212,6 +220,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
         if (!held.some((lock) => lock.name === lockName)) return null;
         return record ? { replica: record.replica, since: record.since } : { replica: '', since: 0 };
       }
+      if (!storage) return current ? { replica, since: localSince } : null;
       return record && (record.expires ?? 0) > now() ? record : null;
     },
     async requestStop(reason) {

@@ -3,8 +3,9 @@ import { readMarkdownDoc } from '../artifacts/markdown.js';
 import { readTodoSeed } from '../artifacts/todos.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
 import { describeValue, isRecord, readArray, readCount, readRecord } from '../guards.js';
-import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanState, type TodoItem } from '../plan-state.js';
+import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanState, type SyncMeta, type TodoItem } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
+import { readSyncMeta } from './sync-meta.js';
 
 /**
  * The snapshot format this version writes. Older formats are migrated on load.
@@ -34,12 +35,19 @@ export interface PlanSnapshot {
   taskSummary?: string;
   /** The user's task the todos were planned for, when known. */
   task?: string;
+  /** The clocks tabs merge by (see `SyncMeta`), when the plan that saved it synced with other tabs. */
+  sync?: SyncMeta;
   [extra: string]: unknown;
 }
 
 /**
  * Where a plan persists. `load` may return the stored value unvalidated: the plan validates it.
- * `backup` (optional) keeps unusable stored data aside before the plan writes over it.
+ * `backup` (optional) keeps unusable stored data aside before the plan writes over it; without it
+ * (or when it throws) the plan never writes over that data until the host decides (see
+ * `plan.discardStoredPlan()`). `opened` (optional) resolves once storage that failed to open
+ * with reason `blocked` opens: the plan then hydrates again. `syncKey` (optional) names the
+ * storage for other tabs of the origin that share it: the plan syncs with them under that key
+ * (the localStorage and IndexedDB adapters set it).
  *
  * @example
  * ```ts
@@ -53,6 +61,8 @@ export interface PlanStorageAdapter {
   load(): Promise<PlanSnapshot | null> | PlanSnapshot | null;
   save(snapshot: PlanSnapshot): Promise<void> | void;
   backup?(raw: unknown, reason: string): Promise<void> | void;
+  opened?(): Promise<void>;
+  readonly syncKey?: string | undefined;
 }
 
 /** The result of {@link safeParseSnapshot}. */
@@ -86,7 +96,8 @@ export function parseSnapshot(raw: unknown): PlanSnapshot {
  * added after the first format (`taskSummary`, `task`, `lastIds`) that is unusable is left out and
  * listed in `dropped` rather than making the whole stored plan unreadable: an id counter that is
  * not a whole number up to `Number.MAX_SAFE_INTEGER` is refused, and the ids go on after the
- * highest stored id instead.
+ * highest stored id instead; sync clocks (`sync`) that are malformed are left out, and the plan
+ * merges as if the snapshot had none.
  *
  * @example
  * ```ts
@@ -124,7 +135,7 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
   // Keys added later than the format: an unusable value (a host's own key of that name, from
   // before planloop used it, or a counter past the safe range) is left out, the rest is kept.
   const dropped: ValidationIssue[] = [];
-  const { version: _version, todos: _todos, markdownDocs: _docs, taskSummary, task, lastIds, ...extras } = raw;
+  const { version: _version, todos: _todos, markdownDocs: _docs, taskSummary, task, lastIds, sync, ...extras } = raw;
   const data: PlanSnapshot = { ...extras, version: SNAPSHOT_VERSION, todos, markdownDocs };
   if (typeof taskSummary === 'string') data.taskSummary = taskSummary;
   else if (taskSummary !== undefined) dropped.push({ path: 'taskSummary', message: `must be a string, not ${describeValue(taskSummary)}` });
@@ -136,6 +147,11 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
     const counters = record && { todos: readCount(record.todos, 'lastIds.todos', counterIssues), markdown: readCount(record.markdown, 'lastIds.markdown', counterIssues) };
     if (counters && counterIssues.length === 0) data.lastIds = counters;
     else dropped.push(...counterIssues);
+  }
+  if (sync !== undefined) {
+    const meta = readSyncMeta(sync);
+    if (meta) data.sync = meta;
+    else dropped.push({ path: 'sync', message: 'is not a valid sync clock (version 1); the plan merges as if it had none' });
   }
   return { success: true, data, dropped };
 }
@@ -150,7 +166,7 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
  * ```
  */
 export function snapshotToState(snapshot: PlanSnapshot): PlanState {
-  const { version: _version, todos, markdownDocs, lastIds, taskSummary, task, ...extras } = snapshot;
+  const { version: _version, todos, markdownDocs, lastIds, taskSummary, task, sync, ...extras } = snapshot;
   return {
     ...EMPTY_PLAN_STATE,
     todos: todos.map((todo) => Object.freeze({ ...todo })),
@@ -162,6 +178,7 @@ export function snapshotToState(snapshot: PlanSnapshot): PlanState {
       markdown: advancedPast('m', lastIds?.markdown ?? 0, markdownDocs.map((doc) => doc.id)),
     },
     extras,
+    sync,
   };
 }
 
@@ -182,6 +199,7 @@ export function stateToSnapshot(state: PlanState): PlanSnapshot {
     lastIds: { todos: state.lastIds.todos, markdown: state.lastIds.markdown },
     ...(state.summary ? { taskSummary: state.summary } : {}),
     ...(state.task ? { task: state.task } : {}),
+    ...(state.sync ? { sync: structuredClone(state.sync) } : {}),
   };
 }
 

@@ -121,3 +121,18 @@ describe('createRunLease without Web Locks (a renewed record in storage)', () =>
     expect(await taking).not.toBeNull();
   });
 });
+
+describe('createRunLease without Web Locks or storage', () => {
+  it('is local: one holder at a time in this lease, and the holder is known', async () => {
+    const lease = createRunLease({ key: 'tour', replica: 'A', locks: null, storage: null });
+    expect(lease.mechanism).toBe('local');
+    const handle = await lease.acquire();
+    expect(handle).not.toBeNull();
+    expect(await lease.acquire()).toBeNull();
+    expect(await lease.holder()).toMatchObject({ replica: 'A' });
+    await handle!.release();
+    expect(handle!.signal.aborted).toBe(true);
+    expect(await lease.holder()).toBeNull();
+    expect(await lease.acquire()).not.toBeNull();
+  });
+});

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot, safeParseSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
+import { parseSnapshot, safeParseSnapshot, snapshotToState, stateToSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
 import { StorageError } from '../../src/errors.js';
 
 describe('parseSnapshot', () => {
@@ -46,5 +46,29 @@ describe('taskSummary and task', () => {
       expect(result.data.task).toBeUndefined();
       expect(result.data.taskSummary).toBeUndefined();
     }
+  });
+});
+
+describe('safeParseSnapshot: sync clocks', () => {
+  const meta = { v: 1, seen: { a: 2 }, generation: [1, 'a'], todos: { t1: [2, 'a', 2, 'a'] }, docs: {}, deleted: { todos: {}, docs: {} } };
+  const base = { version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'x', status: 'pending' }], markdownDocs: [] };
+
+  it('keeps valid clocks under sync, not among the extras, and they round-trip through the state', () => {
+    const result = safeParseSnapshot({ ...base, sync: meta });
+    expect(result.success && result.data.sync).toEqual(meta);
+    expect(result.success && result.dropped).toEqual([]);
+    const state = snapshotToState(parseSnapshot({ ...base, sync: meta }));
+    expect(state.sync).toEqual(meta);
+    expect(state.extras).toEqual({});
+    expect(stateToSnapshot(state).sync).toEqual(meta);
+  });
+
+  it('drops malformed clocks into dropped and keeps the plan', () => {
+    const result = safeParseSnapshot({ ...base, sync: { ...meta, seen: { a: -1 } } });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.sync).toBeUndefined();
+    expect(result.data.todos).toHaveLength(1);
+    expect(result.dropped).toEqual([{ path: 'sync', message: expect.stringMatching(/not a valid sync clock/) }]);
   });
 });

@@ -1,0 +1,140 @@
+import type { MarkdownDoc, PlanChangeMeta, PlanState, SyncMeta, TodoItem } from '../plan-state.js';
+import { mergePlanSnapshots, type MergeConflict } from './merge-plan-snapshots.js';
+import { createPlanChannel, type BroadcastChannelLike } from './plan-channel.js';
+import { createRunLease, type LockManagerLike, type RunLease } from './run-lease.js';
+import { snapshotToState, stateToSnapshot, type PlanSnapshot } from './snapshot.js';
+import { advanceSyncMeta, compareStamps, createReplicaId, lamportOf } from './sync-meta.js';
+
+/**
+ * How a plan syncs with the other tabs of its origin (`new Plan({ sync })`). Every part is read
+ * when the plan hydrates, never at import time, and each can be injected (tests, iframes).
+ *
+ * @example
+ * ```ts
+ * const plan = new Plan({ storage: createLocalStorageAdapter({ key: 'tour' }), sync: { leaseTtlMs: 20_000 } });
+ * ```
+ */
+export interface PlanSyncOptions {
+  /** The name tabs share the plan under. Default: the adapter's `syncKey`. */
+  key?: string | undefined;
+  /** The BroadcastChannel constructor; `null` uses storage events only. Default `globalThis.BroadcastChannel`. */
+  BroadcastChannel?: BroadcastChannelLike | null | undefined;
+  /** Where the storage-event fallback and the fallback run lease write. Default `globalThis.localStorage`. */
+  storage?: Storage | null | undefined;
+  /** Where `storage` events arrive. Default `globalThis` when it is an event target (a window). */
+  events?: EventTarget | null | undefined;
+  /** Web Locks for the run lease; `null` uses the localStorage lease. Default `navigator.locks`. */
+  locks?: LockManagerLike | null | undefined;
+  /** Fallback run lease: how long a tab that stopped renewing (crashed) keeps it. Default 10 s. */
+  leaseTtlMs?: number | undefined;
+}
+
+/** What a merge of the stored plan into this tab's state gives the plan. */
+export interface SyncMerge {
+  /** The commit to make, `null` when the stored plan adds nothing here. */
+  step: { state: PlanState; meta: PlanChangeMeta } | null;
+  /** Everything the merge dropped or renamed, for `sync-conflict` events. */
+  conflicts: MergeConflict[];
+  /** Storage lacks something this tab has: save. */
+  behind: boolean;
+}
+
+/** One plan's link to the other tabs: its replica id, its clocks, its channel and run lease. See {@link startPlanSync}. */
+export interface PlanSync {
+  readonly replica: string;
+  readonly lease: RunLease;
+  /** The clocks after the local commit `previous` → `next` (`newGeneration` for a replan or reset). */
+  stamp(previous: PlanState, next: PlanState, newGeneration: boolean): SyncMeta;
+  /** Merges the stored plan (parsed; `null` when storage holds none) into `local`. */
+  merge(local: PlanState, remote: PlanSnapshot | null): SyncMerge;
+  /** Tells the other tabs that `state` was saved. */
+  announce(state: PlanState): void;
+  /** Stops listening to the other tabs and gives up a held run lease; stamping and merging still work. */
+  close(): Promise<void>;
+}
+
+/**
+ * Links a plan to the other tabs on `key`: a new replica id for this page's life, the plan channel
+ * (`onChange` when another tab saved), and the run lease (`onHolder` when another tab takes or
+ * gives it up). Loaded by `Plan` when it hydrates with sync on, so a page that does not sync never
+ * loads the merge.
+ *
+ * @example
+ * ```ts
+ * const sync = startPlanSync({ key: 'tour', onChange: pull, onHolder: show });
+ * state = { ...next, sync: sync.stamp(previous, next, false) };
+ * ```
+ */
+export function startPlanSync(
+  options: PlanSyncOptions & { key: string; onChange: () => void; onHolder: (holder: string | null) => void },
+): PlanSync {
+  const { key } = options;
+  const replica = createReplicaId();
+  const channel = createPlanChannel({ key, replica, BroadcastChannel: options.BroadcastChannel, storage: options.storage, events: options.events });
+  const lease = createRunLease({ key, replica, channel, locks: options.locks, storage: options.storage, ttlMs: options.leaseTtlMs });
+  const offChannel = channel.onMessage((message) => {
+    if (message.type === 'changed') options.onChange();
+  });
+  const offHolder = lease.onHolderChange(options.onHolder);
+  const items = (state: PlanState) => ({ todos: state.todos, markdownDocs: state.docs });
+
+  return {
+    replica,
+    lease,
+    stamp: (previous, next, newGeneration) => advanceSyncMeta(previous.sync, items(previous), items(next), { replica, newGeneration }),
+    merge(local, remote) {
+      if (!remote) return { step: null, conflicts: [], behind: local.todos.length + local.docs.length > 0 };
+      const { merged, conflicts, changed } = mergePlanSnapshots(stateToSnapshot(local), remote);
+      if (!changed.local) return { step: null, conflicts, behind: changed.remote };
+      const next = snapshotToState(merged);
+      // Items the merge left as they were keep their objects: a UI (and the next stamp) tells
+      // what changed by identity.
+      const todos = reuse(local.todos, next.todos);
+      const docs = reuse(local.docs, next.docs);
+      const replanned = compareStamps(local.sync?.generation ?? [0, ''], (merged.sync as SyncMeta).generation) !== 0;
+      const state: PlanState = {
+        ...local,
+        todos,
+        docs,
+        summary: next.summary,
+        task: next.task,
+        lastIds: { todos: Math.max(local.lastIds.todos, next.lastIds.todos), markdown: Math.max(local.lastIds.markdown, next.lastIds.markdown) },
+        extras: next.extras,
+        sync: next.sync,
+      };
+      const meta: PlanChangeMeta = {
+        origin: 'sync',
+        ...(todos !== local.todos ? { todos: { type: replanned ? ('reset' as const) : ('sync' as const), items: todos.map(copy) } } : {}),
+        ...(docs !== local.docs ? { markdown: { type: 'sync' as const, docs: docs.map(copy) } } : {}),
+      };
+      return { step: { state, meta }, conflicts, behind: changed.remote };
+    },
+    announce(state) {
+      channel.post({ type: 'changed', from: replica, revision: state.sync ? lamportOf(state.sync) : 0 });
+    },
+    async close() {
+      offChannel();
+      offHolder();
+      channel.close();
+      await lease.close();
+    },
+  };
+}
+
+/** `next` with the objects of `previous` where an item is unchanged; `previous` itself when nothing changed. */
+function reuse<T extends TodoItem | MarkdownDoc>(previous: readonly T[], next: readonly T[]): readonly T[] {
+  const byId = new Map(previous.map((item) => [item.id, item]));
+  const result = next.map((item) => {
+    const old = byId.get(item.id);
+    return old && sameValues(old, item) ? old : item;
+  });
+  return result.length === previous.length && result.every((item, index) => item === previous[index]) ? previous : result;
+}
+
+function sameValues(a: object, b: object): boolean {
+  const [left, right] = [a as Record<string, unknown>, b as Record<string, unknown>];
+  const keys = new Set([...Object.keys(left), ...Object.keys(right)]);
+  return [...keys].every((key) => Object.is(left[key], right[key]));
+}
+
+const copy = <T extends object>(item: T): T => ({ ...item });
