@@ -1,5 +1,6 @@
-import type { Page } from '@playwright/test';
+import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.js';
+import { checkSavedChanges, openBlank, openPlanTab, settle, startPlanTab } from './plan-tabs.js';
 
 // Storage faults in real Chromium, on planloop's adapters and save queue (demo/fixtures/storage-lab.ts).
 
@@ -221,4 +222,171 @@ test('a corrupt plan that cannot be set aside on a full localStorage: backup_fai
   // The small copy fitted; discardCorrupt() frees it for the host.
   expect(result.copies).toBe(1);
   expect(result.discarded).toBe(1);
+});
+
+// The fault-injection suite: real Plans in two or three tabs (pages of one context) editing and
+// running at once with random timing while storage fails under them. The invariant, checked by
+// checkSavedChanges: after everything settles, every change a tab reported saved is in the final
+// plan (read by a tab opened afterwards), or a sync conflict said why. Run it 20 times in a row
+// under load with --repeat-each=20 --retries=0.
+
+const pause = (page: Page, ms: number) => page.waitForTimeout(ms);
+const random = (min: number, max: number) => min + Math.random() * (max - min);
+
+/** The first tab: makes the tour the runs work through ('run 1' … 'run 5') and saves it. */
+async function firstTab(context: BrowserContext, adapter: 'local' | 'idb', extra: { openTimeoutMs?: number } = {}): Promise<Page> {
+  const page = await openPlanTab(context, { key: 'tour', adapter, modelDelayMs: 4, ...extra });
+  await page.evaluate(async () => {
+    window.tab.plan.setTaskPlan({ task: 'Tour', task_summary: 'A tour under faults', todos: [1, 2, 3, 4, 5].map((n) => ({ intent: 'narrate', description: `run ${n}` })) });
+    await window.tab.plan.flush();
+  });
+  return page;
+}
+
+/** Reads the final plan the way a new tab does (from storage), then checks the invariant over every tab's log. */
+async function finalCheck(context: BrowserContext, pages: Page[], adapter: 'local' | 'idb') {
+  const settled = await settle(pages);
+  const reader = await openPlanTab(context, { key: 'tour', adapter });
+  const final = await reader.evaluate(() => window.tab.todos());
+  expect(final).toEqual(settled);
+  const reports = await Promise.all(pages.map((page) => page.evaluate(() => window.tab.report())));
+  const counts = checkSavedChanges(reports, final);
+  expect(new Set(final.map((todo) => todo.id)).size).toBe(final.length);
+  test.info().annotations.push({ type: 'checked', description: JSON.stringify({ ...counts, runs: reports.map((report) => report.runs) }) });
+  return { final, reports };
+}
+
+for (const [tabs, adapter] of [[2, 'local'], [3, 'idb'], [3, 'local']] as const) {
+  test(`faults: ${tabs} tabs on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'} editing and running at once, with random timing and a takeover`, async ({ context }) => {
+    test.setTimeout(90_000);
+    const pages = [await firstTab(context, adapter)];
+    while (pages.length < tabs) pages.push(await openPlanTab(context, { key: 'tour', adapter, modelDelayMs: 4 }));
+    const runs = [pages[0]!.evaluate(() => window.tab.run())];
+    const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count), [`T${index}`, 8] as const));
+    // A second tab asks to run while the first runs (refused), and the last one takes the run over.
+    await pause(pages[1]!, random(0, 60));
+    runs.push(pages[1]!.evaluate(() => window.tab.run()));
+    if (tabs === 3) {
+      await pause(pages[2]!, random(20, 120));
+      runs.push(pages[2]!.evaluate(() => window.tab.run({ takeOver: true })));
+    }
+    await Promise.all(work);
+    const outcomes = await Promise.all(runs);
+    expect(outcomes.some((outcome) => outcome === 'finished task_finish')).toBe(true);
+    for (const outcome of outcomes) expect(['finished task_finish', 'finished no_todos', 'run_in_progress', 'aborted']).toContain(outcome);
+    const { final } = await finalCheck(context, pages, adapter);
+    expect(final.filter((todo) => todo.description.startsWith('run ')).every((todo) => todo.status === 'completed')).toBe(true);
+  });
+}
+
+test('faults: localStorage full in the middle of a run: saves fail with reason quota, then land once space is freed', async ({ context }) => {
+  test.setTimeout(90_000);
+  const pages = [await firstTab(context, 'local'), await openPlanTab(context, { key: 'tour', adapter: 'local', modelDelayMs: 4 })];
+  const run = pages[0]!.evaluate(() => window.tab.run());
+  const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count, 40), [`T${index}`, 8] as const));
+  await pause(pages[1]!, random(10, 80));
+  // Someone else's data fills the origin's quota for a while.
+  await pages[1]!.evaluate(async (ms) => {
+    const fillers: string[] = [];
+    for (const size of [250_000, 10_000, 500, 20]) {
+      try {
+        for (;;) {
+          localStorage.setItem(`filler-${fillers.length}`, 'f'.repeat(size));
+          fillers.push(`filler-${fillers.length}`);
+        }
+      } catch {
+        // full at this size
+      }
+    }
+    window.tab.create('made while full');
+    await new Promise((resolve) => setTimeout(resolve, ms));
+    for (const name of fillers) localStorage.removeItem(name);
+  }, random(150, 500));
+  await Promise.all([run, ...work]);
+  const { reports } = await finalCheck(context, pages, 'local');
+  expect(reports.flatMap((report) => report.errors.map((error) => error.reason))).toContain('quota');
+  expect(reports[1]!.saved.flat()).toContain('made while full');
+});
+
+test('faults: IndexedDB deleted in the middle of a run: the next saves recreate it, nothing reported saved is lost', async ({ context }) => {
+  test.setTimeout(90_000);
+  const pages = [await firstTab(context, 'idb'), await openPlanTab(context, { key: 'tour', adapter: 'idb', modelDelayMs: 4 })];
+  const run = pages[0]!.evaluate(() => window.tab.run());
+  const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count, 40), [`T${index}`, 10] as const));
+  const outsider = await context.newPage();
+  await openBlank(outsider);
+  await pause(outsider, random(20, 150));
+  const deleted = await outsider.evaluate(
+    () =>
+      new Promise<string>((resolve) => {
+        const request = indexedDB.deleteDatabase('planloop');
+        request.onsuccess = () => resolve('deleted');
+        request.onblocked = () => resolve('blocked');
+        request.onerror = () => resolve('error');
+      }),
+  );
+  expect(deleted).toBe('deleted');
+  await Promise.all([run, ...work]);
+  // One more change in each tab after the delete, as a live page makes.
+  for (const [index, page] of pages.entries()) await page.evaluate((name) => window.tab.create(name), `after the delete ${index}`);
+  await finalCheck(context, pages, 'idb');
+});
+
+test('faults: a blocked IndexedDB upgrade: saves fail with reason blocked, a tab opened meanwhile works in memory, and everything lands once it opens', async ({ context }) => {
+  test.setTimeout(90_000);
+  const pages = [await firstTab(context, 'idb', { openTimeoutMs: 400 }), await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400, modelDelayMs: 4 })];
+  const outsider = await context.newPage();
+  await openBlank(outsider);
+  // An older page holds the database and ignores versionchange; another asks for an upgrade.
+  await outsider.evaluate(async () => {
+    const holder = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('planloop');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const upgrade = indexedDB.open('planloop', holder.version + 1);
+    const blocked = new Promise((resolve) => (upgrade.onblocked = resolve));
+    Object.assign(window, { holder, upgraded: new Promise<IDBDatabase>((resolve) => (upgrade.onsuccess = () => resolve(upgrade.result))) });
+    await blocked;
+  });
+  const run = pages[0]!.evaluate(() => window.tab.run());
+  const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count, 40), [`T${index}`, 6] as const));
+  const late = await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400 });
+  expect(await late.evaluate(() => window.tab.plan.saveStatus.state)).toBe('held');
+  await late.evaluate(() => window.tab.work('late', 3));
+  await pause(outsider, random(100, 600));
+  await outsider.evaluate(async () => {
+    const win = window as unknown as { holder: IDBDatabase; upgraded: Promise<IDBDatabase> };
+    win.holder.close();
+    (await win.upgraded).close();
+  });
+  await Promise.all([run, ...work]);
+  pages.push(late);
+  const { final, reports } = await finalCheck(context, pages, 'idb');
+  expect(reports.flatMap((report) => report.errors.map((error) => error.reason))).toContain('blocked');
+  expect(final.map((todo) => todo.description.replace(/ edited$/, ''))).toEqual(expect.arrayContaining(['late-0', 'late-1', 'late-2']));
+});
+
+test('faults: reloads in the middle of saves and of the run: what was reported saved survives, and another tab finishes the run', async ({ context }) => {
+  test.setTimeout(90_000);
+  const pages = [await firstTab(context, 'idb'), await openPlanTab(context, { key: 'tour', adapter: 'idb', modelDelayMs: 4 })];
+  const run = pages[0]!.evaluate(() => window.tab.run());
+  const work = pages[1]!.evaluate(() => window.tab.work('T1', 10, 40));
+  await pause(pages[0]!, random(30, 150));
+  // The running tab reloads in the middle of a save of a large document (and of its run).
+  await pages[0]!.evaluate(() => {
+    window.tab.plan.markdown.create({ title: 'Large', content: 'x'.repeat(2_000_000) });
+    window.tab.create('T0-before reload');
+    setTimeout(() => location.reload(), Math.random() * 5);
+  });
+  await run.catch(() => 'the page went away');
+  await pages[0]!.waitForLoadState('load');
+  await expect(pages[0]!.locator('#status')).toHaveText('ready');
+  await startPlanTab(pages[0]!, { key: 'tour', adapter: 'idb', modelDelayMs: 4 });
+  await work;
+  // The other tab takes the run up where it stopped.
+  expect(await pages[1]!.evaluate(() => window.tab.run())).toBe('finished task_finish');
+  const { final } = await finalCheck(context, pages, 'idb');
+  expect(final.filter((todo) => todo.description.startsWith('run ')).every((todo) => todo.status === 'completed')).toBe(true);
+  const docs = await pages[0]!.evaluate(() => window.tab.plan.markdown.list().map((doc) => doc.content.length));
+  expect(docs.every((length) => length === 2_000_000)).toBe(true);
 });

@@ -1,5 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.js';
+import { openPlanTab } from './plan-tabs.js';
 
 // Two and three tabs (pages of one browser context) on one plan key, in real Chromium:
 // BroadcastChannel, Web Locks, localStorage storage events and IndexedDB shared between them.
@@ -149,5 +150,41 @@ for (const adapter of ['local', 'idb'] as const) {
     // Both tabs made t1 at once: one kept the id, the other's was renamed, and that was reported.
     expect(conflicts.some((conflict) => conflict.reason === 'id-collision')).toBe(true);
     test.info().annotations.push({ type: 'converged', description: `${convergedMs} ms after both tabs flushed` });
+  });
+}
+
+for (const adapter of ['local', 'idb'] as const) {
+  test(`<plan-panel> in a second tab shows a change made in the first within 100 ms (Plan on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'})`, async ({ context }) => {
+    const a = await openPlanTab(context, { key: 'tour', adapter, panel: true });
+    const b = await openPlanTab(context, { key: 'tour', adapter, panel: true });
+    const delays: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const text = `change ${i} from A`;
+      // B watches its panel's shadow DOM for the text; A makes the change.
+      const seen = b.evaluate((wanted) => {
+        const root = document.getElementById('panel')!.shadowRoot!;
+        return new Promise<number>((resolve) => {
+          const observer = new MutationObserver(() => {
+            if (!root.textContent?.includes(wanted)) return;
+            observer.disconnect();
+            resolve(performance.timeOrigin + performance.now());
+          });
+          observer.observe(root, { subtree: true, childList: true, characterData: true });
+        });
+      }, text);
+      // Let B's observer start before A changes anything.
+      await b.evaluate(() => new Promise((resolve) => requestAnimationFrame(resolve)));
+      const made = await a.evaluate((description) => {
+        const at = performance.timeOrigin + performance.now();
+        if (description.endsWith('0 from A')) window.tab.create(description);
+        else window.tab.plan.todos.edit('t1', { description });
+        return at;
+      }, text);
+      delays.push((await seen) - made);
+    }
+    const sorted = [...delays].sort((x, y) => x - y);
+    test.info().annotations.push({ type: 'panel delay', description: `median ${sorted[3]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${delays.length} changes` });
+    for (const delay of delays) expect(delay).toBeLessThan(100);
+    expect(await b.locator('#panel').textContent()).toBe(await a.locator('#panel').textContent());
   });
 }

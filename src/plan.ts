@@ -43,7 +43,15 @@ export interface PlanConfig {
   sync?: boolean | PlanSyncOptions | undefined;
 }
 
-/** A held run lease (see `plan.acquireRun()`). */
+/**
+ * A held run lease (see `plan.acquireRun()`).
+ *
+ * @example
+ * ```ts
+ * const run = await plan.acquireRun();
+ * try { await myLoop(run.signal); } finally { await run.release(); }
+ * ```
+ */
 export interface RunHandle {
   /** Aborts when the run must stop: the caller's signal, `requestStop()` here or in another tab, or another tab took the lease over. */
   readonly signal: AbortSignal;
@@ -51,7 +59,15 @@ export interface RunHandle {
   release(): Promise<void>;
 }
 
-/** Who runs a plan's turn loop (see `plan.runHolder()`). */
+/**
+ * Who runs a plan's turn loop (see `plan.runHolder()`).
+ *
+ * @example
+ * ```ts
+ * const holder = await plan.runHolder();
+ * stopButton.hidden = !holder || holder.self;
+ * ```
+ */
 export interface RunHolder {
   /** The holding tab's replica id (`''` when unknown, or when the plan does not sync). */
   readonly replica: string;
@@ -102,7 +118,9 @@ type SyncModule = typeof import('./storage/plan-sync.js');
  * documents come first and the earlier local ones follow them (a local id that the stored plan
  * uses, or used and deleted, gets a fresh id). A `todos.reset()` or `makeTodos()` before hydration
  * finishes means "this is the plan now": the stored todos are not merged back in, though their ids
- * stay retired.
+ * stay retired. Stored data it cannot read is never written over until the host decides (see
+ * `hydrate`). With `sync` (on by default for the localStorage and IndexedDB adapters) tabs on one
+ * stored plan merge one another's changes and run its turn loop one at a time.
  *
  * @example
  * ```ts
@@ -131,8 +149,8 @@ export class Plan {
   #closed = false;
   #pulling: Promise<void> | undefined;
   #pullAgain = false;
-  /** The run going in this tab (see acquireRun). */
-  #run: { controller: AbortController; since: number } | undefined;
+  /** The run going in this tab (see acquireRun); `lost` once another tab took its lease. */
+  #run: { controller: AbortController; since: number; lost: boolean } | undefined;
   /** Why saving is held (hydration `held`). */
   #held: StorageError | undefined;
   #reportedStatus = 'saved 0 undefined';
@@ -279,7 +297,8 @@ export class Plan {
     await this.ready;
     if (this.#run) throw new PlanloopError('run_in_progress', 'A run is already going on this plan in this tab: stop it (plan.requestStop()) or wait for it to end.');
     const controller = new AbortController();
-    this.#run = { controller, since: Date.now() };
+    const run = { controller, since: Date.now(), lost: false };
+    this.#run = run;
     const offs: Array<() => void> = [];
     const stop = (reason: unknown): void => controller.abort(reason);
     const follow = (signal: AbortSignal): void => {
@@ -302,12 +321,16 @@ export class Plan {
       throw error;
     }
     if (options.signal) follow(options.signal);
+    let released = false;
     if (handle) {
+      // The lease went to another tab (taken over, lapsed): that tab goes on from this plan.
+      handle.signal.addEventListener('abort', () => (run.lost = !released), { once: true });
       follow(handle.signal);
       offs.push(lease!.onStopRequest(({ from, reason }) => stop(new AbortError(`Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))));
       this.#events.emit('run-holder-change', { holder: this.#sync!.replica, self: true });
+      // Start from the newest stored plan: the previous holder saved its last turn before it let go.
+      await this.#pull().catch((error: unknown) => this.#storageError('load', error));
     }
-    let released = false;
     return {
       signal: controller.signal,
       release: async () => {
@@ -315,8 +338,11 @@ export class Plan {
         released = true;
         for (const off of offs) off();
         this.#run = undefined;
-        await handle?.release();
-        if (handle) this.#events.emit('run-holder-change', { holder: null, self: false });
+        if (!handle) return;
+        // Saved before the lease is free, so that the next holder starts from this run's end.
+        if (!run.lost) await this.flush().catch(() => {});
+        await handle.release();
+        this.#events.emit('run-holder-change', { holder: null, self: false });
       },
     };
   }
@@ -437,7 +463,9 @@ export class Plan {
    * Begins a transaction: a checkpoint of the whole state. `rollback()` restores it (summary,
    * task, ids, statuses, documents, and so what is stored), then re-applies the changes made
    * outside the transaction since (by the host, a tool, another tab), so only the transaction's
-   * own changes are undone. `runWebAgent` runs each turn in one.
+   * own changes are undone. `runWebAgent` runs each turn in one. While the plan syncs, a rollback
+   * is a change with new clocks like any other; and when this tab's run lost its lease to another
+   * tab (`takeOver`), `rollback()` keeps the changes instead (that tab goes on from them).
    *
    * @example
    * ```ts
@@ -452,6 +480,9 @@ export class Plan {
       checkpoint: tx.checkpoint,
       adjust: (todoAdjust, options = {}) => this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe)),
       rollback: () => {
+        // A turn cut short because another tab took the run over is kept, not undone: that tab
+        // goes on from it, and undoing it now would race with that tab's writes.
+        if (this.#run?.lost) return tx.commit();
         const before = this.state;
         tx.rollback((state) => ({ origin: 'rollback', todos: { type: 'restore', items: state.todos.map(copy) } }));
         if (this.state.todos !== before.todos) this.#events.emit('plan-update', { todos: this.todos.list(), source: 'adjust' });

@@ -272,6 +272,29 @@ describe('the run lease: one tab runs the turn loop of a plan', () => {
     expect((error as Error).message).toMatch(/taken over by another tab/);
     await expect(taken).resolves.toMatchObject({ reason: 'task_finish' });
     expect(await b.plan.runHolder()).toBeNull();
+    // A's cut-short turn was kept, not undone: nothing raced B's turns, and both tabs end done.
+    await until(() => sameTodos(a.plan, b.plan) && b.plan.saveStatus.state === 'saved', 'convergence');
+    expect(b.plan.todos.list().map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed']);
+    expect([...a.conflicts, ...b.conflicts]).toEqual([]);
+    await site.close();
+  });
+
+  it('a turn cut short by a takeover is kept, not undone: the taking tab goes on from it, and the plan ends done', async () => {
+    // The tabs share locks and storage but hear no notices: only saves and loads carry the plan,
+    // so an undo in A would land after B read the plan, and win over B's view of it.
+    const site = origin();
+    const quiet = { BroadcastChannel: null, events: null };
+    const a = await site.tab({ llm: slowModel(), sync: quiet });
+    const b = await site.tab({ llm: slowModel(), sync: quiet });
+    const running = runWebAgent({ plan: a.plan, task: 'Tour' });
+    // A's second turn has completed t1 and started t2, and saved it.
+    await until(() => a.plan.todos.get('t1')?.status === 'completed' && site.stored()?.todos[0]?.status === 'completed', 'A’s second turn');
+    const taken = runWebAgent({ plan: b.plan, task: 'Tour', takeOver: true, resume: true });
+    await expect(running).rejects.toMatchObject({ code: 'aborted' });
+    await expect(taken).resolves.toMatchObject({ reason: 'task_finish' });
+    await a.plan.flush();
+    await b.plan.flush();
+    expect(site.stored()?.todos.map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed']);
     await site.close();
   });
 

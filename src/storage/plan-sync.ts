@@ -29,7 +29,14 @@ export interface PlanSyncOptions {
   leaseTtlMs?: number | undefined;
 }
 
-/** What a merge of the stored plan into this tab's state gives the plan. */
+/**
+ * What a merge of the stored plan into this tab's state gives the plan.
+ *
+ * @example
+ * ```ts
+ * const { step, conflicts, behind } = sync.merge(plan.state, stored);
+ * ```
+ */
 export interface SyncMerge {
   /** The commit to make, `null` when the stored plan adds nothing here. */
   step: { state: PlanState; meta: PlanChangeMeta } | null;
@@ -39,7 +46,14 @@ export interface SyncMerge {
   behind: boolean;
 }
 
-/** One plan's link to the other tabs: its replica id, its clocks, its channel and run lease. See {@link startPlanSync}. */
+/**
+ * One plan's link to the other tabs: its replica id, its clocks, its channel and run lease. See {@link startPlanSync}.
+ *
+ * @example
+ * ```ts
+ * const next = { ...state, sync: sync.stamp(previous, state, false) };
+ * ```
+ */
 export interface PlanSync {
   readonly replica: string;
   readonly lease: RunLease;
