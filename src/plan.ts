@@ -284,8 +284,10 @@ export class Plan {
    * Takes this plan's run lease: one turn loop at a time per plan, across the tabs that sync it
    * (`runWebAgent` does this; a host with its own loop should too). The handle's `signal` aborts
    * when the run must stop (see {@link RunHandle}); release it when the run ends. Throws
-   * `run_in_progress`, naming the holder, when another tab (or a run in this one) holds it;
-   * `takeOver` takes it from another tab, whose run then stops. Waits for `ready`.
+   * `run_in_progress`, naming the holder, when another tab (or a run in this one) holds it.
+   * `takeOver` asks that tab to stop and takes the lease once it let go, or by force after
+   * `sync.takeOverWaitMs` (default 2 s) when it does not answer. Waits for `ready`, and for the
+   * newest stored plan.
    *
    * @example
    * ```ts
@@ -310,7 +312,26 @@ export class Plan {
     const lease = this.#sync?.lease;
     let handle: Awaited<ReturnType<NonNullable<typeof lease>['acquire']>> = null;
     try {
-      handle = (await lease?.acquire({ steal: options.takeOver === true })) ?? null;
+      handle = (await lease?.acquire()) ?? null;
+      if (lease && !handle && options.takeOver) {
+        // Ask the running tab to stop, and take the lease once it has let go, and its last state
+        // (saved before it let go) is merged here: the two runs never write at once. From a tab
+        // that does not answer, by force.
+        const sync = this.#sync!;
+        const previous = (await lease.holder())?.replica;
+        await lease.requestStop('the run was taken over by another tab');
+        const deadline = Date.now() + sync.takeOverWaitMs;
+        const wait = () => new Promise((resolve) => setTimeout(resolve, 20));
+        while (!handle && Date.now() < deadline) {
+          await wait();
+          handle = await lease.acquire();
+        }
+        if (handle && previous) {
+          await this.#pull().catch(() => {});
+          while (!sync.caughtUp(previous, this.state) && Date.now() < deadline) await wait();
+        }
+        handle ??= await lease.acquire({ steal: true });
+      }
       if (lease && !handle) {
         const holder = await lease.holder();
         const who = holder?.replica === this.#sync?.replica ? 'this tab' : `another tab (${holder?.replica || 'unknown'}${holder?.since ? `, since ${new Date(holder.since).toISOString()}` : ''})`;
@@ -478,7 +499,8 @@ export class Plan {
     const tx: Transaction<PlanState, PlanChangeMeta> = this.#store.begin();
     return {
       checkpoint: tx.checkpoint,
-      adjust: (todoAdjust, options = {}) => this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe)),
+      // A run that lost its lease changes nothing more: the tab that took it over writes now.
+      adjust: (todoAdjust, options = {}) => (this.#run?.lost ? { completed: [], replaced: [], ignored: [] } : this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe))),
       rollback: () => {
         // A turn cut short because another tab took the run over is kept, not undone: that tab
         // goes on from it, and undoing it now would race with that tab's writes.

@@ -279,11 +279,12 @@ describe('the run lease: one tab runs the turn loop of a plan', () => {
     await site.close();
   });
 
-  it('a turn cut short by a takeover is kept, not undone: the taking tab goes on from it, and the plan ends done', async () => {
-    // The tabs share locks and storage but hear no notices: only saves and loads carry the plan,
-    // so an undo in A would land after B read the plan, and win over B's view of it.
+  it('a turn cut short by a forced takeover is kept, not undone: the taking tab goes on from it, and the plan ends done', async () => {
+    // The tabs share locks and storage but hear no notices (A never hears B ask it to stop, as a
+    // frozen tab would not): only saves and loads carry the plan, so an undo in A would land after
+    // B read the plan, and win over B's view of it.
     const site = origin();
-    const quiet = { BroadcastChannel: null, events: null };
+    const quiet = { BroadcastChannel: null, events: null, takeOverWaitMs: 0 };
     const a = await site.tab({ llm: slowModel(), sync: quiet });
     const b = await site.tab({ llm: slowModel(), sync: quiet });
     const running = runWebAgent({ plan: a.plan, task: 'Tour' });

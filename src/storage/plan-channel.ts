@@ -2,8 +2,9 @@
  * What tabs tell each other about one plan. Small on purpose: a `changed` notice carries no plan
  * data; the receiver loads the plan from storage (one source of truth, also for tabs that were
  * asleep) and merges it.
- * - `changed`: `from` saved the plan; `revision` is its clock after the save (the highest `seen`
- *   counter), so a receiver that already has it can skip the load;
+ * - `changed`: `from` saved the plan; `revision` is its own write counter after the save (its
+ *   `seen` entry): a receiver whose `seen` for `from` is at least that has every change `from`
+ *   made up to that save;
  * - `lease`: `holder` now runs the plan's turn loop (`null`: nobody does);
  * - `stop`: please stop the run (`to`: the holder asked; every holder when absent).
  */

@@ -3,7 +3,7 @@ import { mergePlanSnapshots, type MergeConflict } from './merge-plan-snapshots.j
 import { createPlanChannel, type BroadcastChannelLike } from './plan-channel.js';
 import { createRunLease, type LockManagerLike, type RunLease } from './run-lease.js';
 import { snapshotToState, stateToSnapshot, type PlanSnapshot } from './snapshot.js';
-import { advanceSyncMeta, compareStamps, createReplicaId, lamportOf } from './sync-meta.js';
+import { advanceSyncMeta, compareStamps, createReplicaId } from './sync-meta.js';
 
 /**
  * How a plan syncs with the other tabs of its origin (`new Plan({ sync })`). Every part is read
@@ -27,6 +27,8 @@ export interface PlanSyncOptions {
   locks?: LockManagerLike | null | undefined;
   /** Fallback run lease: how long a tab that stopped renewing (crashed) keeps it. Default 10 s. */
   leaseTtlMs?: number | undefined;
+  /** How long `takeOver` waits for the running tab to stop before taking its lease by force. Default 2000 ms. */
+  takeOverWaitMs?: number | undefined;
 }
 
 /**
@@ -57,12 +59,18 @@ export interface SyncMerge {
 export interface PlanSync {
   readonly replica: string;
   readonly lease: RunLease;
+  readonly takeOverWaitMs: number;
   /** The clocks after the local commit `previous` → `next` (`newGeneration` for a replan or reset). */
   stamp(previous: PlanState, next: PlanState, newGeneration: boolean): SyncMeta;
   /** Merges the stored plan (parsed; `null` when storage holds none) into `local`. */
   merge(local: PlanState, remote: PlanSnapshot | null): SyncMerge;
   /** Tells the other tabs that `state` was saved. */
   announce(state: PlanState): void;
+  /**
+   * Whether `replica` said it gave up the run lease and `state` has everything it announced
+   * saving: after a takeover, the new holder waits for this before its first turn.
+   */
+  caughtUp(replica: string, state: PlanState): boolean;
   /** Stops listening to the other tabs and gives up a held run lease; stamping and merging still work. */
   close(): Promise<void>;
 }
@@ -80,21 +88,31 @@ export interface PlanSync {
  * ```
  */
 export function startPlanSync(
-  options: PlanSyncOptions & { key: string; onChange: () => void; onHolder: (holder: string | null) => void },
+  options: PlanSyncOptions & { key: string; onChange: (from: string, revision: number) => void; onHolder: (holder: string | null) => void },
 ): PlanSync {
   const { key } = options;
   const replica = createReplicaId();
   const channel = createPlanChannel({ key, replica, BroadcastChannel: options.BroadcastChannel, storage: options.storage, events: options.events });
   const lease = createRunLease({ key, replica, channel, locks: options.locks, storage: options.storage, ttlMs: options.leaseTtlMs });
+  /** The last write counter each replica announced saving, and the replicas that last said they let the lease go. */
+  const announced = new Map<string, number>();
+  const letGo = new Set<string>();
   const offChannel = channel.onMessage((message) => {
-    if (message.type === 'changed') options.onChange();
+    if (message.type !== 'changed') return;
+    if (message.from) announced.set(message.from, Math.max(announced.get(message.from) ?? 0, message.revision));
+    options.onChange(message.from, message.revision);
   });
-  const offHolder = lease.onHolderChange(options.onHolder);
+  const offHolder = lease.onHolderChange((holder, from) => {
+    if (holder === null) letGo.add(from);
+    else letGo.delete(holder);
+    options.onHolder(holder);
+  });
   const items = (state: PlanState) => ({ todos: state.todos, markdownDocs: state.docs });
 
   return {
     replica,
     lease,
+    takeOverWaitMs: options.takeOverWaitMs ?? 2000,
     stamp: (previous, next, newGeneration) => advanceSyncMeta(previous.sync, items(previous), items(next), { replica, newGeneration }),
     merge(local, remote) {
       if (!remote) return { step: null, conflicts: [], behind: local.todos.length + local.docs.length > 0 };
@@ -124,8 +142,9 @@ export function startPlanSync(
       return { step: { state, meta }, conflicts, behind: changed.remote };
     },
     announce(state) {
-      channel.post({ type: 'changed', from: replica, revision: state.sync ? lamportOf(state.sync) : 0 });
+      channel.post({ type: 'changed', from: replica, revision: state.sync?.seen[replica] ?? 0 });
     },
+    caughtUp: (other, state) => letGo.has(other) && (state.sync?.seen[other] ?? 0) >= (announced.get(other) ?? 0),
     async close() {
       offChannel();
       offHolder();

@@ -66,7 +66,7 @@ export interface RunLease {
   /** Calls `listener` when another tab asks this holder to stop; returns the function that unsubscribes. */
   onStopRequest(listener: (request: { from: string; reason?: string }) => void): () => void;
   /** Calls `listener` when a tab announces it took or gave up the lease; returns the function that unsubscribes. */
-  onHolderChange(listener: (holder: string | null) => void): () => void;
+  onHolderChange(listener: (holder: string | null, from: string) => void): () => void;
   /** Releases a held lease and stops listening. */
   close(): Promise<void>;
 }
@@ -103,10 +103,10 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
   const lockName = `planloop:${key}`;
   let current: { release: () => Promise<void> } | undefined;
   const stopListeners = new Set<(request: { from: string; reason?: string }) => void>();
-  const holderListeners = new Set<(holder: string | null) => void>();
+  const holderListeners = new Set<(holder: string | null, from: string) => void>();
 
   const offChannel = channel?.onMessage((message) => {
-    if (message.type === 'lease') for (const listener of [...holderListeners]) listener(message.holder);
+    if (message.type === 'lease') for (const listener of [...holderListeners]) listener(message.holder, message.from);
     if (message.type === 'stop' && current && (message.to === undefined || message.to === replica)) {
       for (const listener of [...stopListeners]) listener({ from: message.from, ...(message.reason ? { reason: message.reason } : {}) });
     }
