@@ -250,6 +250,10 @@ async function finalCheck(context: BrowserContext, pages: Page[], adapter: 'loca
   const final = await reader.evaluate(() => window.tab.todos());
   expect(final).toEqual(settled);
   const reports = await Promise.all(pages.map((page) => page.evaluate(() => window.tab.report())));
+  // Everything a failure needs explaining: each tab's log and plan with its clocks.
+  const snapshots = await Promise.all(pages.map((page) => page.evaluate(() => window.tab.plan.snapshot())));
+  const trails = await Promise.all(pages.map((page) => page.evaluate(() => (window as unknown as { trail: string[] }).trail)));
+  await test.info().attach('tabs.json', { body: JSON.stringify({ final, reports, snapshots, trails }, null, 1), contentType: 'application/json' });
   const counts = checkSavedChanges(reports, final);
   expect(new Set(final.map((todo) => todo.id)).size).toBe(final.length);
   test.info().annotations.push({ type: 'checked', description: JSON.stringify({ ...counts, runs: reports.map((report) => report.runs) }) });

@@ -9,7 +9,7 @@ import type { PlanEvents, TaskPlan } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type PlanStateHost, type TodoItem } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
-import type { PlanSync, PlanSyncOptions } from './storage/plan-sync.js';
+import type { PlanSync, PlanSyncOptions, TodoWrite } from './storage/plan-sync.js';
 import { createSaveQueue, type PlanSaveStatus, type SaveQueue } from './storage/save-queue.js';
 import { safeParseSnapshot, snapshotToState, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './storage/snapshot.js';
 import { Store, type Transaction } from './store.js';
@@ -484,9 +484,11 @@ export class Plan {
    * Begins a transaction: a checkpoint of the whole state. `rollback()` restores it (summary,
    * task, ids, statuses, documents, and so what is stored), then re-applies the changes made
    * outside the transaction since (by the host, a tool, another tab), so only the transaction's
-   * own changes are undone. `runWebAgent` runs each turn in one. While the plan syncs, a rollback
-   * is a change with new clocks like any other; and when this tab's run lost its lease to another
-   * tab (`takeOver`), `rollback()` keeps the changes instead (that tab goes on from them).
+   * own changes are undone. `runWebAgent` runs each turn in one. While the plan syncs (other
+   * tabs' changes arrive as merges, which cannot be replayed), `rollback()` instead undoes the
+   * transaction's own writes field by field, keeping what was written since here or elsewhere,
+   * as a change with new clocks; and when this tab's run lost its lease to another tab by force,
+   * it keeps the changes (that tab goes on from them).
    *
    * @example
    * ```ts
@@ -497,16 +499,44 @@ export class Plan {
    */
   transaction(): PlanTransaction {
     const tx: Transaction<PlanState, PlanChangeMeta> = this.#store.begin();
+    // While the plan syncs: the todos the transaction wrote, by who made them (see rollback).
+    const writes = new Map<string, TodoWrite>();
+    const restore = (state: PlanState): PlanChangeMeta => ({ origin: 'rollback', todos: { type: 'restore', items: state.todos.map(copy) } });
     return {
       checkpoint: tx.checkpoint,
-      // A run that lost its lease changes nothing more: the tab that took it over writes now.
-      adjust: (todoAdjust, options = {}) => (this.#run?.lost ? { completed: [], replaced: [], ignored: [] } : this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe))),
+      adjust: (todoAdjust, options = {}) => {
+        // A run that lost its lease changes nothing more: the tab that took it over writes now.
+        if (this.#run?.lost) return { completed: [], replaced: [], ignored: [] };
+        const before = this.state;
+        const result = this.#adjust(todoAdjust, options, (recipe) => tx.update(recipe));
+        if (this.#sync && this.state !== before) {
+          const previous = new Map(before.todos.map((todo) => [todo.id, todo]));
+          for (const todo of this.state.todos) {
+            const was = previous.get(todo.id);
+            if (!was || was === todo) continue;
+            const clock = this.state.sync?.todos[todo.id];
+            const maker = clock ? `${clock[2]}:${clock[3]}` : todo.id;
+            writes.set(maker, { maker, id: todo.id, before: writes.get(maker)?.before ?? was, after: todo });
+          }
+        }
+        return result;
+      },
       rollback: () => {
         // A turn cut short because another tab took the run over is kept, not undone: that tab
         // goes on from it, and undoing it now would race with that tab's writes.
         if (this.#run?.lost) return tx.commit();
         const before = this.state;
-        tx.rollback((state) => ({ origin: 'rollback', todos: { type: 'restore', items: state.todos.map(copy) } }));
+        const sync = this.#sync;
+        if (sync) {
+          // Replaying the updates made meanwhile onto the checkpoint cannot work here: they
+          // include merges, whose outcome depends on clocks that a replay does not have. The
+          // transaction's own writes are undone instead, field by field, as one new change.
+          tx.commit();
+          this.#update((state) => {
+            const next = sync.revert(state, writes.values());
+            return next && { state: next, meta: restore(next) };
+          });
+        } else tx.rollback(restore);
         if (this.state.todos !== before.todos) this.#events.emit('plan-update', { todos: this.todos.list(), source: 'adjust' });
       },
       commit: () => tx.commit(),

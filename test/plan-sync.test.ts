@@ -165,6 +165,43 @@ describe('two tabs on one plan', () => {
     await site.close();
   });
 
+  it('a rollback with the other tab’s changes merged during the turn keeps every item once, with its identity', async () => {
+    // Found by the fault suite: the rollback replays the turn's foreign updates onto the
+    // checkpoint, a merge among them; the todos this tab made during the turn had no clocks in
+    // that replay, so the merge took them for other items (renamed, duplicated, edits lost).
+    const site = origin();
+    const a = await site.tab();
+    a.plan.todos.createMany([
+      { intent: 'narrate', description: 'run 1' },
+      { intent: 'narrate', description: 'run 2' },
+    ]);
+    await a.plan.flush();
+    const b = await site.tab();
+    const turn = a.plan.transaction();
+    turn.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+    // Both tabs make t3 (B saves first; A, not having merged it yet, makes its own, and its save
+    // is refused and merged); A goes on editing its own.
+    b.plan.todos.create({ intent: 'narrate', description: 'B made' });
+    await b.plan.flush();
+    const own = a.plan.todos.create({ intent: 'narrate', description: 'A made' });
+    await until(() => descriptions(a.plan).includes('B made'), 'A to merge B’s todo');
+    const mine = a.plan.todos.list().find((todo) => todo.description === 'A made')!;
+    // B's t3 was made with a lower clock (A's turn had ticked A's): A's own was renamed.
+    expect(mine.id).toBe('t3~2');
+    a.plan.todos.edit(mine.id, { description: 'A made, edited' });
+    a.plan.todos.create({ intent: 'narrate', description: 'A made later' });
+    turn.rollback();
+    await until(() => sameTodos(a.plan, b.plan) && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved', 'convergence');
+    await tick(20);
+    const expected = ['A made later', 'A made, edited', 'B made', 'run 1', 'run 2'];
+    expect([...descriptions(a.plan)].sort()).toEqual(expected);
+    expect([...descriptions(b.plan)].sort()).toEqual(expected);
+    expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(expected);
+    expect(a.plan.todos.list().slice(0, 2).map((todo) => todo.status)).toEqual(['pending', 'pending']);
+    expect(own.id).toBe('t3');
+    await site.close();
+  });
+
   it('a replan in one tab replaces the other tab’s list whole, as a reset with the new summary', async () => {
     const site = origin();
     const a = await site.tab();

@@ -83,6 +83,14 @@ export async function openPlanTab(options: PlanTabOptions) {
     keep();
   });
   plan.on('plan-hydrate', () => (log.hydrations += 1));
+  // Every commit, briefly, for explaining a failure: origin, and the todos by id.
+  const trail: string[] = [];
+  (window as unknown as { trail: string[] }).trail = trail;
+  plan.on('state-change', ({ state, previous, origin }) => {
+    const changed = state.todos.filter((todo) => !previous.todos.includes(todo)).map((todo) => `${todo.id}=${todo.description}/${todo.status[0]}`);
+    const gone = previous.todos.filter((todo) => !state.todos.some((other) => other.id === todo.id)).map((todo) => `-${todo.id}`);
+    trail.push(`${origin} ${[...changed, ...gone].join(' ')}`);
+  });
   if (options.panel) {
     definePlanPanel();
     const panel = document.createElement('plan-panel');

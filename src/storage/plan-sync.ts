@@ -32,6 +32,22 @@ export interface PlanSyncOptions {
 }
 
 /**
+ * A todo a transaction wrote: `maker` (its born stamp, `'<lamport>:<replica>'`, or its id when it
+ * has none), and the todo before and after.
+ *
+ * @example
+ * ```ts
+ * const write: TodoWrite = { maker: '4:k3f9a01x', id: 't2', before, after };
+ * ```
+ */
+export interface TodoWrite {
+  maker: string;
+  id: string;
+  before: TodoItem;
+  after: TodoItem;
+}
+
+/**
  * What a merge of the stored plan into this tab's state gives the plan.
  *
  * @example
@@ -64,6 +80,13 @@ export interface PlanSync {
   stamp(previous: PlanState, next: PlanState, newGeneration: boolean): SyncMeta;
   /** Merges the stored plan (parsed; `null` when storage holds none) into `local`. */
   merge(local: PlanState, remote: PlanSnapshot | null): SyncMerge;
+  /**
+   * Undoes a transaction's own writes (`writes`: each todo as it was before the transaction wrote
+   * it, and as the transaction left it) in `state`: a field keeps a newer value written since
+   * (here or in another tab), and goes back where it still holds the transaction's. Todos are
+   * found by who made them, whatever id a merge gave them since. `null` when nothing is left to undo.
+   */
+  revert(state: PlanState, writes: Iterable<TodoWrite>): PlanState | null;
   /** Tells the other tabs that `state` was saved. */
   announce(state: PlanState): void;
   /**
@@ -140,6 +163,26 @@ export function startPlanSync(
         ...(docs !== local.docs ? { markdown: { type: 'sync' as const, docs: docs.map(copy) } } : {}),
       };
       return { step: { state, meta }, conflicts, behind: changed.remote };
+    },
+    revert(state, writes) {
+      const byMaker = new Map(Object.entries(state.sync?.todos ?? {}).map(([id, clock]) => [`${clock[2]}:${clock[3]}`, id]));
+      let todos = state.todos;
+      for (const { maker, id, before, after } of writes) {
+        const index = todos.findIndex((todo) => todo.id === (byMaker.get(maker) ?? id));
+        const current = todos[index];
+        if (!current) continue;
+        const [was, wrote, now] = [before, after, current] as unknown as Array<Record<string, unknown>>;
+        const restored: Record<string, unknown> = { ...now };
+        for (const field of new Set([...Object.keys(was!), ...Object.keys(wrote!)])) {
+          if (field === 'id' || !Object.is(now![field], wrote![field]) || Object.is(wrote![field], was![field])) continue;
+          if (was![field] === undefined) delete restored[field];
+          else restored[field] = was![field];
+        }
+        if (sameValues(restored, current)) continue;
+        if (todos === state.todos) todos = [...todos];
+        (todos as TodoItem[])[index] = Object.freeze(restored as unknown as TodoItem);
+      }
+      return todos === state.todos ? null : { ...state, todos };
     },
     announce(state) {
       channel.post({ type: 'changed', from: replica, revision: state.sync?.seen[replica] ?? 0 });
