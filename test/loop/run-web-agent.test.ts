@@ -128,7 +128,7 @@ describe('runWebAgent', () => {
     expect(echoed?.role).toBe('assistant');
     expect(JSON.stringify(insert).startsWith(echoed?.content ?? '-')).toBe(true);
     expect(echoed?.content).toContain('"insert"');
-    expect(userMessage(1)).toContain('todo_adjust cannot add todos (got the "insert" key); remove or replace existing ids (t1, t2, t3, t4)');
+    expect(userMessage(1)).toContain('Todos cannot be added (got the "insert" key); name or replace existing ids (t1, t2, t3, t4)');
     expect(plan.todos.list()).toHaveLength(4);
     expect(of('reasoning-step').some((step) => step.phase === 'obs' && step.summary.startsWith('Rejected reply: todo_adjust cannot add'))).toBe(true);
   });
