@@ -7,6 +7,7 @@ import { callModel, type ModelReply } from '../llm/call.js';
 import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
 import { describeAction, dispatchAction, type ActionHandlers } from './dispatch-action.js';
+import { clip } from './turn-prompt.js';
 
 /** The bounds of one turn. Each ends the turn with a coded error that is fed back to the model once. */
 export interface TurnLimits {
@@ -76,14 +77,52 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
   let cancelled = false;
   let finishSummary: string | undefined;
   let chain = Promise.resolve();
+  // Narrations whose words have started to stream, by action index: `open` once the actions
+  // before them have finished, so the host shows their words in order.
+  const narrations = new Map<number, { open: boolean; failed: boolean; text: string; target: string | undefined; dispatched: boolean }>();
+  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal });
+
+  const say = (index: number, delta: string): void => {
+    const narration = narrations.get(index);
+    const onDelta = input.handlers.onNarrateDelta;
+    if (!narration || !onDelta || narration.failed || delta === '') return;
+    try {
+      onDelta(delta, narration.target, { ...context(), index, text: narration.text });
+    } catch (error) {
+      // A failing bubble must not end the turn: the model hears of it, like of a failing onNarrate.
+      narration.failed = true;
+      const observation: Observation = { kind: 'tool-error', name: 'narrate', summary: `narrate failed: ${clip(error instanceof Error ? error.message : error)}` };
+      observations.push(observation);
+      input.onStep('obs', observation.summary);
+    }
+  };
+
+  const stream = (delta: string, index: number, target: string | undefined): void => {
+    if (refused || cancelled || !input.handlers.onNarrateDelta) return;
+    let narration = narrations.get(index);
+    if (!narration) {
+      const entry = { open: false, failed: false, text: '', target, dispatched: false };
+      narrations.set(index, entry);
+      narration = entry;
+      chain = chain.then(() => {
+        if (cancelled || signal?.aborted) return;
+        entry.open = true;
+        say(index, entry.text); // the words that came while earlier actions ran
+      });
+    }
+    narration.text += delta;
+    narration.target = target ?? narration.target;
+    if (narration.open) say(index, delta);
+  };
 
   const dispatch = async (action: TurnAction, index: number): Promise<void> => {
     if (cancelled || signal?.aborted) return;
     input.onAction(action, index);
     input.onStep('act', describeAction(action));
     done.push(describeAction(action));
-    const context = { runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal };
-    const outcome = await dispatchAction(action, input.handlers, context);
+    const narration = narrations.get(index);
+    if (narration) narration.dispatched = true;
+    const outcome = await dispatchAction(action, input.handlers, context());
     if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
     if (outcome.observation) {
       observations.push(outcome.observation);
@@ -95,16 +134,20 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     remainingIds: plan.todos.remaining().map((todo) => todo.id),
     onTurnPlanning: (value) => {
       planning = value;
-      input.onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || '(not said)'}`);
+      const todo = value.todo_id === undefined ? undefined : plan.todos.get(value.todo_id);
+      input.onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || todo?.description || '(not said)'}`);
     },
     onTodoAdjust: (value) => {
       try {
-        adjust = turn.adjust(value, { inProgress: planning?.todo_id });
+        // A second call (a plan change written after the actions) adds to the first.
+        const result = turn.adjust(value, adjust ? {} : { inProgress: planning?.todo_id });
+        adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
         if (!(error instanceof EnvelopeError)) throw error;
         refused = error;
       }
     },
+    onNarrateDelta: (delta, { index, target }) => stream(delta, index, target),
     onAction: (action, index) => {
       if (!refused) chain = chain.then(() => dispatch(action, index));
     },
@@ -115,6 +158,10 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     cancelled = true;
     await untilAborted(chain, signal);
     turn.rollback();
+    // Words the user already saw of a narrate that never completed: the model must not say them again.
+    for (const narration of narrations.values()) {
+      if (narration.open && !narration.dispatched && narration.text) done.push(`narrate "${clip(narration.text, 60)}" (cut off)`);
+    }
     return { ok: false, error, raw: parser.text, observations, done };
   };
 
@@ -176,3 +223,12 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
  * ```
  */
 export const DEFAULT_TURN_LIMITS: TurnLimits = { timeoutMs: 30_000, maxChars: 20_000, maxActions: ENVELOPE_LIMITS.actions };
+
+/** Two adjust results of one turn as one. */
+function mergeResults(first: AdjustResult, second: AdjustResult): AdjustResult {
+  return {
+    completed: [...first.completed, ...second.completed],
+    replaced: [...first.replaced, ...second.replaced],
+    ignored: [...first.ignored, ...second.ignored],
+  };
+}
