@@ -4,10 +4,11 @@ import { createEnvelopeStreamParser } from '../envelope/stream.js';
 import { AbortError, EnvelopeError, PlanloopError, toAbortError, untilAborted } from '../errors.js';
 import type { Observation, ReasoningPhase } from '../events.js';
 import { callModel, type ModelReply } from '../llm/call.js';
+import { describedInPrompt } from '../llm/json-instruction.js';
 import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
 import { describeAction, dispatchAction, type ActionHandlers } from './dispatch-action.js';
-import { clip } from './turn-prompt.js';
+import { clip, TURN_INSTRUCTIONS } from './turn-prompt.js';
 
 /** The bounds of one turn. Each ends the turn with a coded error that is fed back to the model once. */
 export interface TurnLimits {
@@ -171,7 +172,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       input.provider,
       {
         messages: input.messages,
-        jsonSchema: TURN_ENVELOPE_JSON_SCHEMA,
+        jsonSchema: turnSchema(input.messages),
         ...(signal ? { signal } : {}),
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
         ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
@@ -231,4 +232,16 @@ function mergeResults(first: AdjustResult, second: AdjustResult): AdjustResult {
     replaced: [...first.replaced, ...second.replaced],
     ignored: [...first.ignored, ...second.ignored],
   };
+}
+
+/** The envelope schema, marked as described in the prompt (TURN_INSTRUCTIONS shows the shape). */
+const SCHEMA_IN_PROMPT = describedInPrompt(TURN_ENVELOPE_JSON_SCHEMA);
+
+/**
+ * The schema a turn sends: marked as already described when the system prompt carries
+ * TURN_INSTRUCTIONS (also when a host appended to it), so a backend that cannot enforce it is not
+ * told the shape a second time; a host prompt that replaced the instructions gets the schema whole.
+ */
+function turnSchema(messages: readonly LLMMessage[]): Record<string, unknown> {
+  return messages.some((message) => message.role === 'system' && message.content.includes(TURN_INSTRUCTIONS)) ? SCHEMA_IN_PROMPT : TURN_ENVELOPE_JSON_SCHEMA;
 }

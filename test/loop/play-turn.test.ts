@@ -1,13 +1,16 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EnvelopeError, PlanloopError } from '../../src/errors.js';
+import { createAnthropicProvider } from '../../src/llm/anthropic.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type PlayTurnInput, type TurnLimits } from '../../src/loop/play-turn.js';
 import { runWebAgent } from '../../src/loop/run-web-agent.js';
+import { TURN_INSTRUCTIONS, turnSystemPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
+import { sseEvent, startServer, writeSSE } from '../helpers/sse-server.js';
 
 /** A plan with a summary, a task, two done todos, one in progress, three pending and a note, saved. */
 async function startedPlan() {
@@ -279,5 +282,37 @@ describe('a turn speaks as it streams', () => {
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(outcome.observations.map((observation) => observation.summary)).toEqual(['narrate failed: bubble gone', 'click: clicked']);
     expect(narrated).toEqual(['Hello there.']);
+  });
+});
+
+describe('a turn sends the schema only where the backend needs it', () => {
+  it('an Anthropic turn carries one line about the JSON, not the schema again; a replaced prompt gets the schema as a type', async () => {
+    const reply = '{"todo":"t4","actions":[]}';
+    const e = (type: string, data: Record<string, unknown>) => sseEvent({ type, ...data }, type);
+    const server = await startServer((_req, res) =>
+      writeSSE(res, [
+        e('message_start', { message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 1, output_tokens: 1 } } }),
+        e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: reply } }),
+        e('content_block_stop', { index: 0 }),
+        e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }),
+        e('message_stop', {}),
+      ]),
+    );
+    try {
+      const claude = createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 100, baseURL: server.url });
+      for (const system of [turnSystemPrompt({ systemPrompt: `${TURN_INSTRUCTIONS}\nBe brief.` }), 'You guide visitors. Answer in JSON.']) {
+        const { plan } = await startedPlan();
+        const input = turnInput(plan, claude);
+        input.messages = [{ role: 'system', content: system }, { role: 'user', content: 'Todos (first is next):\nt3 narrate: Compare plans' }];
+        expect((await playTurn(input)).ok).toBe(true);
+      }
+      const [taught, replaced] = server.requests.map((request) => (request.json as { system: string }).system);
+      expect(taught).toBe(`${TURN_INSTRUCTIONS}\nBe brief.\n\nReply with the JSON object described above and nothing else.`);
+      expect(replaced).toContain('of this type: {todo:string,last?:boolean,');
+      expect(replaced).not.toContain('"properties"');
+    } finally {
+      await server.close();
+    }
   });
 });
