@@ -6,7 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 /**
  * One config for three jobs:
  * - `vite` / `npm run demo` serves `demo/` (the in-page guide) with `planloop` aliased to `src/`;
- * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`);
+ * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`, `./planning`, `./dom`);
  * - `vitest` runs the unit tests in `test/` (never the Playwright specs in `e2e/`).
  */
 export default defineConfig({
@@ -19,6 +19,8 @@ export default defineConfig({
       { find: /^planloop\/ui$/, replacement: src('ui/index.ts') },
       { find: /^planloop\/graph$/, replacement: src('graph/index.ts') },
       { find: /^planloop\/interop$/, replacement: src('interop/index.ts') },
+      { find: /^planloop\/planning$/, replacement: src('planning/index.ts') },
+      { find: /^planloop\/dom$/, replacement: src('dom/index.ts') },
     ],
   },
   server: { port: 5173, strictPort: false },
@@ -33,7 +35,7 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts') },
+      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts'), planning: src('planning/index.ts'), dom: src('dom/index.ts') },
       formats: ['es'],
     },
     rolldownOptions: {

@@ -48,6 +48,7 @@ export const LEAK_MARKERS: Record<string, string> = {
   LanguageModel: 'createChromePromptProvider',
   indexedDB: 'createIndexedDbAdapter',
   'plan-panel': 'planloop/ui',
+  'data-planloop-private': 'planloop/dom',
 };
 
 /**
@@ -75,6 +76,7 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'planloop/ui', note: '`<plan-panel>`', source: `export * from 'planloop/ui';` },
   { name: 'planloop/interop', note: 'checklists, write_todos, plan-update streams', source: `export * from 'planloop/interop';` },
   { name: 'planloop/graph', note: 'tool-call graphs', source: `export * from 'planloop/graph';` },
+  { name: 'planloop/dom', note: '`outlinePage`, `renderOutline`, `resolveTarget`', source: `export * from 'planloop/dom';` },
   { name: 'everything', note: "`export * from 'planloop'`", source: `export * from 'planloop';` },
 ];
 
@@ -86,6 +88,7 @@ const ALLOWED: Record<string, string[]> = {
   'chrome-prompt': ['LanguageModel'],
   IndexedDB: ['indexedDB'],
   'planloop/ui': ['plan-panel'],
+  'planloop/dom': ['data-planloop-private'],
   everything: Object.keys(LEAK_MARKERS),
 };
 

@@ -1,16 +1,21 @@
-// `npm run bench`: loads bench/run.ts through Vite's module runner (TypeScript, `.js` import
-// suffixes resolved to `.ts`), so it runs on Node 20 without a TypeScript loader.
+// `npm run bench`: loads bench/run.ts through a Vite module runner (TypeScript, `.js` import
+// suffixes resolved to `.ts`), so it runs on Node 20 without a TypeScript loader. The runner stays
+// open until the benchmarks end: the plan loads its planner and editor with dynamic imports, which
+// a runner closed after the first import (as `runnerImport` does) cannot serve.
 import { fileURLToPath } from 'node:url';
-import { runnerImport } from 'vite';
+import { createServer, createServerModuleRunner } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const { module } = await runnerImport(fileURLToPath(new URL('./run.ts', import.meta.url)), {
-  configFile: false,
-  root,
-  logLevel: 'error',
-});
-const results = await module.runBenchmarks({ log: (line) => console.log(line) });
-for (const check of results.targets) {
-  console.log(`${check.met ? 'met   ' : 'MISSED'}  ${check.target}: ${check.figure} (goal ${check.goal})`);
+const server = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false } });
+const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
+try {
+  const module = await runner.import(fileURLToPath(new URL('./run.ts', import.meta.url)));
+  const results = await module.runBenchmarks({ log: (line) => console.log(line) });
+  for (const check of results.targets) {
+    console.log(`${check.met ? 'met   ' : 'MISSED'}  ${check.target}: ${check.figure} (goal ${check.goal})`);
+  }
+  console.log('Wrote bench/results.json and bench/results.md');
+} finally {
+  await runner.close();
+  await server.close();
 }
-console.log('Wrote bench/results.json and bench/results.md');

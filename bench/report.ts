@@ -1,5 +1,7 @@
-import { kb, SIZE_BUDGETS, type BundleSize } from './bundle-size.js';
+import { LEAK_MARKERS, kb, SIZE_BUDGETS, type BundleSize } from './bundle-size.js';
+import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
+import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
 import type { OverheadResult } from './overhead.js';
 import type { TokensResult } from './tokens.js';
 
@@ -11,6 +13,8 @@ export interface BenchResults {
   bundle: { sizes: BundleSize[] };
   overhead: OverheadResult;
   firstAction: FirstActionResult;
+  markdownEdit: MarkdownEditResult;
+  domOutline: DomOutlineResult;
   targets: TargetCheck[];
 }
 
@@ -88,7 +92,48 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     figure: first.timings.map((timing) => `${Math.round(timing.ratio * 100)}% via ${timing.via} (${timing.firstActionMs} of ${timing.completeMs} ms)`).join('; '),
     met: first.ratio <= 0.4,
   });
+  const edit = results.markdownEdit;
+  const asked = edit.answers.find((answer) => answer.answer === 'edits (elided SEARCH)');
+  const whole = edit.answers.find((answer) => answer.answer === 'edits (whole paragraph as SEARCH)');
+  const rewrite = edit.answers.find((answer) => answer.answer === 'rewrite (document markers)');
+  if (asked && whole && rewrite) {
+    const limit = Math.floor(1.5 * edit.changed.after + EDIT_CONSTANT_TOKENS);
+    checks.push({
+      target: `markdown edit output, ${Math.round(edit.documentChars / 1000)} KB document, one-paragraph change`,
+      goal: `≤ 1.5× the changed paragraph (${edit.changed.after} tokens) + ${EDIT_CONSTANT_TOKENS} = ${limit} tokens`,
+      figure: `${asked.outputTokens} tokens with an elided SEARCH (${whole.outputTokens} with the whole paragraph as SEARCH), against ${rewrite.outputTokens.toLocaleString('en')} for the rewrite`,
+      met: asked.outputTokens <= limit,
+    });
+  }
+  checks.push(...domOutlineTargets(results.domOutline));
   return checks;
+}
+
+/** Issue 13's targets for `planloop/dom`: time on a 2,000-element page, and tokens at the default budget. */
+function domOutlineTargets(dom: DomOutlineResult): TargetCheck[] {
+  const page = dom.sizes.find((timing) => timing.elements >= 2000 && timing.elements < 2100);
+  if (dom.skipped || !page) {
+    const figure = `not measured (${dom.skipped ?? 'no 2,000-element page in this run'})`;
+    return [
+      { target: 'page outline, 2,000-element page, Chromium', goal: '≤ 10 ms', figure, met: false },
+      { target: 'page outline at the default budget, o200k tokens', goal: '≤ 400 tokens', figure, met: false },
+    ];
+  }
+  const largest = [...dom.sizes, ...dom.demo].reduce((a, b) => (b.tokens > a.tokens ? b : a));
+  return [
+    {
+      target: 'page outline, 2,000-element page, Chromium',
+      goal: '≤ 10 ms',
+      figure: `${page.medianMs} ms median, ${page.minMs} ms fastest, ${page.p90Ms} ms p90 (${page.elements.toLocaleString('en')} elements, ${page.listable.toLocaleString('en')} listable, ${page.listed} listed)`,
+      met: page.medianMs <= 10,
+    },
+    {
+      target: 'page outline at the default budget, o200k tokens',
+      goal: '≤ 400 tokens',
+      figure: `${largest.tokens} at most (${largest.page}; estimated ${largest.estimatedTokens})`,
+      met: largest.tokens <= 400,
+    },
+  ];
 }
 
 const row = (cells: Array<string | number>) => `| ${cells.join(' | ')} |`;
@@ -105,7 +150,7 @@ const n = (value: number) => value.toLocaleString('en');
  * ```
  */
 export function renderMarkdown(results: BenchResults): string {
-  const { tokens, bundle, overhead, firstAction, environment } = results;
+  const { tokens, bundle, overhead, firstAction, markdownEdit, domOutline, environment } = results;
   const lines: string[] = [
     '# planloop benchmarks',
     '',
@@ -158,7 +203,7 @@ export function renderMarkdown(results: BenchResults): string {
   const leaks = bundle.sizes.filter((size) => size.leaks.length > 0);
   lines.push(
     leaks.length === 0
-      ? '- Tree-shaking: no entry contains another module family\'s code (checked by searching every chunk for `chat/completions`, `anthropic-version`, `LanguageModel`, `indexedDB`, `plan-panel`).'
+      ? `- Tree-shaking: no entry contains another module family's code (checked by searching every chunk for ${Object.keys(LEAK_MARKERS).map((marker) => `\`${marker}\``).join(', ')}).`
       : `- Tree-shaking **failed**: ${leaks.map((size) => `${size.name} (${size.bundler}) contains ${size.leaks.join(', ')}`).join('; ')}.`,
   );
   lines.push(
@@ -188,6 +233,52 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     `The first action is handed over as soon as its JSON closes, at ${Math.round(firstAction.textShare * 100)}% of this text, so the ratio follows where it ends in the text. \`turn_planning\` and \`todo_adjust\` come first: \`actions\` starts at ${Math.round(firstAction.actionsStart * 100)}% of this envelope.`,
     '',
+    ...renderMarkdownEdit(markdownEdit),
+    ...renderDomOutline(domOutline),
   );
   return lines.join('\n');
+}
+
+function renderDomOutline(dom: DomOutlineResult): string[] {
+  const lines = ['## Page outline (`planloop/dom`)', ''];
+  if (dom.skipped) return [...lines, `Not measured: ${dom.skipped}.`, ''];
+  const table = (timings: DomOutlineTiming[]) => [
+    ...head(['page', 'elements', 'listable', 'listed', 'first outline', 'fastest', 'median', 'p90', 'o200k tokens', 'estimated']),
+    ...timings.map((t) => row([t.page, n(t.elements), n(t.listable), n(t.listed), `${ms(t.firstMs)} ms`, `${ms(t.minMs)} ms`, `**${ms(t.medianMs)} ms**`, `${ms(t.p90Ms)} ms`, n(t.tokens), n(t.estimatedTokens)])),
+  ];
+  lines.push(
+    `\`outlinePage()\` on the whole document at the default budget (400 estimated tokens), in ${dom.browser} at ${dom.viewport.width}×${dom.viewport.height}, the module as \`vite build\` ships it, bundled and minified by esbuild as an app would. The first outline of a page gives refs; the fastest, median and 90th percentile are of the ${dom.runs} outlines after it (the machine's other work shows in the median and p90, not in the fastest). Tokens: the rendered text counted with o200k, and the outline's own estimate (\`estimateTokens\`).`,
+    '',
+    'Generated pages (`demo/fixtures/big-page.ts`: sections with a heading, text, links, a field, buttons, a hidden part and a small navigation):',
+    '',
+    ...table(dom.sizes),
+    '',
+    "The demo's pages, site and guide (`demo/index.html` with its stylesheet, each route's template rendered into `#view`):",
+    '',
+    ...table(dom.demo),
+    '',
+  );
+  if (dom.sample) lines.push("The demo's /commercial outline, as a turn prompt would carry it:", '', '```text', dom.sample, '```', '');
+  return lines;
+}
+
+function renderMarkdownEdit(edit: MarkdownEditResult): string[] {
+  return [
+    '## Markdown editing',
+    '',
+    `Output tokens (${edit.tokenizer}) of the answers to a one-paragraph change of a ${n(edit.documentChars)}-character handbook (\`bench/markdown-handbook.md\`, ${n(edit.documentTokens)} tokens): the paragraph has ${edit.changed.before} tokens before and ${edit.changed.after} after. Each answer is written as a model writes it in that form and is checked to give the expected document through \`readEditAnswer\`.`,
+    '',
+    ...head(['answer', 'mode', 'output tokens', '÷ changed paragraph']),
+    ...edit.answers.map((answer) => row([answer.answer, answer.mode, n(answer.outputTokens), `${answer.perChanged}×`])),
+    '',
+    `System prompts (input, once per call): rewrite ${edit.systemPrompt.rewrite} tokens, edits ${edit.systemPrompt.edits} tokens.`,
+    '',
+    'Threshold sweep: the handbook cut at a paragraph break near each size; a one-sentence change answered as a rewrite and as one edit block, and a change to every paragraph answered as edits (one block per paragraph). `auto` mode asks for edits from 1,500 characters on.',
+    '',
+    ...head(['characters', 'rewrite', 'one-sentence edit', 'every paragraph as edits']),
+    ...edit.sweep.map((item) => row([n(item.chars), n(item.rewriteTokens), n(item.editTokens), n(item.everywhereEditTokens)])),
+    '',
+    `Median of ${edit.timings.runs} runs: reading and applying the edits answer ${ms(edit.timings.readEdits)} ms; merging a concurrent user edit into the 20 KB document (\`mergeText\`) ${ms(edit.timings.merge20k)} ms; a 100 KB document the model rewrote whole, merged with a one-line user edit (the worst case, a conflict) ${ms(edit.timings.merge100kRewrite)} ms.`,
+    '',
+  ];
 }

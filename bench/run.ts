@@ -2,7 +2,9 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchBundleSize } from './bundle-size.js';
+import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
+import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
 import { benchTokens } from './tokens.js';
@@ -29,7 +31,9 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const sizes = await step('bundle size', () => benchBundleSize());
   const overhead = await step('overhead', () => benchOverhead());
   const firstAction = await step('first action', () => benchFirstAction());
-  const measured = { tokens, bundle: { sizes }, overhead, firstAction };
+  const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
+  const domOutline = await step('page outline', () => benchDomOutline());
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

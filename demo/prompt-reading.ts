@@ -54,7 +54,7 @@ export interface TurnMessageReading {
   nudge?: string;
   /** The `URL:` line. */
   url?: string;
-  /** The lines under `Page:` (what `observe` said the page shows). */
+  /** The lines under `Page …:` (what `observe` said the page shows). */
   page: string[];
 }
 
@@ -75,7 +75,7 @@ export function readTurnMessage(text: string): TurnMessageReading {
     const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
     if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
     else if (line.startsWith('URL: ') && reading.url === undefined) reading.url = line.slice(5);
-    else if (line === 'Page:') section = 'page';
+    else if (line.startsWith('Page')) section = 'page';
     else if (line === 'Todos (first is next):') section = 'todos';
     else if (line === 'Last turn:') section = 'last';
     else if (turn) {

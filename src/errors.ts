@@ -29,6 +29,18 @@ export type PlanloopErrorCode =
   | 'no_llm'
   /** A document changed while the model was rewriting it. */
   | 'edit_conflict'
+  /** The model declined to edit a document ("I'm sorry, I can't…"). */
+  | 'edit_refused'
+  /** The model's edit answer was empty, or held an empty document. */
+  | 'edit_empty'
+  /** The model's edit answer was cut off before its document or its last edit block ended. */
+  | 'edit_truncated'
+  /** The model's edit answer held no usable document or edits (an explanation, malformed blocks, a fragment). */
+  | 'edit_invalid'
+  /** An edit block's SEARCH text does not occur in the document. */
+  | 'edit_anchor_missing'
+  /** An edit block's SEARCH text occurs more than once in the document. */
+  | 'edit_anchor_ambiguous'
   /** A stored snapshot is corrupt or failed validation, or a save failed. */
   | 'storage_error'
   /** A host set-up clashes with planloop (tool name, state field). */
@@ -210,10 +222,46 @@ export class AbortError extends PlanloopError {
  */
 export class ConflictError extends PlanloopError {
   readonly id: string;
+  /** Where the two versions overlapped, when a merge was tried (`line` is 1-based in the current text). */
+  readonly conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>;
 
-  constructor(id: string, message: string) {
+  constructor(id: string, message: string, conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> = []) {
     super('edit_conflict', message);
     this.id = id;
+    this.conflicts = conflicts;
+  }
+}
+
+/** The codes of {@link EditError}. */
+export type EditErrorCode = 'edit_refused' | 'edit_empty' | 'edit_truncated' | 'edit_invalid' | 'edit_anchor_missing' | 'edit_anchor_ambiguous';
+
+/**
+ * The model's answer to an edit instruction was unusable, after retries; the document is unchanged.
+ * Keeps the raw text of the last answer and, when known, the provider's name.
+ *
+ * @example
+ * ```ts
+ * try { await plan.markdown.editWithInstruction('m1', 'Shorten the intro.'); }
+ * catch (error) { if (error instanceof EditError && error.code === 'edit_refused') showRefusal(error.raw); }
+ * ```
+ */
+export class EditError extends PlanloopError {
+  declare readonly code: EditErrorCode;
+  readonly raw: string;
+  readonly issues: readonly ValidationIssue[];
+  /** The provider's `name`, when it has one. */
+  readonly provider: string | undefined;
+
+  constructor(
+    code: EditErrorCode,
+    message: string,
+    details: { raw: string; issues?: readonly ValidationIssue[]; provider?: string | undefined },
+    options: PlanloopErrorOptions = {},
+  ) {
+    super(code, message, options);
+    this.raw = details.raw;
+    this.issues = details.issues ?? [];
+    this.provider = details.provider;
   }
 }
 

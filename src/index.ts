@@ -1,8 +1,9 @@
 /**
  * planloop: a planner SDK for in-page LLM agents. The root entry holds what an in-page agent needs
  * (the plan, its turn envelope, the turn loop, models, storage, errors), as an explicit list.
- * Other dialects (plan.md checklists, write_todos, plan-update streams, subagents) are on
- * `planloop/interop`, tool-call graphs on `planloop/graph`, the `<plan-panel>` element on
+ * The planner and the document editor as pure functions (which `Plan` loads on first use) are
+ * on `planloop/planning`; other dialects (plan.md checklists, write_todos, plan-update streams,
+ * subagents) on `planloop/interop`, tool-call graphs on `planloop/graph`, the `<plan-panel>` element on
  * `planloop/ui`, test fakes on `planloop/testing`.
  */
 
@@ -27,6 +28,7 @@ export {
   type MarkdownPatch,
   type MarkdownChangeEvent,
   type EditWithInstructionOptions,
+  type EditDelta,
 } from './artifacts/markdown.js';
 
 // Events and errors
@@ -52,6 +54,8 @@ export {
   AbortError,
   ConflictError,
   StorageError,
+  EditError,
+  type EditErrorCode,
   type PlanloopErrorCode,
   type ValidationIssue,
 } from './errors.js';
@@ -99,22 +103,20 @@ export { createWebLLMProvider, type WebLLMEngine, type WebLLMProviderOptions } f
 export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput } from './llm/function-provider.js';
 export { withRetry, type RetryOptions } from './llm/retry.js';
 
-// Planning
-export {
-  planTodos,
-  parsePlanInput,
-  safeParsePlanInput,
-  type PlanInput,
-  type PlannedTodos,
-  type PlannerConfig,
-  type MakeTodosOptions,
-  type SitemapConfig,
-  type SitemapPage,
-  type BrandPrompt,
-  type PersonaInput,
-  type SelectionContext,
+// Planning (types; the functions, which Plan loads on first use, are on `planloop/planning`)
+export type {
+  PlanInput,
+  PlannedTodos,
+  PlannerConfig,
+  MakeTodosOptions,
+  SitemapConfig,
+  SitemapPage,
+  BrandPrompt,
+  PersonaInput,
+  SelectionContext,
 } from './planning/make-todos.js';
-export { plannerSystemPrompt } from './planning/prompts.js';
+export type { EditDocumentOptions, EditDocumentResult } from './planning/edit-with-instruction.js';
+export type { MergeResult, MergeConflict } from './planning/merge-text.js';
 
 // The turn envelope
 export {
@@ -149,6 +151,7 @@ export { TURN_INSTRUCTIONS, buildTurnMessages, turnSystemPrompt, turnUserPrompt,
 export {
   runWebAgent,
   type RunWebAgentOptions,
+  type ObserveContext,
   type RunResult,
   type LoopTool,
   type LoopToolHandler,

@@ -342,17 +342,28 @@ export class Plan {
 
   async #editWithInstruction(before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<MarkdownDoc | null> {
     const provider = this.provider('edit');
-    const { rewriteDocument } = await import('./planning/edit-with-instruction.js');
-    const rewritten = await rewriteDocument(provider, before, instruction, options);
+    // Loaded on first use, like the planner.
+    // (One destructured import each: bundlers tree-shake what a static destructuring names.)
+    const { editDocument } = await import('./planning/edit-with-instruction.js');
+    const { mergeDocument } = await import('./planning/merge-text.js');
+    const edited = await editDocument(provider, before, instruction, options);
     const now = this.state.docs.find((doc) => doc.id === before.id);
-    if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model rewrote it; nothing was saved.`);
-    if (now.updatedAt !== before.updatedAt) {
-      throw new ConflictError(before.id, `Markdown doc ${before.id} was edited while the model rewrote it; the newer version was kept. Try the instruction again.`);
+    if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`);
+    // Edited meanwhile (the user, another tab): the model's change goes onto the new version when
+    // the two touched different parts; where they overlap, the user's text is kept.
+    const unchanged = now.title === before.title && now.content === before.content;
+    const merged = unchanged ? { ok: true as const, value: edited } : mergeDocument(before, now, edited);
+    if (!merged.ok) {
+      throw new ConflictError(
+        before.id,
+        `Markdown doc ${before.id} was edited while the model worked, in the same place the model changed (${merged.conflicts.map((conflict) => (conflict.field === 'title' ? 'the title' : `line ${conflict.line}`)).join(', ')}); your version was kept. Try the instruction again.`,
+        merged.conflicts,
+      );
     }
     let result: MarkdownDoc | null = null;
     const updatedAt = this.#stamp();
     this.#update((state) => {
-      const step = editMarkdownDoc(state, before.id, rewritten, updatedAt);
+      const step = editMarkdownDoc(state, before.id, { title: merged.value.title, content: merged.value.content }, updatedAt);
       result = step?.doc ?? null;
       return step && step.state !== state ? { state: step.state, meta: { origin: 'edit', markdown: step.change } } : null;
     });

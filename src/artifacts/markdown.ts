@@ -77,10 +77,44 @@ export function readMarkdownInput(value: unknown, what: string, partial: boolean
   return out;
 }
 
-/** Options of {@link MarkdownArtifact.editWithInstruction}. */
+/** What `onDelta` receives while the model answers. */
+export interface EditDelta {
+  /** The new text. */
+  delta: string;
+  /** The whole answer of this attempt so far (a retry starts again from `''`). */
+  text: string;
+  /** 1 for the first answer, 2 for the retry after feedback, … */
+  attempt: number;
+  /**
+   * The document as it forms: a rewrite's text so far, or the document with the complete edit
+   * blocks applied. `undefined` until the answer's form is known, and for answers that are read
+   * only once complete (JSON, a code fence, plain text). Not validated: show it, never store it.
+   */
+  preview: string | undefined;
+}
+
+/**
+ * Options of {@link MarkdownArtifact.editWithInstruction} (and of `editDocument`): an abort
+ * signal, and how the model is asked and watched.
+ */
 export interface EditWithInstructionOptions {
   signal?: AbortSignal | undefined;
+  /** Bound on the whole call, retries included, in ms. `0` or `Infinity` turns it off. Default 30 000. */
+  timeoutMs?: number | undefined;
+  /** Further attempts after an unusable answer, each told what was wrong. Default 1. */
+  retries?: number | undefined;
+  /** Passed to the provider as the request's `maxTokens`. Default: the provider's. */
+  maxTokens?: number | undefined;
+  /**
+   * `rewrite`: the model sends the whole new document. `edits`: SEARCH/REPLACE blocks. `auto`
+   * (default): edits for documents of 1,500 characters (`EDITS_MIN_CHARS`) or more, unless the
+   * instruction asks for a rewrite ("rewrite it", "translate the whole note", "summarize").
+   */
+  mode?: 'auto' | 'rewrite' | 'edits' | undefined;
+  /** Receives the answer as it streams (see {@link EditDelta}). A throwing callback is reported, not fatal. */
+  onDelta?: ((update: EditDelta) => void) | undefined;
 }
+
 
 /** Rewrites a document as instructed (the model call); supplied by `Plan`. */
 export type InstructionEditor = (doc: MarkdownDoc, instruction: string, options: EditWithInstructionOptions) => Promise<MarkdownDoc | null>;
@@ -194,9 +228,13 @@ export class MarkdownArtifact {
 
   /**
    * Has the model edit a document as instructed (the plan's `edit` role), and stores the result.
-   * Returns `null` for an unknown id without calling the model. If the document was edited or
-   * deleted while the model worked, the newer document is kept and a `ConflictError` (code
-   * `edit_conflict`) is thrown.
+   * Short documents are rewritten whole, long ones edited in place (SEARCH/REPLACE blocks, so the
+   * answer grows with the change, not the document); every answer form models give is read, a
+   * refusal is refused (`edit_refused`) and an unusable answer is fed back once (`EditError`).
+   * Nothing is stored until the edit is complete and valid. If the document was edited meanwhile,
+   * the model's edit is merged onto the new version when the two touched different parts, else a
+   * `ConflictError` (`edit_conflict`) is thrown and the newer version kept; a document deleted
+   * meanwhile is a conflict too. Returns `null` for an unknown id without calling the model.
    */
   async editWithInstruction(id: string, instruction: string, options: EditWithInstructionOptions = {}): Promise<MarkdownDoc | null> {
     const before = this.read(id);

@@ -1,4 +1,5 @@
-import { EnvelopeError } from '../errors.js';
+import { EnvelopeError, ValidationError } from '../errors.js';
+import { describeValue } from '../guards.js';
 import { parseModelJson } from '../llm/model-json.js';
 import {
   ENVELOPE_HEADER_KEYS,
@@ -321,7 +322,10 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   return {
     push(delta) {
-      if (final) throw new Error('createEnvelopeStreamParser: push() after end().');
+      if (final) throw new ValidationError('Cannot push to an envelope stream parser after end(): make a new parser per reply.', [{ path: 'delta', message: 'came after end()' }]);
+      if (typeof delta !== 'string') {
+        throw new ValidationError(`An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, [{ path: 'delta', message: 'must be a string' }]);
+      }
       text += delta;
       if (delta.length > 0) {
         chunks.push(delta);

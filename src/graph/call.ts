@@ -1,5 +1,4 @@
-import { isReferenceString, type Reference } from './reference.js';
-import type { AnalyzedSite } from './validate.js';
+import { isReferenceString, type Reference, type ReferenceExpression } from './reference.js';
 
 /** The keys of a call that are not arguments. */
 export const RESERVED_KEYS: ReadonlySet<string> = new Set(['_tool', '_outputPath']);
@@ -63,7 +62,7 @@ export type SiteBinding =
  * so a gate that can never open is known at once.
  */
 export function bindSite(
-  site: Pick<AnalyzedSite, 'expression' | 'producers'>,
+  site: { readonly expression: ReferenceExpression; readonly producers: readonly (readonly number[])[] },
   probe: (ref: Reference, producers: readonly number[]) => PathStatus,
   read: (ref: Reference) => unknown,
 ): SiteBinding {

@@ -26,6 +26,7 @@ export type GraphIssueKind =
  * `filters.city`) and what is wrong.
  */
 export interface GraphIssue {
+  /** The call's position in the plan; -1 when the plan itself is not a list. */
   index: number;
   path?: string;
   kind: GraphIssueKind;
@@ -46,7 +47,7 @@ export class GraphValidationError extends PlanloopError {
   readonly issues: readonly GraphIssue[];
 
   constructor(issues: readonly GraphIssue[], options: PlanloopErrorOptions = {}) {
-    const lines = issues.map((issue) => `- call ${issue.index}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
+    const lines = issues.map((issue) => `- ${issue.index < 0 ? 'the plan' : `call ${issue.index}`}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
     super(
       'graph_invalid',
       `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
@@ -54,6 +55,20 @@ export class GraphValidationError extends PlanloopError {
     );
     this.issues = issues;
   }
+}
+
+/**
+ * The issue of a "plan" that is not a list of calls at all (a model that answered an object, text
+ * or null): index -1.
+ *
+ * @example
+ * ```ts
+ * if (!Array.isArray(calls)) throw new GraphValidationError([notAListIssue(calls)]);
+ * ```
+ */
+export function notAListIssue(calls: unknown): GraphIssue {
+  const shown = String(JSON.stringify(calls) ?? calls).slice(0, 60);
+  return { index: -1, kind: 'malformed_call', message: `the plan must be a list of calls ([{ "_tool": ... }, ...]), not ${shown}` };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { argumentsOf, isPlainObject, referenceSites } from './call.js';
+import { GraphValidationError, notAListIssue } from './errors.js';
 import {
   formatReference,
   isReferenceString,
@@ -15,7 +16,7 @@ import {
  * the roads that may not be taken: later `||` alternatives, in outputs and in fallbacks.
  *
  * Draws invalid plans too (malformed references are left out), so it can show what a model
- * proposed. Labels are escaped, so tool names and paths cannot break the chart.
+ * proposed; only a plan that is not a list at all throws a `GraphValidationError`. Labels are escaped, so tool names and paths cannot break the chart.
  *
  * @example
  * ```ts
@@ -30,6 +31,7 @@ import {
  * ```
  */
 export function toMermaid(calls: readonly unknown[]): string {
+  if (!Array.isArray(calls)) throw new GraphValidationError([notAListIssue(calls)]);
   const parsed = calls.map((raw) => {
     if (!isPlainObject(raw)) return { tool: '(invalid call)', output: null, reads: [] as ReferenceExpression[] };
     const reads = referenceSites(argumentsOf(raw)).flatMap((site) => tolerant(site.text) ?? []);

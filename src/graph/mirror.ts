@@ -2,7 +2,7 @@ import type { TodoItem, TodoStatus } from '../artifacts/todos.js';
 import type { TypedEmitter } from '../emitter.js';
 import type { Plan } from '../plan.js';
 import { formatReference } from './reference.js';
-import type { ToolGraphEvents } from './run.js';
+import type { ToolGraphEvents } from './tool-graph-events.js';
 import type { AnalyzedCall } from './validate.js';
 
 /** What graph runs use of a `Plan` to mirror their calls: its todos and its events. */

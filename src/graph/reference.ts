@@ -61,6 +61,9 @@ export function isReferenceString(value: unknown): value is string {
  * ```
  */
 export function parseReferenceExpression(text: string): ReferenceParse {
+  if (typeof text !== 'string') {
+    return { ok: false, unsafe: false, message: `${String(JSON.stringify(text) ?? text).slice(0, 60)} is not a reference: a reference is a string such as "†state.result"` };
+  }
   const hasOr = text.includes('||');
   const hasAnd = text.includes('&&');
   if (hasOr && hasAnd) {

@@ -10,17 +10,10 @@ import { createTodoMirror, type TodoMirror, type TodoMirrorTarget } from './mirr
 import { formatReference, readPath, type Reference } from './reference.js';
 import { GraphState } from './state.js';
 import { isToolOutcome, type GraphTool, type ToolCall } from './tool.js';
+import type { ToolGraphEvents } from './tool-graph-events.js';
 import { analyzeToolPlan, type AnalyzedCall, type ToolGraph } from './validate.js';
 
-/** Events of a graph run, one payload each. Indices are positions in the plan that ran. */
-export interface ToolGraphEvents {
-  'call-start': { readonly index: number; readonly tool: string; readonly args: Record<string, unknown> };
-  'call-end': { readonly index: number; readonly tool: string; readonly result: unknown; readonly wrote: readonly string[] };
-  /** `handled`: the error went to the call's error path and the run goes on. */
-  'call-error': { readonly index: number; readonly tool: string; readonly error: unknown; readonly handled: boolean; readonly wrote: readonly string[] };
-  /** The call can never run: a path it needs will never be written (another alternative was taken). */
-  'call-skip': { readonly index: number; readonly tool: string; readonly reason: string };
-}
+export type { ToolGraphEvents } from './tool-graph-events.js';
 
 /** What happened to one call. `failed`: the tool failed and its error went to the call's error path. */
 export interface CallReport {

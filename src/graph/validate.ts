@@ -2,7 +2,7 @@ import { safeParse } from 'zod/mini';
 import { formatPath } from '../errors.js';
 import { describeIssue } from '../validation.js';
 import { argumentsOf, isPlainObject, referenceSites } from './call.js';
-import { GraphValidationError, type GraphIssue, type GraphIssueKind } from './errors.js';
+import { GraphValidationError, notAListIssue, type GraphIssue, type GraphIssueKind } from './errors.js';
 import {
   formatReference,
   isReferenceString,
@@ -89,6 +89,7 @@ export function analyzeToolPlan(
   calls: readonly unknown[],
   options: ValidateToolPlanOptions,
 ): { ok: true; graph: ToolGraph } | { ok: false; error: GraphValidationError } {
+  if (!Array.isArray(calls)) return { ok: false, error: new GraphValidationError([notAListIssue(calls)]) };
   const issues: GraphIssue[] = [];
   const add = (index: number, kind: GraphIssueKind, message: string, path?: string) =>
     issues.push({ index, kind, message, ...(path ? { path } : {}) });

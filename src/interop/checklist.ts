@@ -1,4 +1,5 @@
 import type { TodoIntent, TodoItem, TodoStatus } from '../artifacts/todos.js';
+import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
 
 /**
@@ -56,7 +57,8 @@ const BOXES: Record<TodoStatus, string> = { pending: '[ ]', in_progress: '[~]', 
  * - Text is trimmed; items with no text, other boxes (`[-]`), other markdown, blockquoted items and
  *   every line inside a ``` or ~~~ fence are ignored. An unclosed fence runs to the end.
  * - A file over `maxBytes` (64 KiB) gives no todos and a `checklist_too_large` warning. An empty
- *   file gives an empty list.
+ *   file gives an empty list. A leading byte order mark is skipped; a `text` that is not a string
+ *   throws a `ValidationError` (`invalid_input`).
  *
  * @example
  * ```ts
@@ -67,6 +69,13 @@ const BOXES: Record<TodoStatus, string> = { pending: '[ ]', in_progress: '[~]', 
  */
 export function parseChecklist(text: string, options: ChecklistOptions = {}): ParsedChecklist {
   const { intent = 'narrate', maxBytes = CHECKLIST_MAX_BYTES } = options;
+  if (typeof text !== 'string') {
+    const shown = String(JSON.stringify(text) ?? text).slice(0, 40);
+    throw new ValidationError(`The checklist text must be a string (the contents of plan.md), not ${shown}.`, [{ path: '', message: 'must be a string' }]);
+  }
+  // Windows editors save plan.md with a byte order mark, and readFileSync(…, 'utf8') keeps it:
+  // it would stick to the first line and hide its item.
+  if (text.startsWith('\uFEFF')) text = text.slice(1);
   const bytes = new TextEncoder().encode(text).byteLength;
   if (bytes > maxBytes) {
     return {

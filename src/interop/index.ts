@@ -1,7 +1,7 @@
 /**
  * `planloop/interop`: the other planning dialects agents speak, on a planloop `Plan`: `plan.md`
- * checklists, the `write_todos` full-replace tool (with tool definitions for OpenAI, Anthropic and
- * the AI SDK), plan-update streams, subagent event forwarding and context capsules.
+ * checklists, the `write_todos` full-replace tool (with tool definitions for OpenAI, Anthropic,
+ * the AI SDK and LangChain), plan-update streams, subagent event forwarding and context capsules.
  */
 export {
   parseChecklist,
@@ -40,6 +40,9 @@ export {
   type AnthropicTool,
   type AISDKTool,
   type AISDKToolCallOptions,
+  toLangChainTool,
+  type LangChainToolArgs,
+  type LangChainToolRuntime,
 } from './tool-definitions.js';
 export { createPlanUpdateStream, type PlanUpdate, type PlanUpdateStream, type PlanUpdateStreamOptions } from './plan-update-stream.js';
 export { forwardSubagentEvents } from './subagent.js';

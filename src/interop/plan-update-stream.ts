@@ -33,27 +33,35 @@ interface Found {
   toolName: string | undefined;
 }
 
-/** A ToolMessage inside a Command's `update.messages` carries the call id (also in LangChain's serialized form). */
-function idInMessages(messages: unknown): string | undefined {
+/**
+ * The call id of the ToolMessage beside a todo list: the latest one of a todo tool (a Command's
+ * `update.messages` holds one; a `values` chunk the whole history). Reads LangChain's message
+ * objects and their serialized form (`kwargs`).
+ */
+function idInMessages(messages: unknown, toolNames: readonly string[]): string | undefined {
   if (!Array.isArray(messages)) return undefined;
-  for (const message of messages) {
-    const m = record(message);
-    const id = string(m?.tool_call_id) ?? string(record(m?.kwargs)?.tool_call_id);
-    if (id) return id;
+  for (let index = messages.length - 1; index >= 0; index -= 1) {
+    const m = record(messages[index]);
+    const fields = record(m?.kwargs) ?? m;
+    const id = string(fields?.tool_call_id);
+    const name = string(fields?.name);
+    if (id && (name === undefined || toolNames.includes(name))) return id;
   }
   return undefined;
 }
 
 /**
- * Finds a todo list in a tool result: `{ todos }`, a Command `{ update: { todos, messages } }`, or
- * either wrapped in an envelope (`output`, `result`, `content`, `value`; JSON text is parsed).
+ * Finds a todo list in a tool result: `{ todos }` (also a LangGraph state or node update beside
+ * its `messages`), a Command `{ update: { todos, messages } }`, either wrapped in an envelope
+ * (`output`, `result`, `content`, `value`; JSON text is parsed), or a `streamMode: 'updates'`
+ * chunk `{ [node]: update }`.
  */
-function find(value: unknown, depth = 0): Found | undefined {
+function find(value: unknown, toolNames: readonly string[], depth = 0): Found | undefined {
   if (depth > 4) return undefined;
   if (typeof value === 'string') {
     if (!/^\s*[{[]/.test(value)) return undefined;
     try {
-      return find(JSON.parse(value), depth + 1);
+      return find(JSON.parse(value), toolNames, depth + 1);
     } catch {
       return undefined;
     }
@@ -63,13 +71,16 @@ function find(value: unknown, depth = 0): Found | undefined {
   const toolCallId = string(v.tool_call_id) ?? string(v.toolCallId) ?? string(v.call_id);
   const toolName = string(v.toolName) ?? string(v.name);
   const update = record(v.update);
-  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages), toolName };
-  if ('todos' in v) return { todos: v.todos, toolCallId, toolName };
+  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages, toolNames), toolName };
+  if ('todos' in v) return { todos: v.todos, toolCallId: toolCallId ?? idInMessages(v.messages, toolNames), toolName };
   for (const key of ['output', 'result', 'content', 'value']) {
-    const inner = key in v ? find(v[key], depth + 1) : undefined;
+    const inner = key in v ? find(v[key], toolNames, depth + 1) : undefined;
     if (inner) return { todos: inner.todos, toolCallId: inner.toolCallId ?? toolCallId, toolName: inner.toolName ?? toolName };
   }
-  return undefined;
+  // A `streamMode: 'updates'` chunk names the node that made the update: { tools: { todos, messages } }.
+  const keys = Object.keys(v);
+  const only = keys.length === 1 ? record(v[keys[0] as string]) : undefined;
+  return only ? find(only, toolNames, depth + 1) : undefined;
 }
 
 /** Reads `[{ content | description, status, id? }]`; `undefined` when any item is unusable. */
@@ -88,7 +99,8 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
 
 /**
  * Keeps a plan in step with todo lists that arrive as tool results (a LangChain `write_todos`
- * Command, a `{ todos }` output, AI SDK `tool-result` parts) and emits each as `plan-update`
+ * Command, the chunks of a LangGraph stream in `updates` or `values` mode, a `{ todos }` output,
+ * AI SDK `tool-result` parts) and emits each as `plan-update`
  * (source `'tool-result'`, with `tool_call_id` when the result has one). Ids of kept todos stay
  * (see `replaceTodos`).
  *
@@ -108,7 +120,7 @@ export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOpti
   let last: string | undefined;
 
   const push = (result: unknown): PlanUpdate | null => {
-    const found = find(result);
+    const found = find(result, toolNames);
     if (!found || (found.toolName !== undefined && !toolNames.includes(found.toolName))) return null;
     const items = readTodos(found.todos);
     if (!items) {

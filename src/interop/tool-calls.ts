@@ -27,6 +27,8 @@ const string = (value: unknown): string | undefined => (typeof value === 'string
  * ```
  */
 export function normalizeToolCall(call: ToolCallLike): NormalizedToolCall {
+  // A value that is not an object (null in a host's list, say) names no tool: planloop skips it.
+  if (!record(call)) return { id: undefined, name: '', input: undefined };
   const fn = record(call.function);
   return {
     id: string(call.call_id) ?? string(call.toolCallId) ?? string(call.id),

@@ -107,3 +107,46 @@ export function toAISDKTool(tool: WriteTodosTool): AISDKTool {
       }),
   };
 }
+
+/** The runtime LangChain passes to a tool's function (its `ToolRuntime`), as far as planloop reads it. */
+export interface LangChainToolRuntime {
+  toolCallId?: string;
+  toolCall?: { id?: string | undefined } | undefined;
+  /** The agent's state; planloop reads its `messages`. */
+  state?: unknown;
+}
+
+/** The two arguments LangChain's `tool(func, fields)` takes, for the `write_todos` tool. */
+export type LangChainToolArgs = readonly [
+  func: (input: unknown, runtime?: LangChainToolRuntime) => string,
+  fields: { readonly name: string; readonly description: string; readonly schema: Record<string, unknown> },
+];
+
+/**
+ * The tool as LangChain's `tool()` takes it, without depending on LangChain (which runs only tools
+ * its own `tool()` made): spread it into `tool(...)`. The function runs the call on the plan and
+ * answers the JSON result. It reads the reply making the call (the last of the agent's `messages`)
+ * so that only the first `write_todos` of a reply counts, and the messages before it for the
+ * planner-overuse guard.
+ *
+ * @example
+ * ```ts
+ * import { createMiddleware, tool } from 'langchain';
+ * const planloopTodos = createMiddleware({ name: 'PlanloopTodos', tools: [tool(...toLangChainTool(writeTodos))] });
+ * ```
+ */
+export function toLangChainTool(tool: WriteTodosTool): LangChainToolArgs {
+  const run = (input: unknown, runtime?: LangChainToolRuntime): string => {
+    const messages = (runtime?.state as { messages?: unknown } | null | undefined)?.messages;
+    const history: readonly unknown[] = Array.isArray(messages) ? messages : [];
+    const reply = history.at(-1) as { id?: unknown } | null | undefined; // the AI message whose tool calls are running
+    const result = tool.execute(input, {
+      toolCallId: runtime?.toolCallId ?? runtime?.toolCall?.id,
+      // Its id when it has one (LangGraph gives every message one), else the message itself.
+      turn: typeof reply?.id === 'string' && reply.id !== '' ? reply.id : (reply ?? undefined),
+      plannerOnlyTurns: countPlannerOnlyTurns(history.slice(0, -1), tool.name),
+    });
+    return JSON.stringify(result);
+  };
+  return [run, { name: tool.name, description: tool.description, schema: tool.parameters }];
+}

@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { TODO_STATUSES, type TodoIntent, type TodoItem } from '../artifacts/todos.js';
-import { PlanloopError } from '../errors.js';
+import { PlanloopError, ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { replaceTodos } from './replace-todos.js';
@@ -33,6 +33,8 @@ export interface WriteTodosOptions {
   intent?: TodoIntent;
   /** Replaces planloop's tool description. */
   description?: string;
+  /** Replaces the instructions of {@link WriteTodosTool.systemPrompt} (the current todos still follow them). */
+  systemPrompt?: string;
   /** The host's own tools: a tool with the same name throws `config_conflict`. */
   hostTools?: HostTools;
   /** The host's state fields (names or a state shape): a field named `todos` throws `config_conflict`. */
@@ -42,7 +44,7 @@ export interface WriteTodosOptions {
 /** The acknowledgement of an accepted call: short, so it costs the model few tokens. */
 export interface WriteTodosAck {
   ok: true;
-  /** Counts the tool's changes to the plan: 1, 2, … (undoing a refused reply's write counts too). */
+  /** Counts the tool's changes to the plan: 1, 2, … */
   revision: number;
   todoCount: number;
   /** The id of the first todo in progress, or `null`. */
@@ -64,8 +66,8 @@ export interface WriteTodosCallContext {
   /** Copied to the `plan-update` event. */
   toolCallId?: string | undefined;
   /**
-   * Any value naming the model turn that made the call (compared with `===`). A second call in
-   * the same turn is refused and undoes the first. Without it each call is a turn of its own.
+   * Any value naming the model reply that made the call (compared with `===`): only the first
+   * call of a reply counts, later ones are refused. Without it each call is a reply of its own.
    */
   turn?: unknown;
   /** How many turns right before this one only called this tool (see `countPlannerOnlyTurns`). Default 0. */
@@ -89,12 +91,14 @@ export interface WriteTodosTool {
   readonly revision: number;
   /** The system-prompt fragment with the current plan: call it before every model call. */
   systemPrompt(): string;
-  /** Runs one call (for frameworks that run tools one at a time, like the Vercel AI SDK). */
+  /** Runs one call (for frameworks that run tools one at a time, like the Vercel AI SDK and LangChain). */
   execute(input: unknown, context?: WriteTodosCallContext): WriteTodosResult;
   /**
-   * Runs every `write_todos` call of one model turn, given all the turn's tool calls (the host runs
-   * its own tools). Several `write_todos` calls: all refused. The turn only plans and the turns
-   * before it did too: refused with {@link PLANNER_OVERUSE}.
+   * Runs every `write_todos` call of one model reply, given all the reply's tool calls (the host
+   * runs its own tools): the first is applied, later ones are refused (`multiple_calls`). A reply
+   * that only plans after the replies before it did too: refused with {@link PLANNER_OVERUSE}.
+   * Entries that are not objects name no tool and are skipped; a `calls` that is not a list throws
+   * a `ValidationError`.
    */
   handleToolCalls(calls: readonly ToolCallLike[]): WriteTodosCallResult[];
 }
@@ -149,11 +153,13 @@ function namesOf(tools: HostTools | readonly string[] | Readonly<Record<string, 
  * which replaces the plan's (`content` becomes `description`; ids of kept todos stay, see
  * `replaceTodos`), and gets back `{ ok, revision, todoCount, inProgress }`. Each accepted write
  * emits `plan-update` (source `'write-todos'`, `tool_call_id`, `revision`). A refused call changes
- * nothing (through `execute`, a second call in one turn also undoes the first: no call of that
- * turn stands). Throws `config_conflict` when the tool's name or its `todos` state clashes with the host's.
+ * nothing. Only the first call of a model reply counts: later calls of the same reply are refused
+ * (`multiple_calls`) and say that the first one stands, so a model is never told "ok" for a call
+ * and then that nothing was applied. Throws `config_conflict` when the tool's name or its `todos`
+ * state clashes with the host's.
  *
  * Defaults: `toolName` `'write_todos'`, `maxItems` 20, `maxContentLength` 200,
- * `maxPlannerOnlyTurns` 2, `intent` `'narrate'`.
+ * `maxPlannerOnlyTurns` 2, `intent` `'narrate'`, planloop's description and prompt instructions.
  *
  * @example
  * ```ts
@@ -197,11 +203,14 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
 
   let revision = 0;
   let plannerOnlyStreak = 0;
-  let turn: { key: unknown; calls: number; before: TodoItem[] | undefined } | undefined;
+  let turn: { key: unknown; calls: number } | undefined;
 
   const reject = (error: WriteTodosRejection['error'], message: string): WriteTodosRejection => ({ ok: false, error, message });
-  const multipleCalls = (count: number) =>
-    reject('multiple_calls', `${name} was called ${count} times in one reply, so none of those calls was applied. Call it once per reply, with the complete list.`);
+  const laterCall = () =>
+    reject(
+      'multiple_calls',
+      `${name} was already called in this reply and only the first call of a reply counts, so this one was not applied: the plan stands as the first call left it. Next time send the complete list in one call.`,
+    );
   const overuse = () =>
     reject(
       PLANNER_OVERUSE,
@@ -256,45 +265,36 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
 
     systemPrompt() {
       const lines = plan.todos.list().map((todo) => `- [${todo.status}] ${todo.description}`);
-      return [
-        '## Todo list',
-        `For a task with several steps, track it with \`${name}\`: send the full list each time (it replaces the old one), once per reply. Set an item in_progress when you start it and completed as soon as it is done, then go on with the work itself.`,
-        '',
-        'Current todos:',
-        lines.length > 0 ? lines.join('\n') : '(none yet)',
-      ].join('\n');
+      const instructions =
+        options.systemPrompt ??
+        `## Todo list\nFor a task with several steps, track it with \`${name}\`: send the full list each time (it replaces the old one), once per reply. Set an item in_progress when you start it and completed as soon as it is done, then go on with the work itself.`;
+      return [instructions, '', 'Current todos:', lines.length > 0 ? lines.join('\n') : '(none yet)'].join('\n');
     },
 
-    execute(input, context = {}) {
-      if (context.turn === undefined || turn?.key !== context.turn) {
-        turn = { key: context.turn ?? Symbol('turn'), calls: 0, before: undefined };
-      }
+    execute(input, given) {
+      const context = given ?? {};
+      if (context.turn === undefined || turn?.key !== context.turn) turn = { key: context.turn ?? Symbol('turn'), calls: 0 };
       turn.calls += 1;
-      if (turn.calls > 1) {
-        // Tools may already have run one call of this turn: undo it, so that no call of the turn stands.
-        if (turn.before) {
-          publish(plan.todos.reset(turn.before), context.toolCallId);
-          turn.before = undefined;
-        }
-        return multipleCalls(turn.calls);
-      }
+      // The first call of this reply has been answered already (tools run one at a time): it stands.
+      if (turn.calls > 1) return laterCall();
       if ((context.plannerOnlyTurns ?? 0) >= maxPlannerOnlyTurns) return overuse();
-      const before = plan.todos.list();
-      const result = apply(input, context.toolCallId);
-      if (result.ok) turn.before = before;
-      return result;
+      return apply(input, context.toolCallId);
     },
 
     handleToolCalls(calls) {
+      if (!Array.isArray(calls)) {
+        const shown = String(JSON.stringify(calls) ?? calls).slice(0, 40);
+        throw new ValidationError(`handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`, [{ path: '', message: 'must be an array' }]);
+      }
       const all = calls.map(normalizeToolCall);
       const writes = all.filter((call) => call.name === name);
       const plannerOnly = writes.length > 0 && writes.length === all.length;
       const overused = plannerOnly && plannerOnlyStreak >= maxPlannerOnlyTurns;
       plannerOnlyStreak = plannerOnly ? plannerOnlyStreak + 1 : 0;
-      return writes.map((call) => ({
+      return writes.map((call, index) => ({
         toolCallId: call.id,
         toolName: name,
-        result: writes.length > 1 ? multipleCalls(writes.length) : overused ? overuse() : apply(call.input, call.id),
+        result: index > 0 ? laterCall() : overused ? overuse() : apply(call.input, call.id),
       }));
     },
   };

@@ -1,5 +1,5 @@
 import { ProviderError, throwIfAborted } from '../errors.js';
-import { joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
+import { errorEventData, joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
 import { jsonInstruction } from './json-instruction.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { applyRetry, type RetryOptions } from './retry.js';
@@ -33,14 +33,15 @@ interface AnthropicUsage {
 interface AnthropicEvent {
   type?: string;
   message?: { usage?: AnthropicUsage };
-  delta?: { type?: string; text?: string; stop_reason?: string | null };
+  delta?: { type?: string; text?: string; stop_reason?: string | null; stop_details?: { explanation?: unknown } | null };
   usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
 }
 interface AnthropicMessage {
   type?: string;
-  content?: Array<{ type?: string; text?: string }>;
+  content?: unknown;
   stop_reason?: string | null;
+  stop_details?: { explanation?: unknown } | null;
   usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
 }
@@ -96,9 +97,11 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
     async generate(request) {
       throwIfAborted(request.signal);
       const response = await send(request, false);
-      const json = await readJSON<AnthropicMessage>(response, PROVIDER, request.signal);
+      const json = payload<AnthropicMessage>(await readJSON<unknown>(response, PROVIDER, request.signal));
       if (json.type === 'error' || json.error) throw eventError(json.error);
-      const text = (json.content ?? []).map((block) => (block.type === 'text' ? (block.text ?? '') : '')).join('');
+      const blocks: unknown[] = Array.isArray(json.content) ? json.content : [];
+      const text = blocks.map((block) => textOf(block as { type?: unknown; text?: unknown } | null)).join('');
+      if (!text && json.stop_reason === 'refusal') throw refused(json.stop_details);
       const result: LLMResult = { text };
       const finishReason = mapStopReason(json.stop_reason);
       if (finishReason) result.finishReason = finishReason;
@@ -113,17 +116,26 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
       let finishReason: FinishReason | undefined;
       let usage: LLMUsage | undefined;
       let stopped = false;
+      let wrote = false;
+      let refusal: AnthropicEvent['delta'] | undefined;
       for await (const sse of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
-        const event = parseJSONData<AnthropicEvent>(sse.data, PROVIDER);
+        if (sse.event === 'error') throw eventError(errorEventData(sse.data));
+        const event = payload<AnthropicEvent>(parseJSONData<unknown>(sse.data, PROVIDER));
         switch (event.type ?? sse.event) {
           case 'message_start':
             usage = mergeUsage(usage, event.message?.usage);
             break;
-          case 'content_block_delta':
-            if (event.delta?.type === 'text_delta' && event.delta.text) yield { type: 'text-delta', delta: event.delta.text };
+          case 'content_block_delta': {
+            const text = event.delta?.type === 'text_delta' ? textOf({ type: 'text', text: event.delta.text }) : '';
+            if (text) {
+              wrote = true;
+              yield { type: 'text-delta', delta: text };
+            }
             break;
+          }
           case 'message_delta':
             finishReason = mapStopReason(event.delta?.stop_reason) ?? finishReason;
+            if (event.delta?.stop_reason === 'refusal') refusal = event.delta;
             usage = mergeUsage(usage, event.usage);
             break;
           case 'error':
@@ -136,20 +148,45 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
         if (stopped) break;
       }
       if (!stopped && !finishReason) throw truncatedStream(PROVIDER);
+      if (!wrote && refusal) throw refused(refusal.stop_details);
       yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
     },
   };
   return applyRetry(provider, options.retry);
 }
 
-/** An `error` event (or error body): overloaded and server errors are worth retrying. */
-function eventError(error: AnthropicEvent['error']): ProviderError {
-  const type = error?.type ?? 'unknown_error';
+/** The text of a content block: a text block's `text`, and `''` for any other block. */
+function textOf(block: { type?: unknown; text?: unknown } | null): string {
+  return block?.type === 'text' && typeof block.text === 'string' ? block.text : '';
+}
+
+/** A parsed body or event as an object: anything else is a server speaking another API. */
+function payload<T>(value: unknown): T {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
+  throw new ProviderError(`${PROVIDER} sent ${String(JSON.stringify(value)).slice(0, 120)} where a Messages API object belongs. Check the base URL.`, {
+    provider: PROVIDER,
+    body: String(JSON.stringify(value)).slice(0, 500),
+    retryable: false,
+  });
+}
+
+/** A model that declined (`stop_reason: 'refusal'`) and wrote nothing: asking again will not help. */
+function refused(details: { explanation?: unknown } | null | undefined): ProviderError {
+  const why = typeof details?.explanation === 'string' ? details.explanation : 'no explanation given (stop_reason "refusal")';
+  return new ProviderError(`The model refused to answer: ${why}`, { provider: PROVIDER, body: why.slice(0, 500), retryable: false });
+}
+
+/** An `error` event (or error body, or the text of one): overloaded and server errors are worth retrying. */
+function eventError(error: unknown): ProviderError {
+  const info = (typeof error === 'object' && error !== null ? error : { message: error }) as { type?: unknown; message?: unknown };
+  const type = typeof info.type === 'string' ? info.type : 'unknown_error';
+  const message = typeof info.message === 'string' && info.message ? info.message : 'no message';
   const retryable = ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(type);
-  return new ProviderError(
-    `${PROVIDER} reported ${type}: ${error?.message ?? 'no message'}${retryable ? '. Retrying may help.' : ''}`,
-    { provider: PROVIDER, body: JSON.stringify(error ?? null).slice(0, 500), retryable },
-  );
+  return new ProviderError(`${PROVIDER} reported ${type}: ${message}${retryable ? '. Retrying may help.' : ''}`, {
+    provider: PROVIDER,
+    body: String(JSON.stringify(error ?? null)).slice(0, 500),
+    retryable,
+  });
 }
 
 function mapStopReason(reason: string | null | undefined): FinishReason | undefined {

@@ -175,6 +175,26 @@ export function parseJSONData<T>(text: string, provider: string): T {
 }
 
 /**
+ * The error an SSE `event: error` carries: the `error` member of its JSON data when it has one,
+ * else the JSON data, else the data as text (proxies send plain text there).
+ *
+ * @example
+ * ```ts
+ * if (event.event === 'error') throw toProviderError(errorEventData(event.data));
+ * ```
+ */
+export function errorEventData(data: string): unknown {
+  let value: unknown = data;
+  try {
+    value = JSON.parse(data);
+  } catch {
+    return data;
+  }
+  const inner = typeof value === 'object' && value !== null ? (value as { error?: unknown }).error : undefined;
+  return inner ?? value;
+}
+
+/**
  * The bytes of a response body, honouring `signal`; a connection dropped mid-body becomes a
  * retryable {@link ProviderError}.
  *

@@ -1,4 +1,5 @@
 import { jsonrepair } from 'jsonrepair';
+import { describeValue } from '../guards.js';
 
 /** The result of {@link parseModelJson}. */
 export type ModelJsonResult =
@@ -46,6 +47,7 @@ interface Candidate {
  * ```
  */
 export function parseModelJson(text: string): ModelJsonResult {
+  if (typeof text !== 'string') return { ok: false, error: `expected the model's answer as text, got ${describeValue(text)}`, truncated: false };
   const source = text.replace(/^\uFEFF/, '');
   const candidates = findCandidates(source);
   const first = candidates[0];

@@ -1,6 +1,6 @@
 import { ProviderError, throwIfAborted } from '../errors.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
-import { joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
+import { errorEventData, joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
 import { jsonInstruction } from './json-instruction.js';
 import type { FinishReason, LLMChunk, LLMMessage, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { applyRetry, type RetryOptions } from './retry.js';
@@ -39,9 +39,12 @@ export interface ChatUsage {
 }
 /** One `choices[]` entry of a Chat Completions answer or chunk. */
 export interface ChatChoice {
-  /** `refusal`: structured-output models that decline answer here instead of in `content`. */
-  message?: { content?: string | null; refusal?: string | null };
-  delta?: { content?: string | null; refusal?: string | null };
+  /**
+   * `content` is text, or (Mistral) an array of parts: see {@link contentText}. `refusal`:
+   * structured-output models that decline answer here instead of in `content`.
+   */
+  message?: { content?: unknown; refusal?: string | null };
+  delta?: { content?: unknown; refusal?: string | null };
   finish_reason?: string | null;
 }
 /** A Chat Completions answer or stream chunk, as far as planloop reads it. */
@@ -130,11 +133,11 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
     async generate(request) {
       throwIfAborted(request.signal);
       const response = await send(request, false);
-      const json = await readJSON<ChatPayload>(response, PROVIDER, request.signal);
+      const json = payload(await readJSON<unknown>(response, PROVIDER, request.signal));
       throwIfPayloadError(json);
       const choice = json.choices?.[0];
       if (!choice) throw new ProviderError(`${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
-      const result: LLMResult = { text: choice.message?.content ?? '' };
+      const result: LLMResult = { text: contentText(choice.message?.content) };
       if (!result.text && choice.message?.refusal) throw refused(choice.message.refusal);
       const finishReason = mapFinishReason(choice.finish_reason);
       if (finishReason) result.finishReason = finishReason;
@@ -153,15 +156,17 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       let wrote = false;
       let refusal = '';
       for await (const event of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
+        // A named error event (openai-node reads it so): its data is the error itself, JSON or text.
+        if (event.event === 'error') throw reportedError(errorEventData(event.data));
         if (event.data.trim() === '[DONE]') {
           done = true;
           break;
         }
-        const chunk = parseJSONData<ChatPayload>(event.data, PROVIDER);
+        const chunk = payload(parseJSONData<unknown>(event.data, PROVIDER));
         throwIfPayloadError(chunk);
         const choice = chunk.choices?.[0];
-        const content = choice?.delta?.content;
-        if (typeof content === 'string') {
+        const content = contentText(choice?.delta?.content);
+        if (content) {
           const delta = toDelta(content);
           if (delta) {
             wrote = true;
@@ -185,15 +190,45 @@ function refused(refusal: string): ProviderError {
   return new ProviderError(`The model refused to answer: ${refusal.trim()}`, { provider: PROVIDER, body: refusal.slice(0, 500), retryable: false });
 }
 
+/**
+ * The text of a message's or a delta's `content`: a string as is; an array of parts (Mistral's
+ * magistral models stream `[{ type: 'thinking', … }, { type: 'text', text }]`) gives its text
+ * parts joined, leaving out the thinking; anything else gives `''`.
+ *
+ * @example
+ * ```ts
+ * contentText([{ type: 'thinking', thinking: [] }, { type: 'text', text: '4' }]); // '4'
+ * ```
+ */
+export function contentText(content: unknown): string {
+  if (typeof content === 'string') return content;
+  if (!Array.isArray(content)) return '';
+  return content.map((part: { type?: unknown; text?: unknown } | null) => (part?.type === 'text' && typeof part.text === 'string' ? part.text : '')).join('');
+}
+
+/** A parsed body or chunk as a {@link ChatPayload}: anything but an object is a server speaking another API. */
+function payload(value: unknown): ChatPayload {
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as ChatPayload;
+  throw new ProviderError(`${PROVIDER} sent ${JSON.stringify(value)?.slice(0, 120)} where a Chat Completions object belongs. Check that the base URL points at a server speaking this API.`, {
+    provider: PROVIDER,
+    body: String(JSON.stringify(value)).slice(0, 500),
+    retryable: false,
+  });
+}
+
 /** Error objects some servers put in a 200 body or in a stream event. */
 function throwIfPayloadError(payload: ChatPayload): void {
   const error = payload.error ?? (payload.object === 'error' ? payload : undefined);
-  if (error === undefined || error === null) return;
-  const info = (typeof error === 'object' ? error : { message: String(error) }) as { message?: unknown; type?: unknown; code?: unknown };
+  if (error !== undefined && error !== null) throw reportedError(error);
+}
+
+/** The {@link ProviderError} for an error a server reported (an object with a message, or text): server-side kinds are worth retrying. */
+function reportedError(error: unknown): ProviderError {
+  const info = (typeof error === 'object' && error !== null ? error : { message: String(error) }) as { message?: unknown; type?: unknown; code?: unknown };
   const message = typeof info.message === 'string' ? info.message : JSON.stringify(error);
   const kind = `${String(info.type ?? '')} ${String(info.code ?? '')}`;
   const retryable = /overload|rate.?limit|server_error|timeout|unavailable|\b(429|5\d\d)\b/i.test(kind);
-  throw new ProviderError(`${PROVIDER} reported an error: ${message}`, {
+  return new ProviderError(`${PROVIDER} reported an error: ${message}`, {
     provider: PROVIDER,
     body: JSON.stringify(error).slice(0, 500),
     retryable,

@@ -1,5 +1,5 @@
 import { ProviderError, throwIfAborted, toAbortError } from '../errors.js';
-import { mapFinishReason, mapUsage, type ChatPayload } from './openai-compatible.js';
+import { contentText, mapFinishReason, mapUsage, type ChatPayload } from './openai-compatible.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 
 const PROVIDER = 'webllm';
@@ -83,7 +83,7 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
           const answer = await engine.chat.completions.create(body(request, false));
           if (Symbol.asyncIterator in answer) throw new ProviderError('WebLLM streamed an answer that was asked for whole.', { provider: PROVIDER, retryable: false });
           const choice = answer.choices?.[0];
-          const result: LLMResult = { text: choice?.message?.content ?? '' };
+          const result: LLMResult = { text: contentText(choice?.message?.content) };
           const finishReason = mapFinishReason(choice?.finish_reason);
           if (finishReason) result.finishReason = finishReason;
           const usage = mapUsage(answer.usage);
@@ -117,7 +117,7 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
           });
           if (next.done) break;
           const choice = next.value.choices?.[0];
-          const delta = choice?.delta?.content;
+          const delta = contentText(choice?.delta?.content);
           if (delta) yield { type: 'text-delta', delta };
           finishReason = mapFinishReason(choice?.finish_reason) ?? finishReason;
           usage = mapUsage(next.value.usage) ?? usage;

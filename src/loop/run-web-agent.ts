@@ -42,8 +42,11 @@ export interface RunWebAgentOptions extends ActionHandlers {
    * its text goes into that turn's prompt under `Page:`, cut to `observeBudget`. A throw becomes
    * a line saying the page could not be read; the turn goes on.
    */
-  observe?: ((context: { readonly turn: number; readonly plan: Plan; readonly signal: AbortSignal | undefined }) => string | undefined | Promise<string | undefined>) | undefined;
-  /** The most tokens (≈ 4 characters each) of `observe`'s text a turn's prompt carries. Default 400. */
+  observe?: ((context: ObserveContext) => string | undefined | Promise<string | undefined>) | undefined;
+  /**
+   * The token budget of `observe`'s text, passed to it as `maxTokens` (`outlinePage` keeps to it);
+   * text longer than 4 characters a token is cut. Default 400.
+   */
   observeBudget?: number | undefined;
   /**
    * Where the page is, for the turn prompt's `URL:` line. Default: `location`'s path, query and
@@ -68,6 +71,15 @@ export interface RunResult {
   summary?: string;
   /** The todos at the end. */
   todos: TodoItem[];
+}
+
+/** What `observe` receives before each turn. */
+export interface ObserveContext {
+  readonly turn: number;
+  readonly plan: Plan;
+  readonly signal: AbortSignal | undefined;
+  /** The token budget for the text (`observeBudget`). */
+  readonly maxTokens: number;
 }
 
 /** Plans with a run going: two runs on one plan would undo each other's turns. */
@@ -134,7 +146,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   const slack = wholeNumber(options.maxTurnSlack ?? 2, 'maxTurnSlack');
   const stallTurns = wholeNumber(options.stallTurns ?? 2, 'stallTurns');
   const memory = new TurnMemory(wholeNumber(options.memorySize ?? 4, 'memorySize'));
-  const observeChars = wholeNumber(options.observeBudget ?? 400, 'observeBudget') * 4;
+  const observeTokens = wholeNumber(options.observeBudget ?? 400, 'observeBudget');
   const limits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
   for (const [name, value] of Object.entries(limits)) wholeNumber(value, `turnLimits.${name}`);
   const toolSpecs: TurnToolSpec[] = Object.entries(options.tools ?? {}).map(([name, tool]) =>
@@ -182,7 +194,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         stallTurns > 0 && memory.stalled >= stallTurns
           ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
           : undefined;
-      const page = options.observe ? await observePage(options.observe, { turn, plan, signal }, observeChars) : undefined;
+      const page = options.observe ? await observePage(options.observe, { turn, plan, signal, maxTokens: observeTokens }) : undefined;
       const url = options.url === false ? undefined : (options.url ?? browserUrl)();
       let feedback: LLMMessage[] = [];
       let outcome: TurnOutcome | undefined;
@@ -258,12 +270,10 @@ function startOrResume(plan: Plan, options: RunWebAgentOptions): { resumed: bool
   return { resumed, unconfirmed };
 }
 
-/** `observe`'s text for this turn, cut to `maxChars`; a failure becomes a line the model can read. */
-async function observePage(
-  observe: NonNullable<RunWebAgentOptions['observe']>,
-  context: { turn: number; plan: Plan; signal: AbortSignal | undefined },
-  maxChars: number,
-): Promise<string | undefined> {
+/** `observe`'s text for this turn, cut to its budget; a failure becomes a line the model can read. */
+async function observePage(observe: NonNullable<RunWebAgentOptions['observe']>, context: ObserveContext): Promise<string | undefined> {
+  // A safety net for text that ignores the budget: 4 characters a token is generous for prose.
+  const maxChars = context.maxTokens * 4;
   let text: string | undefined;
   try {
     text = await untilAborted(Promise.resolve(observe(context)), context.signal);

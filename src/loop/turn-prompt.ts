@@ -21,7 +21,7 @@ import { renderPlanForTurn } from './render-plan.js';
  * Earlier: 1 t1 Open the pricing page [navigate]   <- bounded memory, oldest first, optional
  * Last turn:                                        <- optional: what the last turn observed
  * - navigate: {"ok":true}
- * Page:                                             <- optional: what `observe` returned,
+ * Page (targets: [eN] refs or CSS):                <- optional: what `observe` returned,
  * <the page outline, within its budget>                clipped to the host's budget
  * Nudge: <one line>                                 <- optional, after turns without progress
  * ```
@@ -46,6 +46,9 @@ export const TURN_INSTRUCTIONS = [
   'todo: the id you work on now; the todos above it are done. On the final turn add "last":true. To rewrite todos: "replace":[{"id","intent","description"}] before actions (no new ids).',
   'Actions: {"type":"narrate","target":"#css","text"} {"type":"tool","name","args"} {"type":"ask","question"} {"type":"task_finish","summary"}',
 ].join('\n');
+
+/** The line above the page outline in a turn's prompt; it tells the model what a `target` may be. */
+const PAGE_MARKER = 'Page (targets: [eN] refs or CSS):';
 
 /** A tool as the prompt names it. */
 export interface TurnToolSpec {
@@ -106,7 +109,7 @@ export function turnUserPrompt(input: TurnPromptInput): string {
   if (input.observations && input.observations.length > 0) {
     lines.push('Last turn:', ...input.observations.map((observation) => `- ${observation.summary}`));
   }
-  if (input.page?.trim()) lines.push('Page:', input.page.trim());
+  if (input.page?.trim()) lines.push(PAGE_MARKER, input.page.trim());
   if (input.nudge) lines.push(`Nudge: ${input.nudge}`);
   return lines.join('\n');
 }

@@ -88,12 +88,6 @@ export const PLAN_OUTPUT_SCHEMA: Record<string, unknown> = {
   required: ['task_summary', 'todos'],
 };
 
-/** The JSON Schema of an `editWithInstruction` answer. */
-export const EDIT_OUTPUT_SCHEMA: Record<string, unknown> = {
-  type: 'object',
-  properties: { title: { type: 'string' }, content: { type: 'string' } },
-  required: ['content'],
-};
 
 /**
  * The built-in planner system prompt (about 150 words).
@@ -220,28 +214,7 @@ export function plannerFeedback(failure: { truncated: boolean; problems: readonl
   return `Your answer could not be used: ${failure.problems.join('; ')}. Answer again with one JSON object {"task_summary": "...", "todos": [{"intent": "...", "description": "...", "expected_turn": 1}]} and nothing else.`;
 }
 
-/**
- * The system prompt of `editWithInstruction` (about 50 words).
- */
-export const EDIT_SYSTEM_PROMPT = `You edit markdown documents. Apply the user's instruction to the document and keep everything else as it is.
 
-Reply with one JSON object and nothing else:
-{"content": "<the whole new document, in markdown>", "title": "<a new title, only if the instruction asks for one>"}
-
-Never reply with an empty content.`;
-
-/**
- * The user message of `editWithInstruction`: the instruction, the title and the document between
- * marker lines (not a code fence: documents often contain fences).
- *
- * @example
- * ```ts
- * editUserMessage({ title: 'Notes', content: '# Pricing' }, 'Shorten it.');
- * ```
- */
-export function editUserMessage(doc: { title: string; content: string }, instruction: string): string {
-  return `Instruction: ${instruction.trim()}\nTitle: ${oneLine(doc.title)}\n--- document start ---\n${doc.content}\n--- document end ---`;
-}
 
 function sitemapLine(page: SitemapPage): string {
   let line = `- ${oneLine(page.path)}`;

@@ -106,6 +106,25 @@ describe('plan.markdown', () => {
       expect(docs.read('m1')?.content).toBe('user version');
     });
 
+    it('merges the model edit onto a document the user changed elsewhere meanwhile: both survive', async () => {
+      const { docs, release } = heldModel('# Tour\n\nPricing has three tiers.\n\nThe trial lasts 14 days.\n');
+      docs.create({ title: 'Notes', content: '# Tour\n\nPricing has 3 tiers.\n\nThe trial lasts 14 days.\n' });
+      const pending = docs.editWithInstruction('m1', 'Spell out the numbers');
+      docs.edit('m1', { content: '# Tour\n\nPricing has 3 tiers.\n\nThe trial lasts 30 days.\n' }); // the user, meanwhile
+      release();
+      await expect(pending).resolves.toMatchObject({ content: '# Tour\n\nPricing has three tiers.\n\nThe trial lasts 30 days.\n' });
+    });
+
+    it('refuses an edit that overlaps the user change, keeping the user text, and says where', async () => {
+      const { docs, release } = heldModel('# Tour\n\nPricing has three tiers.\n');
+      docs.create({ title: 'Notes', content: '# Tour\n\nPricing has 3 tiers.\n' });
+      const pending = docs.editWithInstruction('m1', 'Spell out the numbers');
+      docs.edit('m1', { content: '# Tour\n\nPricing has 3 tiers (monthly).\n' });
+      release();
+      await expect(pending).rejects.toMatchObject({ code: 'edit_conflict', conflicts: [expect.objectContaining({ field: 'content' })] });
+      expect(docs.read('m1')?.content).toBe('# Tour\n\nPricing has 3 tiers (monthly).\n');
+    });
+
     it('reports a deletion during the edit as a conflict', async () => {
       const { docs, release } = heldModel('x');
       docs.create({ title: 'a', content: 'original' });

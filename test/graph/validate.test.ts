@@ -3,6 +3,9 @@ import { z } from 'zod/mini';
 import { z as classic } from 'zod';
 import { GraphValidationError } from '../../src/graph/errors.js';
 import { defineTool } from '../../src/graph/tool.js';
+import { dryRunToolPlan } from '../../src/graph/dry-run.js';
+import { toMermaid } from '../../src/graph/mermaid.js';
+import { runToolPlan } from '../../src/graph/run.js';
 import { validateToolPlan } from '../../src/graph/validate.js';
 import { recordingTool } from './fixtures.js';
 
@@ -179,5 +182,19 @@ describe('validateToolPlan, tools with their own argument names', () => {
     expect(validateToolPlan(plan, { tools: [findUser, a] })).toEqual({ ok: true, levels: [[0], [1]] });
     // Literal arguments are still checked against the union.
     expect(validateToolPlan([{ _tool: 'findUser', id: 'seven' }], { tools: [findUser] }).ok).toBe(false);
+  });
+});
+
+describe('a plan that is not a list (a model answering an object, text or null)', () => {
+  it.each([null, undefined, 5, 'processPayment', { calls: [] }])('%j is one issue about the plan, not a TypeError', async (calls) => {
+    const result = validateToolPlan(calls as never, { tools });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    expect(result.issues).toEqual([{ index: -1, kind: 'malformed_call', message: expect.stringMatching(/^the plan must be a list of calls/) }]);
+    expect(result.error.code).toBe('graph_invalid');
+    expect(result.error.message).toMatch(/- the plan: the plan must be a list of calls/);
+    await expect(runToolPlan(calls as never, { tools })).rejects.toBeInstanceOf(GraphValidationError);
+    await expect(dryRunToolPlan(calls as never, { tools })).rejects.toBeInstanceOf(GraphValidationError);
+    expect(() => toMermaid(calls as never)).toThrow(GraphValidationError);
   });
 });

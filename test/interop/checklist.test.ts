@@ -247,3 +247,20 @@ describe('seedFromChecklist', () => {
     expect(toChecklist([{ description: 'd', status: 'constructor' as never }])).toBe('- [ ] d\n');
   });
 });
+
+describe('parseChecklist: what editors and hosts really pass', () => {
+  it('reads a checklist that starts with a UTF-8 byte order mark (Windows editors save plan.md so)', () => {
+    expect(pairs('\uFEFF- [ ] Understand the request\r\n- [x] Reply\r\n')).toEqual([
+      ['pending', 'Understand the request'],
+      ['completed', 'Reply'],
+    ]);
+  });
+
+  it.each([null, undefined, 42, ['- [ ] a'], { text: '- [ ] a' }])('refuses %j with a coded error, and seeds nothing', (value) => {
+    expect(() => parseChecklist(value as never)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/checklist text must be a string/) }));
+    const plan = new Plan();
+    plan.todos.create({ intent: 'narrate', description: 'Keep me' });
+    expect(() => seedFromChecklist(plan, value as never)).toThrow(expect.objectContaining({ code: 'invalid_input' }));
+    expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Keep me']);
+  });
+});

@@ -120,3 +120,28 @@ describe('createPlanUpdateStream', () => {
     expect(out.map((update) => update.todos.length)).toEqual([2, 0]);
   });
 });
+
+describe("createPlanUpdateStream: LangGraph stream modes", () => {
+  const toolMessage = (id: string, name = 'write_todos') => ({ type: 'tool', name, content: 'Updated todo list', tool_call_id: id });
+
+  it("takes the tool_call_id from the ToolMessage of a streamMode 'updates' chunk, wrapped in its node or not", () => {
+    const { updates, stream } = setup();
+    stream.push({ tools: { todos: TODOS, messages: [toolMessage('call_upd_1')] } });
+    stream.push({ todos: [TODOS[0]], messages: [toolMessage('call_upd_2')] });
+    expect(updates.map((update) => update.tool_call_id)).toEqual(['call_upd_1', 'call_upd_2']);
+  });
+
+  it("takes the id of the latest write_todos ToolMessage from a streamMode 'values' chunk (the whole state)", () => {
+    const { updates, stream } = setup();
+    const history = [{ type: 'human', content: 'go' }, toolMessage('call_old'), toolMessage('call_search', 'search'), toolMessage('call_new'), toolMessage('call_other', 'navigate')];
+    stream.push({ messages: history, todos: TODOS });
+    expect(updates.map((update) => update.tool_call_id)).toEqual(['call_new']);
+  });
+
+  it('leaves chunks of other nodes alone', () => {
+    const { plan, updates, stream } = setup();
+    expect(stream.push({ model_request: { messages: [{ type: 'ai', content: 'hi', tool_calls: [{ name: 'write_todos', args: { todos: TODOS } }] }] } })).toBeNull();
+    expect(updates).toEqual([]);
+    expect(plan.todos.list()).toEqual([]);
+  });
+});

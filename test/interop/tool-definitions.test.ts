@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { toAISDKTool, toAnthropicTool, toOpenAIChatTool, toOpenAIResponsesTool } from '../../src/interop/tool-definitions.js';
+import { toAISDKTool, toAnthropicTool, toLangChainTool, toOpenAIChatTool, toOpenAIResponsesTool } from '../../src/interop/tool-definitions.js';
 import { createWriteTodos, PLANNER_OVERUSE } from '../../src/interop/write-todos.js';
 import { Plan } from '../../src/plan.js';
 
@@ -52,13 +52,13 @@ describe('tool definitions', () => {
     expect(updates).toEqual(['call_a']);
   });
 
-  it('refuses parallel calls of one AI SDK step (they share the messages array) and undoes them', async () => {
+  it('applies the first of parallel calls of one AI SDK step (they share the messages array) and refuses the rest', async () => {
     const plan = new Plan();
     const tool = toAISDKTool(createWriteTodos(plan));
     const messages = [{ role: 'user', content: 'Tour pricing' }];
-    const results = await Promise.all([tool.execute(WRITE, { toolCallId: 'a', messages }), tool.execute(WRITE, { toolCallId: 'b', messages })]);
-    expect(results[1]).toMatchObject({ ok: false, error: 'multiple_calls' });
-    expect(plan.todos.list()).toEqual([]);
+    const results = await Promise.all([tool.execute(WRITE, { toolCallId: 'a', messages }), tool.execute({ todos: [] }, { toolCallId: 'b', messages })]);
+    expect(results).toEqual([{ ok: true, revision: 1, todoCount: 1, inProgress: 't1' }, expect.objectContaining({ ok: false, error: 'multiple_calls' })]);
+    expect(plan.todos.list()).toHaveLength(1);
     // The next step has a new messages array.
     await expect(tool.execute(WRITE, { toolCallId: 'c', messages: [...messages] })).resolves.toMatchObject({ ok: true });
   });
@@ -74,3 +74,38 @@ describe('tool definitions', () => {
     await expect(tool.execute(WRITE, { messages: [user, ...planStep, ...planStep] })).resolves.toMatchObject({ ok: false, error: PLANNER_OVERUSE });
   });
 });
+
+describe('toLangChainTool', () => {
+  const ai = (id: string | undefined, names: string[]) => ({ type: 'ai', id, content: '', tool_calls: names.map((name, i) => ({ id: `${id}_${i}`, name, args: {} })) });
+  const toolMessage = (id: string, name: string) => ({ type: 'tool', tool_call_id: id, name, content: '{}' });
+
+  it("gives tool() the fields and a function answering the call's JSON result", () => {
+    const plan = new Plan();
+    const writeTodos = createWriteTodos(plan);
+    const [run, fields] = toLangChainTool(writeTodos);
+    expect(fields).toEqual({ name: 'write_todos', description: writeTodos.description, schema: writeTodos.parameters });
+    const events: Array<string | undefined> = [];
+    plan.on('plan-update', (event) => events.push(event.tool_call_id));
+    expect(JSON.parse(run(WRITE, { toolCallId: 'call_1', state: { messages: [ai('m1', ['write_todos'])] } }))).toEqual({ ok: true, revision: 1, todoCount: 1, inProgress: 't1' });
+    expect(events).toEqual(['call_1']);
+    // Without a runtime (called outside an agent) each call is a reply of its own.
+    expect(JSON.parse(run(WRITE))).toMatchObject({ ok: true, revision: 2 });
+  });
+
+  it('counts only the first call of a reply, by message id or, without one, by the message itself', () => {
+    const [run] = toLangChainTool(createWriteTodos(new Plan()));
+    const byId = { messages: [ai('m1', ['write_todos', 'write_todos'])] };
+    expect([run(WRITE, { state: byId }), run(WRITE, { state: { messages: [...byId.messages] } })].map((text) => JSON.parse(text).ok)).toEqual([true, false]);
+    const reply = ai(undefined, ['write_todos', 'write_todos']);
+    expect([run(WRITE, { state: { messages: [reply] } }), run(WRITE, { state: { messages: [reply] } })].map((text) => JSON.parse(text).ok)).toEqual([true, false]);
+    expect(JSON.parse(run(WRITE, { state: { messages: [ai('m2', ['write_todos'])] } })).ok).toBe(true);
+  });
+
+  it('refuses a third reply in a row that only plans, reading the agent state', () => {
+    const [run] = toLangChainTool(createWriteTodos(new Plan()));
+    const planned = (id: string) => [ai(id, ['write_todos']), toolMessage(`${id}_0`, 'write_todos')];
+    const messages = [{ type: 'human', content: 'go' }, ...planned('a'), ...planned('b'), ai('c', ['write_todos'])];
+    expect(JSON.parse(run(WRITE, { state: { messages } }))).toMatchObject({ ok: false, error: PLANNER_OVERUSE });
+  });
+});
+

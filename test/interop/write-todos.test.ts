@@ -208,6 +208,15 @@ describe('write_todos: the system-prompt fragment', () => {
     expect(createWriteTodos(plan, { toolName: 'update_plan' }).systemPrompt()).toContain('`update_plan`');
   });
 
+  it('takes its instructions from the systemPrompt option, still followed by the current todos', () => {
+    const plan = new Plan();
+    const writeTodos = createWriteTodos(plan, { systemPrompt: 'Plan with write_todos before you act; keep one item in_progress.' });
+    writeTodos.execute(SEED_WRITE);
+    expect(writeTodos.systemPrompt()).toBe(
+      'Plan with write_todos before you act; keep one item in_progress.\n\nCurrent todos:\n- [completed] Understand the customer request\n- [in_progress] Check account context\n- [pending] Write the final response',
+    );
+  });
+
   it('stays far below the public LangChain JS sizes (tool description 11,389 chars, system prompt 1,075 chars)', () => {
     const writeTodos = createWriteTodos(new Plan());
     expect(writeTodos.description.length).toBeLessThan(11_389 / 20);
@@ -249,18 +258,19 @@ describe('write_todos: one model turn at a time (handleToolCalls)', () => {
     expect(writeTodos.handleToolCalls([])).toEqual([]);
   });
 
-  it('refuses every write_todos call of a turn that makes several, telling the model to call once', () => {
+  it('applies the first write_todos call of a reply and refuses the later ones, saying the first stands', () => {
     const plan = new Plan();
-    plan.todos.create({ intent: 'navigate', description: 'Keep me' });
+    plan.todos.create({ intent: 'navigate', description: 'Before' });
     const events = updates(plan);
     const writeTodos = createWriteTodos(plan);
-    const results = writeTodos.handleToolCalls([call('a', 'write_todos', SEED_WRITE), call('b', 'write_todos', SEED_WRITE), call('c', 'navigate', {})]);
-    expect(results).toHaveLength(2);
-    for (const { result } of results) {
-      expect(result).toEqual({ ok: false, error: 'multiple_calls', message: expect.stringMatching(/2 times in one reply.*once per reply/) });
-    }
-    expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Keep me']);
-    expect(events).toEqual([]);
+    const other = { todos: [{ content: 'Something else', status: 'pending' }] };
+    const results = writeTodos.handleToolCalls([call('a', 'write_todos', SEED_WRITE), call('b', 'write_todos', other), call('c', 'navigate', {})]);
+    expect(results).toEqual([
+      { toolCallId: 'a', toolName: 'write_todos', result: { ok: true, revision: 1, todoCount: 3, inProgress: 't3' } },
+      { toolCallId: 'b', toolName: 'write_todos', result: { ok: false, error: 'multiple_calls', message: expect.stringMatching(/only the first call of a reply counts.*the plan stands as the first call left it/) } },
+    ]);
+    expect(plan.todos.list().map((todo) => todo.description)).toEqual(SEED_WRITE.todos.map((todo) => todo.content));
+    expect(events.map((event) => event.tool_call_id)).toEqual(['a']);
   });
 
   it('refuses a third turn in a row that only plans with planner_overuse_execute_next_step (seed guardrail)', () => {
@@ -309,22 +319,25 @@ describe('write_todos: one model turn at a time (handleToolCalls)', () => {
 });
 
 describe('write_todos: one call at a time (execute)', () => {
-  it('refuses a second call in the same turn and undoes the first', () => {
+  it('applies the first call of a reply and refuses the later ones; the next reply writes again', () => {
     const plan = new Plan();
-    plan.todos.create({ intent: 'navigate', description: 'Before' });
     const events = updates(plan);
     const writeTodos = createWriteTodos(plan);
     const turn = {};
     expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'a', turn })).toMatchObject({ ok: true, revision: 1 });
-    expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'b', turn })).toEqual({ ok: false, error: 'multiple_calls', message: expect.stringContaining('once per reply') });
-    expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'c', turn })).toMatchObject({ ok: false, message: expect.stringContaining('3 times') });
-    expect(plan.todos.list()).toEqual([{ id: 't1', intent: 'navigate', description: 'Before', status: 'pending' }]);
-    expect(events.map((event) => [event.revision, event.tool_call_id, event.todos.length])).toEqual([
-      [1, 'a', 3],
-      [2, 'b', 1],
-    ]);
-    // The next turn writes again.
-    expect(writeTodos.execute(SEED_WRITE, { turn: {} })).toMatchObject({ ok: true, revision: 3 });
+    const later = { ok: false, error: 'multiple_calls', message: expect.stringContaining('only the first call of a reply counts') };
+    expect(writeTodos.execute({ todos: [] }, { toolCallId: 'b', turn })).toEqual(later);
+    expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'c', turn })).toEqual(later);
+    expect(plan.todos.list()).toHaveLength(3);
+    expect(events.map((event) => [event.revision, event.tool_call_id])).toEqual([[1, 'a']]);
+    expect(writeTodos.execute({ todos: [] }, { turn: {} })).toMatchObject({ ok: true, revision: 2 });
+  });
+
+  it('refuses the later calls of a reply also when its first call was invalid', () => {
+    const writeTodos = createWriteTodos(new Plan());
+    const turn = 'reply-1';
+    expect(writeTodos.execute({ todos: [{ content: '', status: 'pending' }] }, { turn })).toMatchObject({ ok: false, error: 'invalid_input' });
+    expect(writeTodos.execute(SEED_WRITE, { turn })).toMatchObject({ ok: false, error: 'multiple_calls' });
   });
 
   it('treats calls without a turn as separate turns', () => {
@@ -371,5 +384,28 @@ describe('write_todos: set-up conflicts', () => {
 
   it('refuses a tool name function-calling APIs reject', () => {
     expect(() => createWriteTodos(new Plan(), { toolName: 'write todos' })).toThrow(/letters, digits/);
+  });
+});
+
+describe('write_todos: calls that are not calls', () => {
+  it('skips tool calls that are not objects and applies the real one', () => {
+    const plan = new Plan();
+    const writeTodos = createWriteTodos(plan);
+    expect(writeTodos.handleToolCalls([null] as never)).toEqual([]);
+    expect(writeTodos.handleToolCalls([null, 7, 'write_todos', call('c1', 'write_todos', SEED_WRITE)] as never)).toEqual([
+      { toolCallId: 'c1', toolName: 'write_todos', result: { ok: true, revision: 1, todoCount: 3, inProgress: 't2' } },
+    ]);
+  });
+
+  it.each([null, undefined, 'write_todos', { id: 'c1' }])('refuses %j instead of a list of calls, with a coded error and no change', (calls) => {
+    const plan = new Plan();
+    plan.todos.create({ intent: 'narrate', description: 'Keep me' });
+    expect(() => createWriteTodos(plan).handleToolCalls(calls as never)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/a list of tool calls/) }));
+    expect(plan.todos.list()).toHaveLength(1);
+  });
+
+  it('runs execute() with a null context like one without', () => {
+    const plan = new Plan();
+    expect(createWriteTodos(plan).execute(SEED_WRITE, null as never)).toMatchObject({ ok: true, revision: 1 });
   });
 });

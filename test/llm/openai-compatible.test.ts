@@ -355,11 +355,11 @@ describe('createOpenAICompatibleProvider: streaming', () => {
   });
 
   it('stops with an AbortError when aborted while waiting for the response, and never retries', async () => {
-    const s = await serve(() => undefined); // never answers
     const controller = new AbortController();
+    // Never answers; aborts once the request has arrived (a fixed delay is too short on a busy machine).
+    const s = await serve(() => void setTimeout(() => controller.abort(), 5));
     const llm = createOpenAICompatibleProvider({ baseURL: s.url, model: 'm', retry: { sleep: async () => undefined } });
     const pending = llm.generate({ ...request, signal: controller.signal });
-    setTimeout(() => controller.abort(), 20);
     const error = await pending.catch((e: unknown) => e);
     expect((error as AbortError).code).toBe('aborted');
     expect(s.requests).toHaveLength(1);

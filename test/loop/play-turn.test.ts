@@ -316,3 +316,46 @@ describe('a turn sends the schema only where the backend needs it', () => {
     }
   });
 });
+
+describe('each turn sees the page', () => {
+  const finishTurn = { turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true }, todo_adjust: { remove: [] }, actions: [{ type: 'task_finish', summary: 'done' }] };
+  const planned = () => createScriptedProvider([{ task_summary: 'x', todos: ['Say hi'] }]);
+
+  it('puts what observe returns under Page, cut to its budget, and passes the budget to it', async () => {
+    const model = createScriptedProvider([finishTurn]);
+    const plan = new Plan({ llm: createLLMRouter({ default: model, plan: planned() }) });
+    const budgets: number[] = [];
+    await runWebAgent({
+      plan,
+      task: 'hi',
+      url: () => '/pricing?tier=team',
+      observeBudget: 10,
+      observe: ({ maxTokens }) => {
+        budgets.push(maxTokens);
+        return `[e1] button "Start"\n${'x'.repeat(500)}`;
+      },
+    });
+    const prompt = model.calls[0]?.messages.at(-1)?.content ?? '';
+    expect(budgets).toEqual([10]);
+    expect(prompt).toContain('URL: /pricing?tier=team');
+    expect(prompt).toMatch(/Page \(targets: \[eN\] refs or CSS\):\n\[e1\] button "Start"\nx+\n… \(cut to the budget\)/);
+    expect(prompt.length).toBeLessThan(1000);
+  });
+
+  it('a failing observe becomes a line the model reads, and the turn goes on', async () => {
+    const model = createScriptedProvider([finishTurn]);
+    const plan = new Plan({ llm: createLLMRouter({ default: model, plan: planned() }) });
+    const result = await runWebAgent({
+      plan,
+      task: 'hi',
+      url: false,
+      observe: () => {
+        throw new Error('the page is gone');
+      },
+    });
+    expect(result.reason).toBe('task_finish');
+    const prompt = model.calls[0]?.messages.at(-1)?.content ?? '';
+    expect(prompt).toContain('(the page could not be read: the page is gone)');
+    expect(prompt).not.toContain('URL:');
+  });
+});

@@ -18,16 +18,21 @@ afterEach(async () => {
 const PLAN = { task_summary: 'A look at the prices', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'click', description: 'Open a tier' }] };
 const TURNS = [
   { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'Our prices.', target: '#tiers' }] },
-  { turn_planning: { todo_id: 't2', does: 'Open a tier', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'tool', name: 'click', args: { selector: '#team' } }, { type: 'task_finish', summary: 'Shown.' }] },
+  // The click names the Team button by the ref the page outline gave it (filled in from the prompt).
+  { turn_planning: { todo_id: 't2', does: 'Open a tier', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'tool', name: 'click', args: { target: 'REF' } }, { type: 'task_finish', summary: 'Shown.' }] },
 ];
 
 it('runs as written', async () => {
   let turn = 0;
+  const prompts: string[] = [];
   server = await startServer(async (request, response) => {
     const cors = { 'access-control-allow-origin': '*', 'access-control-allow-headers': '*', 'access-control-allow-methods': 'POST' };
     if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
     const body = request.json as { messages: Array<{ content: string }> };
-    const answer = JSON.stringify(body.messages[0]?.content.startsWith(TURN_INSTRUCTIONS) ? TURNS[turn++] : PLAN);
+    const isTurn = body.messages[0]?.content.startsWith(TURN_INSTRUCTIONS);
+    if (isTurn) prompts.push(body.messages[1]?.content ?? '');
+    const ref = /\[(e\d+)\] button "Team"/.exec(body.messages[1]?.content ?? '')?.[1] ?? 'missing';
+    const answer = JSON.stringify(isTurn ? TURNS[turn++] : PLAN).replace('"REF"', JSON.stringify(ref));
     // No [DONE]: the client then reads to the end instead of cancelling a body happy-dom is still
     // closing (happy-dom's fetch throws "Controller is already closed" there; browsers do not).
     const pieces = answer.match(/.{1,12}/gs) ?? [];
@@ -51,6 +56,9 @@ it('runs as written', async () => {
   expect(location.pathname).toBe('/pricing');
   expect(document.querySelector('#bubble')?.textContent).toBe('Our prices.');
   expect(clicked).toBe(1);
+  // Each turn's prompt carried the page outline, with a ref for the Team button.
+  expect(prompts[1]).toMatch(/Page \(targets: \[eN\] refs or CSS\):\n[\s\S]*\[e\d+\] button "Team"/);
+  expect(prompts[0]).toContain('URL: /');
   const stored = JSON.parse(localStorage.getItem('guide-plan') ?? '{}') as { todos?: Array<{ status: string }> };
   expect(stored.todos?.map((todo) => todo.status)).toEqual(['completed', 'completed']);
 });

@@ -77,7 +77,7 @@ describe('the turn prompt', () => {
       't2 narrate: Show the three tiers (turn 2)',
       't3 click: Open the free-trial form',
       'Turn 1 of 3.',
-      'Page:',
+      'Page (targets: [eN] refs or CSS):',
       '[e1] button "Start trial"',
       'Nudge: Go on.',
     ]);

@@ -1,0 +1,140 @@
+import type { Page } from '@playwright/test';
+import { expect, openDemo, test } from './fixtures.js';
+
+// planloop/dom in a real Chromium: what happy-dom cannot show (boxes with no size, distance from
+// the viewport), and the outline's time on a 2,000-element page. The fixture page puts the module
+// (through the `planloop/dom` alias) on `window.planloopDom`.
+
+type Dom = typeof import('../src/dom/index.js');
+declare global {
+  interface Window {
+    planloopDom: Dom;
+    bigPageHtml: (elements?: number) => string;
+  }
+}
+
+async function open(page: Page): Promise<void> {
+  await page.setViewportSize({ width: 1000, height: 700 });
+  await page.goto('/fixtures/dom-outline.html');
+  await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
+}
+
+const outlineText = (page: Page, options: { maxTokens?: number } = {}) =>
+  page.evaluate((opts) => window.planloopDom.renderOutline(window.planloopDom.outlinePage(opts)), options);
+
+test('lists what is visible, with the shadow root opened, and nothing hidden or without a size', async ({ page }) => {
+  await open(page);
+  const text = await outlineText(page);
+  expect(text).toContain('button "Near the top"');
+  expect(text).toContain('h2 "Slotted title"');
+  expect(text).toContain('button "Inside the shadow"');
+  expect(text).toContain('textbox "Password" secret');
+  for (const hidden of ['No size', 'Invisible', 'Not displayed', 'Hidden from AT', 'Inert']) expect(text).not.toContain(hidden);
+  expect(text).not.toContain('hunter2');
+  // Far below the viewport, but the whole page fits the budget: listed.
+  expect(text).toContain('button "Far below"');
+});
+
+test('over budget, keeps what is near the viewport, and follows the scroll', async ({ page }) => {
+  await open(page);
+  await page.evaluate(() => {
+    const row = (label: string) => {
+      const div = document.createElement('div');
+      for (let i = 0; i < 60; i += 1) div.append(Object.assign(document.createElement('button'), { textContent: `${label} ${i}` }));
+      return div;
+    };
+    document.querySelector('main')?.prepend(row('Top'));
+    document.querySelector('#far')?.after(row('Bottom'));
+  });
+  const top = await outlineText(page, { maxTokens: 150 });
+  expect(top).toMatch(/more elements not listed$/);
+  expect(top).toContain('button "Top 0"');
+  expect(top).not.toContain('Bottom');
+  // Landmarks and headings come first, wherever they are.
+  expect(top).toContain('h1 "Outline check"');
+
+  await page.locator('#far').scrollIntoViewIfNeeded();
+  const bottom = await outlineText(page, { maxTokens: 150 });
+  expect(bottom).toContain('button "Far below"');
+  expect(bottom).toContain('button "Bottom 0"');
+  expect(bottom).not.toContain('Top');
+  expect(bottom).toContain('h1 "Outline check"');
+});
+
+test('a ref survives a re-render, and a click through the resolver reaches the new element', async ({ page }) => {
+  await open(page);
+  const result = await page.evaluate(() => {
+    const { outlinePage, resolveTarget } = window.planloopDom;
+    const node = outlinePage().nodes.find((item) => item.name === 'Near the top');
+    const old = document.querySelector('#near') as HTMLButtonElement;
+    const fresh = document.createElement('button');
+    fresh.textContent = 'Near the top';
+    fresh.id = 'near-2';
+    let clicks = 0;
+    fresh.addEventListener('click', () => (clicks += 1));
+    old.replaceWith(fresh);
+    const found = resolveTarget(node?.ref);
+    if (found.ok) (found.element as HTMLElement).click();
+    const again = outlinePage().nodes.find((item) => item.name === 'Near the top');
+    return { ref: node?.ref, via: found.ok ? found.via : found.reason, clicks, sameRef: again?.ref === node?.ref };
+  });
+  expect(result).toEqual({ ref: expect.stringMatching(/^e\d+$/), via: 'relocated', clicks: 1, sameRef: true });
+});
+
+// The running demo does not load planloop/dom itself: import it through Vite's resolver (the
+// `planloop/dom` alias), as a host page's own module would.
+const importDom = (page: Page) =>
+  page.evaluate(async () => {
+    const url = '/@id/planloop/dom';
+    (window as unknown as { planloopDom: Dom }).planloopDom = (await import(/* @vite-ignore */ url)) as Dom;
+  });
+
+test('outlines the running demo: site, guide and the plan panel inside its shadow root; only the dialog while it is modal', async ({ page }) => {
+  await openDemo(page, '/commercial?fast=1');
+  await importDom(page);
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
+  const text = await outlineText(page, { maxTokens: 1000 });
+  expect(text).toMatch(/^ {2}\[e\d+\] h1 "Pricing"$/m);
+  expect(text).toMatch(/link "Start a 14-day trial" ->\/try$/m);
+  expect(text).toContain('button "Start the tour"');
+  // <plan-panel> draws the plan in an open shadow root.
+  expect(text).toMatch(/h\d "Tour plan"/);
+
+  await page.keyboard.press('Escape');
+  await page.getByRole('button', { name: 'Settings' }).click();
+  await expect(page.locator('#settings')).toBeVisible();
+  await page.getByLabel('An OpenAI-compatible endpoint').check();
+  await page.getByLabel('API key (optional)').fill('sk-test-not-for-models');
+  const modal = await outlineText(page);
+  expect(modal.split('\n')[0]).toMatch(/^\[e\d+\] dialog "Settings"$/);
+  expect(modal).toContain('textbox "API key (optional)" secret');
+  expect(modal).not.toContain('sk-test');
+  expect(modal).not.toContain('Pricing');
+});
+
+test('outlines a 2,000-element page in bounded time', async ({ page }, testInfo) => {
+  await open(page);
+  const figures = await page.evaluate(() => {
+    document.body.innerHTML = window.bigPageHtml(2000);
+    const elements = document.body.querySelectorAll('*').length;
+    const { outlinePage, renderOutline } = window.planloopDom;
+    outlinePage(); // warm-up: first layout, refs given
+    const times: number[] = [];
+    let outline = outlinePage();
+    for (let i = 0; i < 15; i += 1) {
+      const start = performance.now();
+      outline = outlinePage();
+      times.push(performance.now() - start);
+    }
+    times.sort((a, b) => a - b);
+    return { elements, median: times[7] as number, max: times[14] as number, total: outline.total, listed: outline.nodes.length, tokens: outline.tokens, text: renderOutline(outline) };
+  });
+  testInfo.annotations.push({ type: 'outline, 2,000 elements', description: `median ${figures.median.toFixed(2)} ms, max ${figures.max.toFixed(2)} ms; ${figures.total} listable, ${figures.listed} listed, ${figures.tokens} tokens (estimated)` });
+  console.log(`dom-outline: ${figures.elements} elements, median ${figures.median.toFixed(2)} ms, max ${figures.max.toFixed(2)} ms, ${figures.listed}/${figures.total} listed, ${figures.tokens} tokens`);
+  expect(figures.elements).toBeGreaterThanOrEqual(2000);
+  expect(figures.tokens).toBeLessThanOrEqual(400);
+  expect(figures.text).toMatch(/more elements not listed$/);
+  // Generous, so a busy machine does not fail it: the precise figure is the benchmark's.
+  expect(figures.median).toBeLessThanOrEqual(50);
+});

@@ -1,0 +1,27 @@
+/**
+ * `planloop/dom`: what a turn sees of the page. {@link outlinePage} describes the visible page for
+ * a model within a token budget, {@link renderOutline} writes it as compact text for the turn
+ * prompt, and {@link resolveTarget} turns the refs it gives (`e12`), or a CSS selector, back into
+ * elements for the tools. Nothing here touches `document` or `window` at import.
+ *
+ * @example
+ * ```ts
+ * import { outlinePage, renderOutline, resolveTarget } from 'planloop/dom';
+ *
+ * const pageText = renderOutline(outlinePage({ root: document.body, maxTokens: 400 }));
+ * const found = resolveTarget('e12');
+ * if (found.ok) (found.element as HTMLElement).click();
+ * else console.log(found.message);
+ * ```
+ */
+export { accessibleName } from './accessible-name.js';
+export { elementRole } from './element-role.js';
+export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
+export { PRIVATE_ATTRIBUTE, isSecretField, type ElementState } from './element-state.js';
+export { estimateTokens } from './estimate-tokens.js';
+export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
+export type { PageElementKind } from './page-elements.js';
+export type { PageRoot } from './page-root.js';
+export { renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
+export { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions, type ResolveTargetResult } from './resolve-target.js';
+export { isElementVisible, type HiddenReason } from './visibility.js';

@@ -1,0 +1,206 @@
+import { accessibleName } from './accessible-name.js';
+import { BLOCK_ROLES, INTERACTIVE_ROLES, LANDMARK_ROLES, elementRole, headingLevel } from './element-role.js';
+import { PRIVATE_ATTRIBUTE } from './element-state.js';
+import { documentOf, type PageRoot } from './page-root.js';
+import { hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
+
+/*
+ * One walk over the rendered page that finds what an outline lists: landmarks, headings,
+ * interactive elements, and content blocks that have an id or a name (or match the host's
+ * `include` selector). The outline and the target resolver share it, so both see the same roles,
+ * names and visibility.
+ */
+
+/** What an outline line is about. */
+export type PageElementKind = 'landmark' | 'heading' | 'control' | 'block';
+
+/** One element the walk found. */
+export interface PageElement {
+  element: Element;
+  kind: PageElementKind;
+  role: string;
+  /** The accessible name, once known: blocks get it as they are found, the rest when {@link nameOf} asks. */
+  name?: string;
+  /** Headings only: 1 to 6. */
+  level?: number;
+  /** Index (in the walk's list) of the nearest listed element this one is inside; -1 at the top. */
+  parent: number;
+  /** Listed elements this one is inside. */
+  depth: number;
+  /** Pixels from the viewport (0 when in it, or without layout). */
+  distance: number;
+  /** Inside the page's `main` landmark. */
+  inMain: boolean;
+  /** Inside an element marked private (values are withheld). */
+  isPrivate: boolean;
+  /** Only when the walk includes hidden elements: whether this one is hidden. */
+  hidden: boolean;
+}
+
+/** Options of {@link collectPageElements}. */
+export interface CollectOptions {
+  /** Also walk hidden subtrees, marking what is found there `hidden` (the resolver's search). Default false. */
+  includeHidden?: boolean;
+  /** Check sizes and viewport distance. Default: whether the document has layout. */
+  layout?: boolean;
+  /** Extra elements to list (CSS selector), as blocks. */
+  include?: string;
+  /** Elements to leave out with everything inside them (CSS selector), e.g. the agent's own panel. */
+  exclude?: string;
+  /** Elements whose values, and those of everything inside them, are withheld (CSS selector), besides `[data-planloop-private]`. */
+  privateSelector?: string;
+}
+
+// Never descended into: their content is not part of the page a person acts on (an <svg>'s shapes,
+// a <select>'s options, which its line lists).
+const LEAVES = new Set(['svg', 'select', 'textarea', 'input', 'math']);
+
+/**
+ * Every listable element under `root` (itself included when it is an element), in document order.
+ *
+ * @example
+ * ```ts
+ * collectPageElements(document).filter((item) => item.kind === 'control').map((item) => item.name);
+ * ```
+ */
+export function collectPageElements(root: PageRoot, options: CollectOptions = {}): PageElement[] {
+  const document = documentOf(root);
+  const layout = options.layout ?? hasLayout(document);
+  const view = document.defaultView;
+  const width = view?.innerWidth ?? 0;
+  const height = view?.innerHeight ?? 0;
+  const include = options.include;
+  const exclude = options.exclude;
+  const privateSelector = options.privateSelector;
+  const found: PageElement[] = [];
+
+  const matches = (element: Element, selector: string | undefined): boolean => {
+    if (!selector) return false;
+    try {
+      return element.matches(selector);
+    } catch {
+      return false;
+    }
+  };
+
+  const visit = (element: Element, parent: number, depth: number, inMain: boolean, isPrivate: boolean, hidden: boolean): void => {
+    let hiddenHere = hidden;
+    if (!hiddenHere && subtreeHiddenBy(element, undefined)) {
+      if (!options.includeHidden) return;
+      hiddenHere = true;
+    }
+    if (exclude && matches(element, exclude)) return;
+    const role = elementRole(element);
+    const privateHere = isPrivate || (element.hasAttributes() && element.hasAttribute(PRIVATE_ATTRIBUTE)) || matches(element, privateSelector);
+    const inMainHere = inMain || role === 'main';
+    const kind = role ? kindOf(role) : undefined;
+    const included = matches(element, include);
+    // Computed styles are the walk's biggest cost. With layout, only the elements it may list need
+    // one: an element inside a display:none container has no box, which the size check catches.
+    // Without layout (happy-dom, jsdom), every element's display is read to prune hidden subtrees.
+    const style = !layout || kind || included ? styleOf(element) : undefined;
+    if (!hiddenHere && style?.display === 'none') {
+      if (!options.includeHidden) return;
+      hiddenHere = true;
+    }
+    let index = parent;
+    let childDepth = depth;
+    if (kind || included) {
+      // Unnamed regions and groups without an id are layout, not something to point at. Names of
+      // controls and headings wait until the outline needs them: most never make it into a budget.
+      const name = kind === 'control' || kind === 'heading' ? undefined : accessibleName(element, role);
+      const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
+      const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
+      const selfHidden = hiddenHere || (listed && selfHiddenBy(style, box) !== undefined);
+      if (listed && (!selfHidden || options.includeHidden)) {
+        index = found.length;
+        childDepth = depth + 1;
+        const item: PageElement = {
+          element,
+          kind: kind ?? 'block',
+          role: role ?? element.localName,
+          parent,
+          depth,
+          distance: box && !selfHidden ? viewportDistance(box, width, height) : 0,
+          inMain: inMainHere,
+          isPrivate: privateHere,
+          hidden: selfHidden,
+        };
+        if (name !== undefined) item.name = name;
+        if (kind === 'heading') item.level = headingLevel(element);
+        found.push(item);
+      }
+    }
+    if (LEAVES.has(element.localName)) return;
+    const children = renderedChildren(element);
+    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere);
+  };
+
+  // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
+  // hidden, private or main container, so is everything under the root.
+  const top = root.nodeType === 1 ? (root as Element) : root.nodeType === 11 ? (root as ShadowRoot).host : undefined;
+  let hidden = false;
+  let inMain = false;
+  let isPrivate = false;
+  if (top) {
+    const reason = hiddenReason(top, { layout: false });
+    hidden = reason !== undefined && reason !== 'visibility';
+    if (hidden && !options.includeHidden) return found;
+    inMain = !!closestAcross(top, 'main, [role=main]');
+    isPrivate = !!closestAcross(top, `[${PRIVATE_ATTRIBUTE}]`) || (!!privateSelector && !!closestAcross(top, privateSelector));
+  }
+  if (root.nodeType === 1) visit(root as Element, -1, 0, inMain, isPrivate, hidden);
+  else {
+    const children = renderedChildren(root);
+    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, -1, 0, inMain, isPrivate, hidden);
+  }
+  return found;
+}
+
+/**
+ * The accessible name of a found element, computed on first use and kept.
+ *
+ * @example
+ * ```ts
+ * collectPageElements(document).map(nameOf);
+ * ```
+ */
+export function nameOf(item: PageElement): string {
+  return (item.name ??= accessibleName(item.element, item.role));
+}
+
+function kindOf(role: string): PageElementKind | undefined {
+  if (role === 'heading') return 'heading';
+  if (INTERACTIVE_ROLES.has(role)) return 'control';
+  if (LANDMARK_ROLES.has(role)) return 'landmark';
+  if (BLOCK_ROLES.has(role)) return 'block';
+  return undefined;
+}
+
+/** Listed even without an id or a name: the page's main landmarks, forms and open dialogs. */
+function alwaysListed(role: string | undefined): boolean {
+  return role === 'main' || role === 'navigation' || role === 'banner' || role === 'contentinfo' || role === 'complementary' || role === 'search' || role === 'form' || role === 'dialog' || role === 'alertdialog' || role === 'tabpanel';
+}
+
+/** Pixels between `box` and the viewport, horizontally plus vertically. */
+function viewportDistance(box: DOMRect, width: number, height: number): number {
+  const dy = box.bottom < 0 ? -box.bottom : box.top > height ? box.top - height : 0;
+  const dx = box.right < 0 ? -box.right : box.left > width ? box.left - width : 0;
+  return dx + dy;
+}
+
+/** `element.closest(selector)` that goes on through shadow roots to their hosts. */
+function closestAcross(element: Element, selector: string): Element | null {
+  for (let node: Element | null = element; node; ) {
+    let found: Element | null = null;
+    try {
+      found = node.closest(selector);
+    } catch {
+      return null;
+    }
+    if (found) return found;
+    const top = node.getRootNode();
+    node = top.nodeType === 11 ? (top as ShadowRoot).host : null;
+  }
+  return null;
+}

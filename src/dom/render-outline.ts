@@ -1,0 +1,130 @@
+import type { ElementState } from './element-state.js';
+import type { PageElementKind } from './page-elements.js';
+
+/*
+ * The outline as text for a turn prompt: one line per element, two spaces of indent per level of
+ * nesting (landmarks, sections, forms), short words a small model reads without a legend:
+ *
+ *   [e1] banner
+ *     [e2] navigation "Site"
+ *       [e3] link "Pricing" current=page ->/commercial
+ *   [e5] main
+ *     [e6] h1 "Try Orbitly"
+ *     [e7] form #trial-form
+ *       [e8] textbox "Work email" email required value="ada@example.com"
+ *       [e9] textbox "Password" secret
+ *   … 4 more elements not listed
+ */
+
+/** One element of an outline. */
+export interface OutlineNode {
+  /** What tools take as a target: `e12`. */
+  ref: string;
+  kind: PageElementKind;
+  /** The ARIA role (`button`, `link`, `textbox`, `navigation`…); headings are `heading` with a `level`. */
+  role: string;
+  /** The accessible name; `''` when it has none. */
+  name: string;
+  /** Headings: 1 to 6. */
+  level?: number;
+  /** The element's id, shown when it has no name. */
+  id?: string;
+  state: ElementState;
+  /** Listed elements this one is inside. */
+  depth: number;
+  /** The element itself, for the host (never rendered). */
+  element: Element;
+}
+
+/** An outline of the visible page, fitted to a token budget. */
+export interface PageOutline {
+  /** The listed elements, in document order. */
+  nodes: OutlineNode[];
+  /** Listable elements found on the page. */
+  total: number;
+  /** Of those, how many were left out to fit `maxTokens`. */
+  omitted: number;
+  /** The estimated tokens of {@link renderOutline}'s text. */
+  tokens: number;
+  /** The budget it was fitted to. */
+  maxTokens: number;
+}
+
+const INDENT = '  ';
+/** Deeper nesting is drawn at this depth: indentation costs tokens and says little past it. */
+const MAX_INDENT = 6;
+const MAX_NAME = 60;
+
+/**
+ * The outline as compact text, one line per element, and a last line saying how many elements
+ * were left out when some were.
+ *
+ * @example
+ * ```ts
+ * import { outlinePage, renderOutline } from 'planloop/dom';
+ * renderOutline(outlinePage({ root: document.querySelector('main')! }));
+ * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial" ->/try'
+ * ```
+ */
+export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): string {
+  const lines = outline.nodes.map(renderOutlineLine);
+  if (outline.omitted > 0) lines.push(omittedLine(outline.omitted));
+  return lines.length > 0 ? lines.join('\n') : 'No visible elements.';
+}
+
+/**
+ * One element's line: `[e8] textbox "Work email" email required`.
+ *
+ * @example
+ * ```ts
+ * renderOutlineLine({ ref: 'e3', kind: 'control', role: 'button', name: 'Start free trial', state: {}, depth: 1, element });
+ * // '  [e3] button "Start free trial"'
+ * ```
+ */
+export function renderOutlineLine(node: Omit<OutlineNode, 'element'>): string {
+  const role = node.kind === 'heading' ? `h${node.level ?? 2}` : node.role;
+  let line = `${INDENT.repeat(Math.min(node.depth, MAX_INDENT))}[${node.ref}] ${role}`;
+  if (node.name) line += ` "${quote(node.name, MAX_NAME)}"`;
+  else if (node.id) line += ` #${quote(node.id, 40)}`;
+  const words = stateWords(node.state);
+  return words.length > 0 ? `${line} ${words.join(' ')}` : line;
+}
+
+/**
+ * The last line of an outline that left elements out.
+ *
+ * @example
+ * ```ts
+ * omittedLine(37); // '… 37 more elements not listed'
+ * ```
+ */
+export function omittedLine(omitted: number): string {
+  return `… ${omitted} more element${omitted === 1 ? '' : 's'} not listed`;
+}
+
+function stateWords(state: ElementState): string[] {
+  const words: string[] = [];
+  if (state.type) words.push(state.type);
+  if (state.withheld) words.push(state.withheld);
+  if (state.value !== undefined) words.push(`value="${quote(state.value, 40)}"`);
+  if (state.options) words.push(`options=${state.options.map((option) => quote(option, 24)).join('|')}${state.moreOptions ? `|+${state.moreOptions}` : ''}`);
+  if (state.checked !== undefined) words.push(state.checked === 'mixed' ? 'mixed' : state.checked ? 'checked' : 'unchecked');
+  if (state.pressed !== undefined) words.push(state.pressed === 'mixed' ? 'pressed=mixed' : state.pressed ? 'pressed' : 'not-pressed');
+  if (state.expanded !== undefined) words.push(state.expanded ? 'expanded' : 'collapsed');
+  if (state.selected) words.push('selected');
+  if (state.current) words.push(state.current === 'true' ? 'current' : `current=${state.current}`);
+  if (state.required) words.push('required');
+  if (state.disabled) words.push('disabled');
+  if (state.href) words.push(`->${state.href}`);
+  return words;
+}
+
+// Page text goes inside double quotes on one line: a quote or a line break in it cannot end the
+// line's field or start a line that looks like another element.
+function quote(text: string, max: number): string {
+  return clip(text.replace(/\s+/g, ' ').replace(/"/g, "'"), max);
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}

@@ -1,0 +1,227 @@
+// @vitest-environment happy-dom
+import { afterEach, describe, expect, it } from 'vitest';
+import { bigPageHtml } from '../../demo/fixtures/big-page.js';
+import { ValidationError } from '../../src/errors.js';
+import { createRefRegistry, estimateTokens, outlinePage, renderOutline } from '../../src/dom/index.js';
+import { lineOf, loadDemo, outlineText } from './fixtures.js';
+
+// happy-dom has no layout: every box counts as visible and in the viewport; CSS, `hidden`,
+// aria-hidden and inert still hide. e2e/dom-outline.spec.ts covers sizes and the viewport.
+
+afterEach(() => {
+  document.body.replaceChildren();
+  document.head.replaceChildren();
+});
+
+describe('outlinePage on the demo', () => {
+  it('describes the pricing page: landmarks, headings, the tiers and their links, the guide', () => {
+    loadDemo().show('commercial');
+    const text = outlineText({ registry: createRefRegistry(), maxTokens: 600 });
+    const lines = text.split('\n');
+    expect(lines[0]).toBe('[e1] banner');
+    expect(text).toContain('  [e3] navigation "Site"');
+    expect(lineOf(text, 'Pricing')).toMatch(/^ {4}\[e\d+\] link "Pricing" ->\/commercial$/);
+    expect(text).toMatch(/^\[e\d+\] main #view$/m);
+    expect(text).toMatch(/^ {2}\[e\d+\] h1 "Pricing"$/m);
+    expect(text).toMatch(/^ {2}\[e\d+\] region "Plans"$/m);
+    expect(text).toMatch(/^ {4}\[e\d+\] article #tier-team$/m);
+    expect(text).toMatch(/^ {6}\[e\d+\] h2 "Team"$/m);
+    expect(lineOf(text, 'Start a 14-day trial')).toMatch(/^ {6}\[e\d+\] link "Start a 14-day trial" ->\/try$/);
+    expect(text).toMatch(/^ {2}\[e\d+\] region #compare$/m);
+    expect(lineOf(text, 'Tour')).toMatch(/tab "Tour" selected$/);
+    // The closed settings dialog, the hidden announcement and the templates are not on the page.
+    for (const absent of ['Storage', 'Tour speed', 'Start the tour', 'Base URL', 'API key', 'Try Orbitly', 'Not found']) expect(text).not.toContain(absent);
+    expect(text).not.toMatch(/more elements? not listed/);
+    // Every line starts with a ref the tools take, and no line is cut by a stray quote.
+    for (const line of lines) expect(line).toMatch(/^ *\[e\d+\] [a-z0-9]+( "[^"]*")?/);
+  });
+
+  it('describes the trial form with its fields, their state and the select options', () => {
+    loadDemo().show('try');
+    (document.getElementById('trial-name') as HTMLInputElement).value = 'Ada';
+    const text = outlineText();
+    expect(lineOf(text, 'Your name')).toMatch(/textbox "Your name" value="Ada" required$/);
+    expect(lineOf(text, 'Work email')).toMatch(/textbox "Work email" email required$/);
+    expect(lineOf(text, 'Plan')).toMatch(/combobox "Plan" value="Team" options=Starter\|Team\|Business$/);
+    expect(lineOf(text, 'Start my trial')).toMatch(/button "Start my trial"$/);
+  });
+
+  it('fits every demo page into the default budget of 400 tokens: the site whole, the site and guide nearly', () => {
+    const demo = loadDemo();
+    for (const route of ['home', 'commercial', 'try', 'docs'] as const) {
+      demo.show(route);
+      const site = outlinePage({ root: document.getElementById('view') as HTMLElement });
+      expect(site.omitted, route).toBe(0);
+      const page = outlinePage();
+      expect(page.omitted, route).toBeLessThanOrEqual(1);
+      expect(page.tokens, route).toBeLessThanOrEqual(400);
+      expect(page.tokens).toBe(estimateTokens(renderOutline(page)));
+    }
+  });
+});
+
+describe('outlinePage on a 2,000-element page', () => {
+  it('stays within the budget, keeps the structure and the first content, says how many it left out, in bounded time', () => {
+    document.body.innerHTML = bigPageHtml(2000);
+    expect(document.body.querySelectorAll('*').length).toBeGreaterThanOrEqual(2000);
+    const start = performance.now();
+    const outline = outlinePage();
+    const ms = performance.now() - start;
+    const text = renderOutline(outline);
+
+    expect(outline.total).toBeGreaterThan(900);
+    expect(outline.tokens).toBeLessThanOrEqual(400);
+    expect(outline.omitted).toBe(outline.total - outline.nodes.length);
+    expect(text.endsWith(`… ${outline.omitted} more elements not listed`)).toBe(true);
+    // Half the budget went to the structure, least nested first: the skeleton, then the sections.
+    expect(outline.nodes.filter((node) => node.depth === 0).map((node) => node.role)).toEqual(['banner', 'main', 'contentinfo']);
+    expect(text).toMatch(/^  \[e\d+\] navigation "Site"$/m);
+    expect(text).toContain('region "Section 8: scheduling topic 8"');
+    // The rest went to the content of main, in order: the first section's controls are all in.
+    expect(text).toContain('link "a link to its docs" ->/docs/1');
+    expect(text).toContain('textbox "Field 1" value="value 1"');
+    expect(text).toContain('button "More 1" collapsed');
+    // Hidden buttons are never listed.
+    expect(text).not.toContain('Hidden 1');
+    // happy-dom is far slower than a browser (Chromium: a few ms, see the benchmark); this only
+    // guards against a walk that is worse than linear.
+    expect(ms).toBeLessThan(3_000);
+  });
+
+  it('puts what is inside main before the rest when there is no layout to measure', () => {
+    document.body.innerHTML = `<header><nav aria-label="Top">${'<a href="/x">Nav link</a>'.repeat(40)}</nav></header><main><button>Main action</button></main>`;
+    const outline = outlinePage({ maxTokens: 60 });
+    const text = renderOutline(outline);
+    expect(text).toContain('button "Main action"');
+    expect(outline.omitted).toBeGreaterThan(20);
+  });
+});
+
+describe('outlinePage and hidden elements', () => {
+  it('leaves out display:none (inline and from a stylesheet), visibility:hidden, hidden, aria-hidden, inert, closed dialogs and details', () => {
+    document.head.innerHTML = '<style>.gone { display: none } .ghost { visibility: hidden }</style>';
+    document.body.innerHTML = `
+      <button>Shown</button>
+      <div style="display:none"><button>Inline none</button></div>
+      <div class="gone"><button>Sheet none</button></div>
+      <div class="ghost"><button>Ghost</button><button style="visibility:visible">Visible in ghost</button></div>
+      <p hidden><button>Hidden attr</button></p>
+      <div aria-hidden="true"><button>Aria hidden</button></div>
+      <div inert><button>Inert</button></div>
+      <dialog><button>In closed dialog</button></dialog>
+      <dialog open aria-label="Open dialog"><button>In open dialog</button></dialog>
+      <details><summary>More</summary><button>In closed details</button></details>
+      <details open><summary>Less</summary><button>In open details</button></details>
+      <template><button>In template</button></template>
+      <input type="hidden" name="csrf" value="x">`;
+    const text = outlineText();
+    for (const shown of ['Shown', 'Visible in ghost', 'In open dialog', 'In open details']) expect(text).toContain(`"${shown}"`);
+    for (const hidden of ['Inline none', 'Sheet none', '"Ghost"', 'Hidden attr', 'Aria hidden', 'Inert', 'In closed dialog', 'In closed details', 'In template', 'csrf']) {
+      expect(text).not.toContain(hidden);
+    }
+    expect(lineOf(text, 'More')).toMatch(/button "More" collapsed$/);
+    expect(lineOf(text, 'Less')).toMatch(/button "Less" expanded$/);
+    expect(text).toMatch(/dialog "Open dialog"\n {2}\[e\d+\] button "In open dialog"/);
+  });
+
+  it('outlines nothing under a hidden root, and says there is nothing', () => {
+    document.body.innerHTML = '<div hidden><section id="inner"><button>Inside</button></section></div>';
+    const outline = outlinePage({ root: document.getElementById('inner') as HTMLElement });
+    expect(outline.nodes).toEqual([]);
+    expect(renderOutline(outline)).toBe('No visible elements.');
+  });
+});
+
+describe('outlinePage and shadow DOM', () => {
+  it('walks open shadow roots, with slotted content where its slot is, and skips unslotted children', () => {
+    document.body.innerHTML = '<main><pricing-card id="card"><span slot="title">Team plan</span><b>unslotted</b><button slot="action">Buy Team</button></pricing-card></main>';
+    const card = document.getElementById('card') as HTMLElement;
+    const shadow = card.attachShadow({ mode: 'open' });
+    shadow.innerHTML = '<article aria-label="Plan card"><h2><slot name="title"></slot></h2><slot name="action"></slot><nested-part></nested-part></article>';
+    const nested = shadow.querySelector('nested-part') as HTMLElement;
+    nested.attachShadow({ mode: 'open' }).innerHTML = '<a href="/compare">Compare plans</a><button hidden>Nested hidden</button>';
+
+    const text = outlineText();
+    expect(text.split('\n')).toEqual([
+      expect.stringMatching(/^\[e\d+\] main$/),
+      expect.stringMatching(/^ {2}\[e\d+\] article "Plan card"$/),
+      expect.stringMatching(/^ {4}\[e\d+\] h2 "Team plan"$/),
+      expect.stringMatching(/^ {4}\[e\d+\] button "Buy Team"$/),
+      expect.stringMatching(/^ {4}\[e\d+\] link "Compare plans" ->\/compare$/),
+    ]);
+  });
+});
+
+describe('outlinePage budget and options', () => {
+  it('fits any budget, by the estimator it is given, and reports the omitted', () => {
+    loadDemo().show('commercial');
+    for (const maxTokens of [20, 80, 150, 250]) {
+      const outline = outlinePage({ maxTokens });
+      expect(outline.tokens, `budget ${maxTokens}`).toBeLessThanOrEqual(maxTokens);
+      expect(outline.omitted).toBeGreaterThan(0);
+      expect(renderOutline(outline)).toMatch(/… \d+ more elements? not listed$/);
+    }
+    // A stricter tokenizer (a token per word and per symbol) gets a shorter outline, still within it.
+    const strict = (text: string) => (text.match(/\w+|[^\s\w]/g) ?? []).length;
+    const outline = outlinePage({ maxTokens: 150, estimateTokens: strict });
+    expect(strict(renderOutline(outline))).toBeLessThanOrEqual(150);
+    expect(outline.tokens).toBe(strict(renderOutline(outline)));
+  });
+
+  it('over budget keeps the structure, least nested first, and an element with what it is inside', () => {
+    loadDemo().show('commercial');
+    const outline = outlinePage({ maxTokens: 120 });
+    const text = renderOutline(outline);
+    for (const kept of ['banner', 'navigation "Site"', 'main #view', 'h1 "Pricing"', 'region "Plans"', 'complementary "Guide"']) expect(text).toContain(kept);
+    // Content of main comes before the guide's controls.
+    expect(text).toContain('link "Start free"');
+    expect(text).not.toContain('button "Show me how to try it"');
+    // Every listed element's parent line is listed too (indentation never jumps by more than a level).
+    for (let i = 1; i < outline.nodes.length; i += 1) {
+      expect((outline.nodes[i] as { depth: number }).depth).toBeLessThanOrEqual((outline.nodes[i - 1] as { depth: number }).depth + 1);
+    }
+  });
+
+  it('lists extra elements the host includes', () => {
+    document.body.innerHTML = '<main><div class="callout" id="promo">Spring offer</div><div class="callout">Unnamed</div></main>';
+    expect(outlineText()).not.toContain('promo');
+    const text = outlineText({ include: '.callout' });
+    expect(text).toMatch(/\[e\d+\] div #promo/);
+    expect(text.split('\n')).toHaveLength(3);
+    // A selector the browser rejects lists nothing extra rather than throwing.
+    expect(outlineText({ include: '::nonsense(' })).not.toContain('div');
+  });
+
+  it('leaves out what the host excludes, with everything inside it', () => {
+    loadDemo().show('commercial');
+    const text = outlineText({ exclude: '#guide, .demo-tag' });
+    expect(text).toContain('navigation "Site"');
+    expect(text).toContain('h1 "Pricing"');
+    expect(text).not.toContain('Guide');
+    expect(text).not.toContain('Ask');
+    // An invalid selector excludes nothing rather than throwing.
+    expect(outlineText({ exclude: '::nonsense(' })).toContain('complementary "Guide"');
+  });
+
+  it('outlines only the root it is given', () => {
+    loadDemo().show('commercial');
+    const text = outlineText({ root: document.getElementById('view') as HTMLElement });
+    expect(text.split('\n')[0]).toMatch(/^\[e\d+\] main #view$/);
+    expect(text).not.toContain('Guide');
+    expect(text).not.toContain('navigation');
+  });
+
+  it('refuses bad options with a ValidationError, before touching the page', () => {
+    for (const options of [{ maxTokens: 0 }, { maxTokens: Number.NaN }, { maxTokens: '400' }, { root: {} }, { root: 'main' }, { estimateTokens: 4 }]) {
+      let error: unknown;
+      try {
+        outlinePage(options as never);
+      } catch (caught) {
+        error = caught;
+      }
+      expect(error, JSON.stringify(options)).toBeInstanceOf(ValidationError);
+      expect((error as ValidationError).code).toBe('invalid_input');
+      expect((error as Error).message).toMatch(/^outlinePage: /);
+    }
+  });
+});
