@@ -161,7 +161,15 @@ function firstLine(error: unknown): string {
  */
 export type BackendKind = 'schema enforced' | 'Chrome' | 'instruction' | 'schema in prompt';
 
-/** Tokens a turn sends on each backend kind besides the plan: the envelope instructions and what the backend adds. */
+/**
+ * Tokens a turn sends on each backend kind besides the plan: the envelope instructions and what
+ * the backend adds (nothing, one line about the JSON, or the schema).
+ *
+ * @example
+ * ```ts
+ * turnFixedTokens().instruction; // TURN_INSTRUCTIONS + "Reply with the JSON object described above and nothing else."
+ * ```
+ */
 export function turnFixedTokens(): Record<BackendKind, number> {
   const instructions = countTokens(TURN_INSTRUCTIONS);
   return {

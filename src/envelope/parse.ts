@@ -31,7 +31,14 @@ export interface ParseTurnEnvelopeOptions {
 /** The result of {@link safeParseTurnEnvelope}. */
 export type SafeParseTurnEnvelopeResult = { success: true; data: TurnEnvelope } | { success: false; error: EnvelopeError };
 
-/** The keys of the plan part of an envelope: the full form's two, then the compact form's three. */
+/**
+ * The keys of the plan part of an envelope: the full form's two, then the compact form's three.
+ *
+ * @example
+ * ```ts
+ * ENVELOPE_HEADER_KEYS.includes('todo'); // true
+ * ```
+ */
 export const ENVELOPE_HEADER_KEYS = ['turn_planning', 'todo_adjust', 'todo', 'last', 'replace'] as const;
 
 /** The plan part of an envelope, read from either form: what the turn works on and the plan change. */
@@ -45,7 +52,9 @@ const SHAPE = '{"todo":"t2","actions":[…]}';
 const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…","intent":"…"}]}';
 
 /**
- * Reads one turn envelope from model text, tolerantly (code fences, prose around the JSON,
+ * Reads one turn envelope from model text, in either form (the compact `{"todo":"t2",…}` is read
+ * into the full `TurnEnvelope`: its implied completions become `todo_adjust.complete_before`),
+ * tolerantly (code fences, prose around the JSON,
  * trailing commas, single quotes, `null` for absent fields, one object wrapped in `[ ]`) and
  * validated. Throws an {@link EnvelopeError} whose message can be sent back to the model as is. A
  * cut-off object is refused (a partial envelope is never applied); `__proto__` keys are dropped.
@@ -53,8 +62,9 @@ const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…"
  *
  * @example
  * ```ts
- * const envelope = parseTurnEnvelope('```json\n{"turn_planning":{"todo_id":"t1","does":"Greet"},"actions":[{"type":"narrate","text":"Hi"}]}\n```');
+ * const envelope = parseTurnEnvelope('```json\n{"todo":"t2","actions":[{"type":"narrate","text":"Hi"}]}\n```');
  * envelope.actions[0]; // { type: 'narrate', text: 'Hi' }
+ * envelope.todo_adjust; // { remove: [], replace: [], complete_before: 't2' }
  * ```
  */
 export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
