@@ -8,7 +8,7 @@
 // It answers with JSON text, streamed in small chunks with small pauses, so that planloop's real
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
-import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnEnvelope } from 'planloop';
+import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnAction } from 'planloop';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
 import { actionsForTodo, tourFor } from './tours.js';
@@ -56,10 +56,10 @@ export function answer(request: LLMRequest): string {
 export function callKind(request: LLMRequest): OfflineCallKind {
   const properties = (request.jsonSchema?.properties ?? {}) as Record<string, unknown>;
   if ('task_summary' in properties) return 'plan';
-  if ('turn_planning' in properties) return 'turn';
+  if ('todo' in properties || 'turn_planning' in properties) return 'turn';
   if ('content' in properties) return 'edit';
   const all = request.messages.map((message) => message.content).join('\n');
-  if (/^Todos \(first is next\):/m.test(all) || all.includes('turn_planning')) return 'turn';
+  if (/^Todos \(first is next\):/m.test(all) || all.includes('"todo"')) return 'turn';
   if (all.includes('--- document start ---')) return 'edit';
   if (/^Task:/m.test(all)) return 'plan';
   return 'other';
@@ -81,28 +81,27 @@ function readEarlierIds(prompt: string): Set<string> {
   return new Set(line.match(/\bt\d+\b/g) ?? []);
 }
 
-function turnAnswer(prompt: string): TurnEnvelope {
+/** A turn's answer in the compact envelope the turn prompt teaches (`{"todo":"t3","actions":[…]}`). */
+interface CompactEnvelope {
+  todo: string;
+  last?: true;
+  actions: TurnAction[];
+}
+
+function turnAnswer(prompt: string): CompactEnvelope {
   const { task = '', todos } = readTurnMessage(prompt);
   const earlier = readEarlierIds(prompt);
-  // A todo an earlier turn worked on is done now: mark it so. The next one is the first of the rest.
-  const done = todos.filter((todo) => earlier.has(todo.id)).map((todo) => todo.id);
+  // A todo an earlier turn worked on is done now. Naming the next one says so: the todos above it
+  // count as done. The next one is the first of the rest.
   const rest = todos.filter((todo) => !earlier.has(todo.id));
   const next = rest[0];
   if (!next) {
-    return {
-      turn_planning: { does: 'Finish the tour', is_last_turn: true },
-      todo_adjust: { remove: done, replace: [] },
-      actions: [{ type: 'task_finish', summary: 'Finished the tour.' }],
-    };
+    return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: 'Finished the tour.' }] };
   }
   const step = tourFor(task).steps.find((candidate) => same(candidate.description, next.description));
   const actions = step?.actions ?? actionsForTodo(next.intent, next.description);
   const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
-  return {
-    turn_planning: { todo_id: next.id, does: next.description, is_last_turn: last },
-    todo_adjust: { remove: done, replace: [] },
-    actions,
-  };
+  return { todo: next.id, ...(last ? { last: true as const } : {}), actions };
 }
 
 function same(a: string, b: string): boolean {

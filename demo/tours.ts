@@ -25,7 +25,8 @@ export interface Tour {
   steps: TourStep[];
 }
 
-const narrate = (text: string, target?: string): TurnAction => (target ? { type: 'narrate', text, target } : { type: 'narrate', text });
+// The target first, as the turn prompt asks: the highlight can show while the words stream.
+const narrate = (text: string, target?: string): TurnAction => (target ? { type: 'narrate', target, text } : { type: 'narrate', text });
 const tool = (name: string, args: Record<string, unknown>): TurnAction => ({ type: 'tool', name, args });
 const finish = (summary: string): TurnAction => ({ type: 'task_finish', summary });
 
