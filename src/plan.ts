@@ -251,7 +251,8 @@ export class Plan {
 
   /**
    * Applies one turn's `todo_adjust` atomically: `remove` ids become `completed` (they stay in
-   * `list()`), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
+   * `list()`), `complete_before` completes every open todo above the one it names (what the
+   * compact envelope's `todo` means), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
    * turn's `todo_id`) starts that todo in the same change. Emits `plan-update` when the todos
    * changed. Throws `EnvelopeError`, changing nothing, on a bad adjust.
    */

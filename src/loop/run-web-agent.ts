@@ -10,7 +10,7 @@ import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
-export type { LoopTool, LoopToolContext, LoopToolHandler } from './dispatch-action.js';
+export type { LoopTool, LoopToolContext, LoopToolHandler, NarrateDeltaContext } from './dispatch-action.js';
 
 /** Options of {@link runWebAgent}. */
 export interface RunWebAgentOptions extends ActionHandlers {
@@ -233,7 +233,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         observations.push(ignored);
         step('obs', ignored.summary);
       }
-      memory.record(turn, envelope, adjust);
+      memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
       const planning = envelope.turn_planning;
       const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
