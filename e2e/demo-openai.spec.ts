@@ -176,3 +176,34 @@ test('a broken endpoint: the guide and the notes say what went wrong, a stuck on
   // Chromium logs each 401 response as a console error: expected here, and nothing else.
   pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !/status of 401/.test(error)));
 });
+
+test('a new ask that fails leaves the finished tour labelled finished, not "Stopped by an error"', async ({ page, pageErrors }) => {
+  const model = `fake-relabel-${test.info().workerIndex}-${Date.now()}`;
+  let failing = false;
+  await page.route(`${FAKE}/v1/chat/completions`, async (route) => {
+    if (!failing) return route.continue();
+    await route.fulfill({
+      status: 401,
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'Incorrect API key provided.' } }),
+    });
+  });
+  await open(page, '/?fast=1&read=300');
+  await connect(page, model);
+  await page.getByLabel('Ask the guide').fill('Show me the Team plan');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Showed the Team plan.', { timeout: 15_000 });
+  const panel = page.locator('plan-panel');
+  await expect(panel.locator('.meta')).toHaveText('3 of 3 done · Finished');
+
+  failing = true;
+  await page.getByLabel('Ask the guide').fill('How do I get a refund?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.locator('#run-status')).toContainText('HTTP 401');
+  await expect(panel.locator('.meta')).toHaveText('3 of 3 done · Finished');
+  await expect(panel.locator('.summary')).toHaveText('Remote model: a short look at the Team plan.');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !/status of 401/.test(error)));
+});
