@@ -19,6 +19,8 @@ export const PLAN_PANEL_CSS = `
   box-sizing: border-box;
 }
 :host([hidden]) { display: none; }
+/* The panel's own parts hide with the hidden attribute, whatever display their rules give them. */
+[hidden] { display: none !important; }
 h2 { font-size: 1em; margin: 0 0 4px; }
 .summary { margin: 0 0 6px; color: var(--plan-panel-fg, #1d2330); font-weight: 500; }
 /* Model text can be one long word (a URL, a run of characters): wrap it inside the panel. */
@@ -67,13 +69,15 @@ button:focus-visible, input:focus-visible { outline: 2px solid var(--plan-panel-
 .text input { font: inherit; width: 100%; box-sizing: border-box; padding: 2px 6px; border: 1px solid var(--plan-panel-border, #d9dee8); border-radius: 4px; }
 .hint { margin: 0 0 6px; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); }
 .hint .touch { display: none; }
-.undo { margin: 6px 0 0; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); overflow-wrap: anywhere; }
+.undo { flex-basis: 100%; margin: 0; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); overflow-wrap: anywhere; }
 .undo button { padding: 1px 8px; margin-left: 4px; }
 .actions {
   display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; padding-top: 8px;
-  /* In a panel taller than its scrolling container, the buttons stay in view. */
+  /* In a panel taller than its scrolling container, the buttons stay in view; the shadow below
+     them hides steps scrolling past in the container's padding. */
   position: sticky; bottom: 0;
   background: var(--plan-panel-bg, #ffffff);
+  box-shadow: 0 28px 0 0 var(--plan-panel-bg, #ffffff), 0 -1px 0 0 var(--plan-panel-border, #d9dee8);
 }
 .approve { background: var(--plan-panel-accent, #3b6cf6); color: var(--plan-panel-accent-fg, #ffffff); }
 /* Touch screens: no key names, and targets a finger can hit. */

@@ -44,8 +44,8 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * Review: `review()` lets the user shape an announced plan before it runs: edit a step's text,
  * remove a step (with undo), move steps, then approve (or decline). Every change goes straight to
  * the plan (`plan.todos.edit`, `delete`, `move`), so the loop runs the plan as the user left it.
- * Only pending steps can be changed. Approving after a reorder renumbers the planner's predicted
- * turns (`expected_turn`) to follow the new order.
+ * Only pending steps can be changed. Approving after a move or a removal renumbers the planner's
+ * predicted turns (`expected_turn`) to follow the new list.
  *
  * Accessibility: the todos are a list whose items are reachable with Tab and then the arrow keys,
  * Home and End; the todo in progress carries `aria-current="step"`; each status is written out,
@@ -88,6 +88,8 @@ export class PlanPanelElement extends Base {
   /** How the previous plan's run ended, put back if making a new plan fails. */
   #noteBefore = '';
   #activeId: string | null = null;
+  /** The step in progress the list last scrolled to. */
+  #followed: string | null = null;
   #review: Review | null = null;
   #editing: string | null = null;
   /** Steps removed during the review, newest last, with where they were. */
@@ -160,12 +162,13 @@ export class PlanPanelElement extends Base {
     for (const button of [this.#approve, this.#decline]) button.type = 'button';
     this.#approve.addEventListener('click', () => this.#endReview(true));
     this.#decline.addEventListener('click', () => this.#endReview(false));
-    this.#actions.append(this.#approve, this.#decline);
+    // The undo line sits with the buttons, so that it stays in view with them.
+    this.#actions.append(this.#undoRow, this.#approve, this.#decline);
     this.#live = make('div', 'sr-only', 'announcer');
     this.#live.setAttribute('role', 'status');
     this.#live.setAttribute('aria-live', 'polite');
     root.addEventListener('keydown', (event) => this.#onPanelKeydown(event as KeyboardEvent));
-    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#hint, this.#empty, this.#list, this.#undoRow, this.#actions, this.#live);
+    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#hint, this.#empty, this.#list, this.#actions, this.#live);
     this.#renderLabels();
     this.#render();
   }
@@ -256,6 +259,24 @@ export class PlanPanelElement extends Base {
     this.#announce(`Review the plan: ${count} ${count === 1 ? 'step' : 'steps'}. Change them if you like, then choose “${this.#approve.textContent}”.`);
     if (options.focus !== false) this.#approve.focus();
     return promise;
+  }
+
+  /**
+   * Ends an open review as the approve button does (for a host's own key, such as Space); does
+   * nothing when no review is open.
+   *
+   * @example
+   * ```ts
+   * document.addEventListener('keydown', (event) => { if (event.key === ' ') panel.approve(); });
+   * ```
+   */
+  approve(): void {
+    this.#endReview(true);
+  }
+
+  /** Ends an open review as the decline button does; does nothing when no review is open. */
+  decline(): void {
+    this.#endReview(false);
   }
 
   connectedCallback(): void {
@@ -431,6 +452,24 @@ export class PlanPanelElement extends Base {
     const fallback = (todos.find((t) => t.status === 'in_progress') ?? todos[0])?.id ?? null;
     this.#setTabStop(this.#activeId ?? fallback);
     if (focused && root.activeElement === null) this.#items.get(focused)?.focus();
+    const current = todos.find((todo) => todo.status === 'in_progress')?.id ?? null;
+    if (current !== this.#followed) {
+      this.#followed = current;
+      if (current) this.#scrollListTo(this.#items.get(current));
+    }
+  }
+
+  /**
+   * When the list scrolls (a host capped its height, e.g. on a phone), brings a newly started step
+   * into view within the list alone: `scrollIntoView` would scroll the page too.
+   */
+  #scrollListTo(item: HTMLLIElement | undefined): void {
+    const list = this.#list;
+    if (!item || list.scrollHeight <= list.clientHeight) return;
+    const top = item.offsetTop;
+    const bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
   }
 
   /** The step's buttons while it can be changed (created then, removed after). */
@@ -693,13 +732,16 @@ function statusNews(previous: PlanState, state: PlanState): string[] {
 }
 
 /**
- * The edits that make the planner's predicted turns follow the list's order again after the user
- * moved steps: the same turn numbers, sorted, handed out in list order. None when they already do.
+ * The edits that make the planner's predicted turns follow the list again after the user moved or
+ * removed steps: the turn numbers in use, sorted and closed up (a removed step's turn goes), handed
+ * out in list order; steps the planner put in one turn stay together. None when nothing changes.
  */
 function turnsInOrder(todos: readonly TodoItem[]): Array<{ id: string; patch: { expected_turn: number } }> {
   const predicted = todos.filter((todo) => todo.status === 'pending' && todo.expected_turn !== undefined);
   const sorted = predicted.map((todo) => todo.expected_turn as number).sort((a, b) => a - b);
-  return predicted.flatMap((todo, index) => (todo.expected_turn === sorted[index] ? [] : [{ id: todo.id, patch: { expected_turn: sorted[index] as number } }]));
+  const distinct = [...new Set(sorted)];
+  const closedUp = sorted.map((turn) => (distinct[0] as number) + distinct.indexOf(turn));
+  return predicted.flatMap((todo, index) => (todo.expected_turn === closedUp[index] ? [] : [{ id: todo.id, patch: { expected_turn: closedUp[index] as number } }]));
 }
 
 /**

@@ -438,6 +438,21 @@ describe('<plan-panel> review: the user shapes the plan before it runs', () => {
     expect(panel.reviewing).toBe(false);
   });
 
+  it('approve() and decline() end a review for a host key, and do nothing without one', async () => {
+    const plan = planned();
+    const panel = mount(plan);
+    panel.approve();
+    panel.decline();
+    expect(panel.reviewing).toBe(false);
+    const first = panel.review();
+    panel.approve();
+    await expect(first).resolves.toBe(true);
+    const second = panel.review();
+    panel.decline();
+    await expect(second).resolves.toBe(false);
+    expect(plan.todos.list()).toHaveLength(3);
+  });
+
   it('cannot approve a plan with nothing left to run, and ends the review when given another plan', async () => {
     const plan = planned();
     const panel = mount(plan);
