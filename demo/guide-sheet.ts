@@ -37,6 +37,8 @@ export function createGuideSheet(options: { guide: HTMLElement; toggle: HTMLButt
     document.documentElement.style.setProperty('--guide-cover', `${cover()}px`);
   };
   const render = (): void => {
+    // The launcher exists only where the guide is a sheet (it is hidden in the HTML).
+    toggle.hidden = !narrow.matches;
     guide.dataset.sheet = state !== 'idle' ? 'tour' : open ? 'open' : 'closed';
     toggle.setAttribute('aria-expanded', String(open || state !== 'idle'));
     toggle.textContent = open ? 'Hide' : 'Ask the guide';
