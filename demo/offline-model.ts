@@ -1,7 +1,8 @@
 // The offline stand-in model: no key, no network. It is a plain LLMProvider (createFunctionProvider)
 // that reads everything it needs from the prompt it is given, like a real model would:
-// - the planning call: the `Task:` line and the `Sitemap:` block of the planner's user message
-//   (read back with readPlannerMessage, ./prompt-reading.ts);
+// - the planning call: the `Task:` and `Locale:` lines and the `Sitemap:` block of the planner's
+//   user message (read back with readPlannerMessage, ./prompt-reading.ts), and answers in the
+//   user's language (English, German or Japanese: it says so when asked in another);
 // - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
 //   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
 // - editWithInstruction: the `Instruction:` line and the text between the document markers.
@@ -9,9 +10,11 @@
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
 import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnAction } from 'planloop';
+import { languageOf } from './language.js';
+import { spokenLanguage, unspokenLanguage } from './phrases.js';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
-import { actionsForTodo, tourFor } from './tours.js';
+import { actionsForTodo, findStep, phrasesFor, tourFor } from './tours.js';
 
 /** What kind of call a request is, judged from its JSON schema and, failing that, its markers. */
 export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
@@ -66,11 +69,15 @@ export function callKind(request: LLMRequest): OfflineCallKind {
 }
 
 function planAnswer(prompt: string): string {
-  const { task, sitemap } = readPlannerMessage(prompt);
-  const tour = tourFor(task || 'Show me around', sitemap);
+  const { task, sitemap, locale } = readPlannerMessage(prompt);
+  // The user's language is the `Locale:` the host sent, else the ask's own.
+  const language = locale ?? (task ? languageOf(task) : undefined) ?? 'en';
+  const lang = spokenLanguage(language);
+  const tour = tourFor(task || 'Show me around', sitemap, lang ?? 'en', { understood: lang !== undefined });
+  const summary = lang ? tour.summary : `${unspokenLanguage(languageName(language))} ${tour.summary}`;
   // task_summary first, so that it streams to the announcement before the todos arrive.
   return JSON.stringify({
-    task_summary: tour.summary,
+    task_summary: summary,
     todos: tour.steps.map((step, index) => ({ intent: step.intent, description: step.description, expected_turn: index + 1 })),
   });
 }
@@ -96,17 +103,21 @@ function turnAnswer(prompt: string): CompactEnvelope {
   const rest = todos.filter((todo) => !earlier.has(todo.id));
   const next = rest[0];
   if (!next) {
-    return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: 'Finished the tour.' }] };
+    return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: phrasesFor(task).finishedTour }] };
   }
-  const step = tourFor(task).steps.find((candidate) => same(candidate.description, next.description));
+  const step = findStep(task, next.description);
   const actions = step?.actions ?? actionsForTodo(next.intent, next.description);
   const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
   return { todo: next.id, ...(last ? { last: true as const } : {}), actions };
 }
 
-function same(a: string, b: string): boolean {
-  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-  return norm(a) === norm(b);
+/** `French` for `fr`; the tag itself where Intl cannot say. */
+function languageName(locale: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(locale) ?? locale;
+  } catch {
+    return locale;
+  }
 }
 
 /** Applies an instruction the offline model understands; says plainly when it does not. */
