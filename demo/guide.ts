@@ -69,6 +69,8 @@ export function createGuide(options: {
   panel: PlanPanelElement;
   narrator: Narrator;
   tools: Record<string, SiteTool>;
+  /** What the page shows now, for each turn's prompt (the page outline, within `maxTokens`). */
+  observe: (maxTokens: number) => string;
   /** Whether the user's main pointer is a finger: then the guide speaks of taps, not keys. */
   touch: () => boolean;
   /** The language to plan in when the ask does not show one (the browser's). */
@@ -231,6 +233,8 @@ export function createGuide(options: {
         resume: resuming,
         tools,
         signal,
+        // Each turn sees the page as it is: the model picks its targets from this outline's refs.
+        observe: ({ maxTokens }) => options.observe(maxTokens),
         onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
         onAsk: (question, context) => askUser(question, context.signal),
         announcePlan: async () => {

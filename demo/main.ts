@@ -14,6 +14,7 @@ import {
   type PlanStorageAdapter,
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
+import { outlinePage, renderOutline } from 'planloop/dom';
 import { createGuide } from './guide.js';
 import { createGuideSheet } from './guide-sheet.js';
 import { createNarrator } from './narrator.js';
@@ -129,6 +130,7 @@ const guide = createGuide({
   panel,
   narrator,
   tools,
+  observe: (maxTokens) => renderOutline(outlinePage({ root: view, maxTokens })),
   // A finger is the main pointer: the guide speaks of taps, not of Space and Esc.
   touch: () => matchMedia('(pointer: coarse)').matches,
   fallbackLanguage: () => navigator.language || 'en',

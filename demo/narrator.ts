@@ -2,6 +2,7 @@
 // that element, and waits long enough to read (or for "Next"). Model text only ever goes in through
 // textContent, and the CSS `target` the model sends is only ever used as a selector inside the site.
 
+import { resolveTarget } from 'planloop/dom';
 import type { Pace } from './pace.js';
 
 /** Shows narration; `say` resolves when the user has had time to read it. */
@@ -12,16 +13,13 @@ export interface Narrator {
 }
 
 /**
- * Finds the element a model's CSS selector names, inside `scope` only (the site, never the guide's
- * own controls). An invalid selector is `null`, not an exception.
+ * The element a model's `target` names inside `scope`: a ref from the page outline the turn prompt
+ * carried (`e12`), or a CSS selector; `null` when it names nothing visible there.
  */
-export function findTarget(scope: Element, selector: string | undefined): HTMLElement | null {
-  if (!selector?.trim()) return null;
-  try {
-    return scope.querySelector<HTMLElement>(selector);
-  } catch {
-    return null;
-  }
+export function findTarget(scope: Element, target: string | undefined): HTMLElement | null {
+  if (!target?.trim()) return null;
+  const found = resolveTarget(target, { root: scope });
+  return found.ok ? (found.element as HTMLElement) : null;
 }
 
 export function createNarrator(options: {

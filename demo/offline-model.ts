@@ -14,7 +14,7 @@ import { languageOf } from './language.js';
 import { spokenLanguage, unspokenLanguage } from './phrases.js';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
-import { actionsForTodo, findStep, phrasesFor, tourFor } from './tours.js';
+import { actionsForTodo, findStep, phrasesFor, refIn, tourFor } from './tours.js';
 
 /** What kind of call a request is, judged from its JSON schema and, failing that, its markers. */
 export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
@@ -96,7 +96,7 @@ interface CompactEnvelope {
 }
 
 function turnAnswer(prompt: string): CompactEnvelope {
-  const { task = '', todos } = readTurnMessage(prompt);
+  const { task = '', todos, page } = readTurnMessage(prompt);
   const earlier = readEarlierIds(prompt);
   // A todo an earlier turn worked on is done now. Naming the next one says so: the todos above it
   // count as done. The next one is the first of the rest.
@@ -106,9 +106,28 @@ function turnAnswer(prompt: string): CompactEnvelope {
     return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: phrasesFor(task).finishedTour }] };
   }
   const step = findStep(task, next.description);
-  const actions = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const planned = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const actions = planned.map((action) => pointAt(action, page));
   const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
   return { todo: next.id, ...(last ? { last: true as const } : {}), actions };
+}
+
+/**
+ * The action with its target read off the page outline the prompt carries, as a real model would:
+ * the outline's ref for the element the step means. Where the outline does not list it, a narrate
+ * goes without a highlight, and a tool keeps the description (the tool then reports that it finds
+ * nothing, and the next prompt says so).
+ */
+function pointAt(action: TurnAction, page: readonly string[]): TurnAction {
+  if (action.type === 'narrate' && action.target) {
+    const ref = refIn(action.target, page);
+    return ref ? { ...action, target: ref } : { type: 'narrate', text: action.text };
+  }
+  if (action.type === 'tool' && typeof action.args.target === 'string') {
+    const ref = refIn(action.args.target, page);
+    return ref ? { ...action, args: { ...action.args, target: ref } } : action;
+  }
+  return action;
 }
 
 /** `French` for `fr`; the tag itself where Intl cannot say. */

@@ -29,6 +29,52 @@ export interface Tour {
   steps: TourStep[];
 }
 
+/**
+ * Where steps point, written the way the page outline in each turn's prompt lists elements: a
+ * role and name, or `block` and the heading that titles a block. The offline model finds these in
+ * the outline and answers with the outline's ref (`e12`), as a real model reading the prompt
+ * would; nothing here names the page's ids or classes.
+ */
+export const AT = {
+  features: 'region "Features"',
+  compare: 'region "Compare the plans"',
+  starter: 'block h2 "Starter"',
+  team: 'block h2 "Team"',
+  business: 'block h2 "Business"',
+  teamTrial: 'link "Start a 14-day trial"',
+  trialForm: 'form',
+  name: 'textbox "Your name"',
+  email: 'textbox "Work email"',
+  plan: 'combobox "Plan"',
+  submit: 'button "Start my trial"',
+  quickstart: 'block h2 "Quick start"',
+  api: 'block h2 "API"',
+} as const;
+
+/**
+ * The ref of the element `where` describes (see {@link AT}) in a page outline's lines, or
+ * `undefined` when the outline does not list it (another page is open, or it is hidden).
+ *
+ * @example
+ * ```ts
+ * refIn(AT.team, ['[e19] article #tier-team', '  [e20] h2 "Team"']); // 'e19'
+ * ```
+ */
+export function refIn(where: string, outline: readonly string[]): string | undefined {
+  const lines = outline.flatMap((line) => {
+    const match = /^(\s*)\[(e\d+)\] (.*)$/.exec(line);
+    return match ? [{ indent: match[1]?.length ?? 0, ref: match[2] as string, text: match[3] as string }] : [];
+  });
+  const block = where.startsWith('block ');
+  const wanted = block ? where.slice(6) : where;
+  const at = lines.findIndex((line) => line.text === wanted || line.text.startsWith(`${wanted} `));
+  if (at < 0) return undefined;
+  if (!block) return lines[at]?.ref;
+  const indent = lines[at]?.indent ?? 0;
+  for (let i = at - 1; i >= 0; i--) if ((lines[i]?.indent ?? 0) < indent) return lines[i]?.ref;
+  return undefined;
+}
+
 // The target first, as the turn prompt asks: the highlight can show while the words stream.
 const narrate = (text: string, target?: string): TurnAction => (target ? { type: 'narrate', target, text } : { type: 'narrate', text });
 const tool = (name: string, args: Record<string, unknown>): TurnAction => ({ type: 'tool', name, args });
@@ -88,16 +134,16 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
       summary: words.summary,
       steps: [
         open(p, title('/commercial', 'Pricing'), pricing),
-        talk(words.compare, '#compare'),
-        talk(words.recommend, '#tier-team'),
-        { intent: 'click', description: words.openForm.description, actions: [tool('click', { target: '#tier-team-cta' })] },
+        talk(words.compare, AT.compare),
+        talk(words.recommend, AT.team),
+        { intent: 'click', description: words.openForm.description, actions: [tool('click', { target: AT.teamTrial })] },
         {
           intent: 'fill',
           description: words.fillName.description,
-          actions: [tool('fill', { target: '#trial-name', value: 'Sam Rivera' }), tool('fill', { target: '#trial-email', value: 'sam@example.com' })],
+          actions: [tool('fill', { target: AT.name, value: 'Sam Rivera' }), tool('fill', { target: AT.email, value: 'sam@example.com' })],
         },
-        { intent: 'fill', description: words.choosePlan.description, actions: [tool('fill', { target: '#trial-plan', value: 'team' })] },
-        { intent: 'click', description: words.submit.description, actions: [tool('click', { target: '#trial-submit' }), narrate(words.submit.say ?? '', '#trial-result')] },
+        { intent: 'fill', description: words.choosePlan.description, actions: [tool('fill', { target: AT.plan, value: 'team' })] },
+        { intent: 'click', description: words.submit.description, actions: [tool('click', { target: AT.submit }), narrate(words.submit.say ?? '', AT.trialForm)] },
         wrapUp(words.wrap, closing(words.finished)),
       ],
     });
@@ -109,9 +155,9 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
       summary: words.summary,
       steps: [
         open(p, title('/try', 'Try it'), trial),
-        talk(words.form, '#trial-form'),
-        talk(words.plan, '#trial-plan'),
-        talk(words.submit, '#trial-submit'),
+        talk(words.form, AT.trialForm),
+        talk(words.plan, AT.plan),
+        talk(words.submit, AT.submit),
         wrapUp(words.wrap, closing(words.finished)),
       ],
     });
@@ -123,10 +169,10 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
       summary: words.summary,
       steps: [
         open(p, title('/commercial', 'Pricing'), pricing),
-        talk(words.starter, '#tier-starter'),
-        talk(words.team, '#tier-team'),
-        talk(words.business, '#tier-business'),
-        wrapUp(words.wrap, closing(words.finished), '#compare'),
+        talk(words.starter, AT.starter),
+        talk(words.team, AT.team),
+        talk(words.business, AT.business),
+        wrapUp(words.wrap, closing(words.finished), AT.compare),
       ],
     });
   }
@@ -135,7 +181,7 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
     return honest({
       name: 'docs',
       summary: words.summary,
-      steps: [open(p, title('/docs', 'Docs'), docs), talk(words.quickstart, '#docs-quickstart'), talk(words.api, '#docs-api'), wrapUp(words.wrap, closing(words.finished))],
+      steps: [open(p, title('/docs', 'Docs'), docs), talk(words.quickstart, AT.quickstart), talk(words.api, AT.api), wrapUp(words.wrap, closing(words.finished))],
     });
   }
   const page = bestPage(task, sitemap, p);
@@ -194,7 +240,7 @@ function pageTour(page: SitemapEntry, p: Phrases, closing: (summary: string) => 
   const known = p.pages[page.path];
   const title = known?.title ?? page.title ?? page.path;
   const about = known?.about ?? page.description?.replace(/\s*\(#[^)]*\)/g, '') ?? '';
-  const firstTarget = /#[\w-]+/.exec(page.description ?? '')?.[0] ?? (page.path === '/' ? '#features' : undefined);
+  const firstTarget = /#[\w-]+/.exec(page.description ?? '')?.[0] ?? (page.path === '/' ? AT.features : undefined);
   return {
     name: 'page',
     summary: p.page.summary(title),
@@ -215,7 +261,7 @@ export function actionsForTodo(intent: string, description: string): TurnAction[
   }
   if (intent === 'ask') return [{ type: 'ask', question: description }];
   if (intent === 'finish') return [narrate(phrasesFor(description).endOfTour), finish(description)];
-  const target = /starter/.test(d) ? '#tier-starter' : /team/.test(d) ? '#tier-team' : /business/.test(d) ? '#tier-business' : /compar|vergleich|比較/.test(d) ? '#compare' : /form|trial|test|フォーム|トライアル/.test(d) ? '#trial-form' : undefined;
+  const target = /starter/.test(d) ? AT.starter : /team/.test(d) ? AT.team : /business/.test(d) ? AT.business : /compar|vergleich|比較/.test(d) ? AT.compare : /form|trial|test|フォーム|トライアル/.test(d) ? AT.trialForm : undefined;
   return [narrate(/[.。!?！？]$/.test(description) ? description : `${description}${/[\u3040-\u30ff\u4e00-\u9fff]/.test(description) ? '。' : '.'}`, target)];
 }
 

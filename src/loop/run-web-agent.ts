@@ -200,7 +200,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       let outcome: TurnOutcome | undefined;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         plan.emit('turn-start', { runId, turn, maxTurns, attempt });
-        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page };
+        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page, locale: options.planInput?.locale };
         const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
         outcome = await playTurn({
           plan,

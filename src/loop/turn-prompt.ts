@@ -13,6 +13,7 @@ import { renderPlanForTurn } from './render-plan.js';
  * so keep them stable):
  * ```text
  * Task: <the user's task, on one line>
+ * Locale: de-DE                                     <- optional: the user's language (planInput.locale)
  * URL: /pricing                                     <- optional: where the page is now
  * Todos (first is next):
  * t2 narrate: Show the three tiers (turn 2)        <- renderPlanForTurn: each line starts with the id
@@ -88,6 +89,8 @@ export interface TurnPromptInput {
   nudge?: string | undefined;
   /** Where the page is now (a path or URL). */
   url?: string | undefined;
+  /** The user's language (BCP-47), as the planning call had it: the model speaks it every turn. */
+  locale?: string | undefined;
   /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget. */
   page?: string | undefined;
 }
@@ -103,6 +106,7 @@ export interface TurnPromptInput {
  */
 export function turnUserPrompt(input: TurnPromptInput): string {
   const lines = [`Task: ${oneLine(input.task)}`];
+  if (input.locale) lines.push(`Locale: ${oneLine(input.locale)}`);
   if (input.url) lines.push(`URL: ${oneLine(input.url)}`);
   lines.push('Todos (first is next):', renderPlanForTurn(input.todos), `Turn ${input.turn} of ${input.maxTurns}.`);
   if (input.memory && input.memory.length > 0) lines.push(`Earlier: ${input.memory.join('; ')}`);

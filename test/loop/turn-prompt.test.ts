@@ -69,9 +69,10 @@ describe('the turn prompt', () => {
   });
 
   it('carries the URL after the task and what the page shows at the end, before a nudge', () => {
-    const text = turnUserPrompt({ task: 'Tour', todos, turn: 1, maxTurns: 3, url: '/pricing', page: '[e1] button "Start trial"\n', nudge: 'Go on.' });
+    const text = turnUserPrompt({ task: 'Tour', todos, turn: 1, maxTurns: 3, url: '/pricing', page: '[e1] button "Start trial"\n', nudge: 'Go on.', locale: 'de-DE' });
     expect(text.split('\n')).toEqual([
       'Task: Tour',
+      'Locale: de-DE',
       'URL: /pricing',
       'Todos (first is next):',
       't2 narrate: Show the three tiers (turn 2)',
