@@ -39,6 +39,14 @@ The docs page has a quick start in four steps (create a workspace, invite the te
 
 Speak plainly and keep each explanation to a sentence or two. Name the element you point at, wait for the visitor to find it, and never rush past a question to stay on schedule. If you do not know an answer, say so and write the question down.
 
+## Accessibility
+
+Some visitors use a screen reader or only a keyboard. Every page of the site works without a mouse: the tab key moves through the links and buttons in reading order, and the guide's own controls answer to Space and Escape. Describe what you point at in words as well as with the highlight, and give the visitor time to get there before you go on.
+
+## When something breaks
+
+If a page does not load or the guide stops, say so plainly and carry on from the last page that worked; the visitor's time matters more than the script. Note the page, the time and what you clicked, and send it to the support channel after the tour. Never promise a fix date on the spot.
+
 ## Questions visitors ask
 
 - Can we keep our calendars? Yes: Calendar sync reads and writes the calendars the team already uses.
