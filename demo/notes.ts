@@ -326,6 +326,8 @@ function outcome(run: Run, doc: MarkdownDoc): string {
     const size = `its answer was ${run.text.length.toLocaleString('en')} characters for a note of ${run.base.content.length.toLocaleString('en')}`;
     return `Edited in place by the model: ${blocks} passage${blocks === 1 ? '' : 's'} changed, the rest untouched (${size}).${renamed ? ' Renamed too.' : ''}${merged}`;
   }
+  // An answer of only a `Title:` line renames and leaves the text alone.
+  if (renamed && /^\s*title\s*:[^\n]*$/i.test(run.text.trim())) return `Renamed by the model; it left the text as it was.${merged}`;
   if (!run.concurrent && doc.content === run.base.content) return renamed ? 'Renamed by the model; the text is unchanged.' : 'The model changed nothing.';
   return `Rewritten by the model.${merged}`;
 }

@@ -72,6 +72,14 @@ test('a long note is edited in place: the draft shows as it streams, only the pa
   await expect(page.getByRole('button', { name: 'Apply' })).toBeVisible();
   expect(await calls(page)).toEqual({ plan: 0, turn: 0, edit: 1 });
   await shot(page, testInfo, '2-edited-in-place');
+
+  // A rename is a Title line: the text stays as it was, and the status says so.
+  await page.getByLabel('Edit with an instruction').fill('Rename it to "Guide handbook"');
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(status(page)).toHaveText('Renamed by the model; it left the text as it was.');
+  await expect(page.getByLabel('Title')).toHaveValue('Guide handbook');
+  await expect(page.locator('#notes-list button')).toHaveText(['Guide handbook']);
+  await expect(content(page)).toHaveValue(EDITED);
 });
 
 test('typing in another paragraph while the model edits: the two edits are merged, both survive', async ({ page }, testInfo) => {
