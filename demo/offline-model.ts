@@ -5,12 +5,15 @@
 //   user's language (English, German or Japanese: it says so when asked in another);
 // - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
 //   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
-// - editWithInstruction: the `Instruction:` line and the text between the document markers.
+// - editWithInstruction: the system prompt (a rewrite, or SEARCH/REPLACE edits for a long note),
+//   the `Instruction:` line and the text between the document markers (./offline-edit.ts); it
+//   answers in the form the prompt asks for, and declines in words what it cannot do.
 // It answers with JSON text, streamed in small chunks with small pauses, so that planloop's real
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
 import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnAction } from 'planloop';
 import { languageOf } from './language.js';
+import { editAnswer } from './offline-edit.js';
 import { spokenLanguage, unspokenLanguage } from './phrases.js';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
@@ -49,7 +52,7 @@ export function answer(request: LLMRequest): string {
     case 'turn':
       return JSON.stringify(turnAnswer(user));
     case 'edit':
-      return editAnswer(user);
+      return editAnswer(request.messages);
     default:
       return JSON.stringify({ text: 'I am an offline stand-in and can only plan tours, run them and edit notes.' });
   }
@@ -137,40 +140,6 @@ function languageName(locale: string): string {
   } catch {
     return locale;
   }
-}
-
-/** Applies an instruction the offline model understands; says plainly when it does not. */
-function editAnswer(prompt: string): string {
-  const instruction = /^Instruction:[ \t]*(.*)$/m.exec(prompt)?.[1]?.trim() ?? '';
-  const start = prompt.indexOf('--- document start ---\n');
-  const end = prompt.lastIndexOf('\n--- document end ---');
-  const content = start >= 0 && end >= start ? prompt.slice(start + '--- document start ---\n'.length, end) : '';
-  const wanted = instruction.toLowerCase();
-  const sentences = content
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((line) => line.replace(/^\s*(?:[-*]|\d+\.)\s+/, '').trim())
-    .filter(Boolean);
-  let next: string;
-  let title: string | undefined;
-  const rename = /(?:title|rename)[^"“]*["“]([^"”]+)["”]/i.exec(instruction);
-  if (rename) {
-    title = rename[1];
-    next = content;
-  } else if (/bullet|list/.test(wanted)) {
-    next = sentences.map((line) => `- ${line.replace(/[.]$/, '')}`).join('\n');
-  } else if (/short|summar|brief|concise|one sentence/.test(wanted)) {
-    next = sentences[0] ?? content;
-  } else if (/upper|caps|shout/.test(wanted)) {
-    next = content.toUpperCase();
-  } else if (/lower/.test(wanted)) {
-    next = content.toLowerCase();
-  } else if (/heading|headline/.test(wanted)) {
-    next = `# ${sentences[0]?.replace(/[.!?]$/, '') ?? 'Notes'}\n\n${content}`;
-  } else {
-    next = `${content.trimEnd()}\n\n_(The offline stand-in cannot follow "${instruction}"; it can make a list, shorten, add a heading, rename in quotes or change case. Connect a real model in Settings for anything else.)_`;
-  }
-  if (!next.trim()) next = content || '(empty)';
-  return JSON.stringify(title ? { content: next, title } : { content: next });
 }
 
 /** Streams `text` in chunks with a pause before each, stopping on abort. */

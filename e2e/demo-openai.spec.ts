@@ -86,7 +86,7 @@ test('the key can be kept for the tab in sessionStorage, never in localStorage',
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Content (markdown)').fill('remote edit');
   await page.getByLabel('Edit with an instruction').fill('Shout it');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('REMOTE EDIT\n\n(rewritten by the remote model)');
   const requests = await received(page, model);
   expect(requests.map((request) => [request.kind, request.authorization])).toEqual([['edit', `Bearer ${KEY}`]]);
@@ -155,14 +155,14 @@ test('a broken endpoint: the guide and the notes say what went wrong, a stuck on
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Content (markdown)').fill('Hello.');
   await page.getByLabel('Edit with an instruction').fill('Shout it');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toContainText('The rewrite failed: openai-compatible answered HTTP 401');
-  await expect(page.getByRole('button', { name: 'Rewrite' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeEnabled();
 
   mode = 'stuck';
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toHaveText('Rewriting with the model…');
-  await page.getByRole('button', { name: 'Cancel rewrite' }).click();
+  await page.locator('#note-stop').click();
   await expect(page.locator('#note-status')).toHaveText('Rewrite cancelled; the note is unchanged.');
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('Hello.');
   await page.getByRole('tab', { name: 'Tour' }).click();

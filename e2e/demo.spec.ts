@@ -192,7 +192,7 @@ test('a note edited with an instruction through the model, and kept across a rel
   await expect(page.locator('#note-status')).toHaveText('Saved.');
 
   await page.getByLabel('Edit with an instruction').fill('Make it a bulleted list');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toHaveText('Rewritten by the model.');
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('- Starter is free\n- Team costs $12 per member\n- Business adds SSO');
   expect(await calls(page)).toEqual({ plan: 0, turn: 0, edit: 1 });
@@ -342,15 +342,15 @@ test('saving the settings mid-tour: the speed alone leaves the tour running; a s
   expect((await calls(page)).plan).toBe(1);
 });
 
-test('notes: Rewrite with an empty title says why instead of failing silently; switching notes keeps what was typed', async ({ page }) => {
+test('notes: Apply with an empty title says why instead of failing silently; switching notes keeps what was typed', async ({ page }) => {
   await open(page);
   await page.getByRole('tab', { name: 'Notes' }).click();
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Title').fill('');
   await page.getByLabel('Content (markdown)').fill('One. Two.');
   await page.getByLabel('Edit with an instruction').fill('Make it a bulleted list');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
-  await expect(page.locator('#note-status')).toHaveText(/^Cannot rewrite yet: .*title/);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('#note-status')).toHaveText(/^Cannot edit yet: .*title/);
   expect((await calls(page)).edit).toBe(0);
 
   await page.getByLabel('Title').fill('First');
