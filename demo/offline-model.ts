@@ -65,8 +65,9 @@ export function callKind(request: LLMRequest): OfflineCallKind {
   if ('todo' in properties || 'turn_planning' in properties) return 'turn';
   if ('content' in properties) return 'edit';
   const all = request.messages.map((message) => message.content).join('\n');
-  if (/^Todos \(first is next\):/m.test(all) || all.includes('"todo"')) return 'turn';
+  // A document first: a note may well contain "todo" or a line like the turn prompt's.
   if (all.includes('--- document start ---')) return 'edit';
+  if (/^Todos \(first is next\):/m.test(all) || all.includes('"todo"')) return 'turn';
   if (/^Task:/m.test(all)) return 'plan';
   return 'other';
 }
