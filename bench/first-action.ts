@@ -22,7 +22,11 @@ export interface FirstActionOptions {
 /** One path's medians, in milliseconds from the first byte. */
 export interface FirstActionTiming {
   via: 'streaming parser' | 'runWebAgent';
-  /** First byte to the first action (the parser's `onAction`, or the loop's `action` event). */
+  /**
+   * First byte to the first visible action: the first narrated words (the parser's
+   * `onNarrateDelta`, the loop's `onNarrateDelta`) or the first dispatched action (`onAction`,
+   * the loop's `action` event), whichever comes first.
+   */
   firstActionMs: number;
   /** First byte to the last byte of the response. */
   completeMs: number;
@@ -39,9 +43,11 @@ export interface FirstActionResult {
   timings: FirstActionTiming[];
   /** The larger of the two ratios: the figure the target is checked against. */
   ratio: number;
-  /** Where the first action's JSON ends, as a share of the envelope text: the ratio a perfectly even stream would give. */
+  /** Where the first visible action happens, as a share of the envelope text: the ratio a perfectly even stream would give. */
   textShare: number;
-  /** Where `actions` starts, as a share of the text: turn_planning and todo_adjust come first, so no action can come earlier. */
+  /** Where the first action's JSON ends, as a share of the text: when it would show if words did not stream. */
+  firstActionClosesAt: number;
+  /** Where `actions` starts, as a share of the text: the plan part comes first, so nothing can show earlier. */
   actionsStart: number;
 }
 
@@ -73,11 +79,10 @@ function timedProvider(text: string, chunkSize: number, delayMs: number, clock: 
 async function throughParser(text: string, chunkSize: number, delayMs: number): Promise<Clock> {
   const clock: Clock = { firstByte: -1, lastByte: -1, firstAction: -1 };
   const provider = timedProvider(text, chunkSize, delayMs, clock);
-  const parser = createEnvelopeStreamParser({
-    onAction: (_action, index) => {
-      if (index === 0) clock.firstAction = performance.now();
-    },
-  });
+  const seen = () => {
+    if (clock.firstAction < 0) clock.firstAction = performance.now();
+  };
+  const parser = createEnvelopeStreamParser({ onNarrateDelta: seen, onAction: seen });
   for await (const chunk of provider.stream({ messages: [{ role: 'user', content: 'next turn' }] })) {
     if (chunk.type === 'text-delta') parser.push(chunk.delta);
   }
@@ -92,9 +97,10 @@ async function throughLoop(text: string, chunkSize: number, delayMs: number): Pr
   const plan = new Plan();
   plan.todos.reset(tourScenario(4).todos);
   const controller = new AbortController();
-  plan.on('action', ({ index }) => {
-    if (index === 0 && clock.firstAction < 0) clock.firstAction = performance.now();
-  });
+  const seen = () => {
+    if (clock.firstAction < 0) clock.firstAction = performance.now();
+  };
+  plan.on('action', seen);
   plan.on('turn-end', () => controller.abort());
   try {
     await runWebAgent({
@@ -102,6 +108,7 @@ async function throughLoop(text: string, chunkSize: number, delayMs: number): Pr
       task: 'Show me the pricing page',
       llm: timedProvider(text, chunkSize, delayMs, clock),
       tools: { click: () => ({ ok: true }) },
+      onNarrateDelta: seen,
       onNarrate: () => {},
       signal: controller.signal,
     });
@@ -112,10 +119,11 @@ async function throughLoop(text: string, chunkSize: number, delayMs: number): Pr
 }
 
 /**
- * Streams a realistic envelope from the scripted provider at a fixed rate and compares the time
- * to the first dispatched action with the time to the complete response, both from the first
+ * Streams a realistic envelope (the compact form the prompt teaches) from the scripted provider
+ * at a fixed rate and compares the time to the first visible action (the first narrated words,
+ * or the first action dispatched) with the time to the complete response, both from the first
  * byte: once through the streaming envelope parser alone, once through `runWebAgent` (its
- * `action` event).
+ * `onNarrateDelta` and `action` event).
  *
  * @example
  * ```ts
@@ -139,11 +147,16 @@ export async function benchFirstAction(options: FirstActionOptions = {}): Promis
     timings.push({ via, firstActionMs: round(first, 1), completeMs: round(complete, 1), ratio: round(complete > 0 ? first / complete : 0, 3) });
   }
 
-  // Where the first action closes in the text: feed the parser one character at a time.
+  // Where the first words show and where the first action closes in the text: feed the parser one character at a time.
+  let firstVisibleAt = -1;
   let firstActionAt = -1;
   const parser = createEnvelopeStreamParser({
-    onAction: (_action, index) => {
-      if (index === 0 && firstActionAt < 0) firstActionAt = parser.text.length;
+    onNarrateDelta: () => {
+      if (firstVisibleAt < 0) firstVisibleAt = parser.text.length;
+    },
+    onAction: () => {
+      if (firstVisibleAt < 0) firstVisibleAt = parser.text.length;
+      if (firstActionAt < 0) firstActionAt = parser.text.length;
     },
   });
   for (const char of text) parser.push(char);
@@ -156,7 +169,8 @@ export async function benchFirstAction(options: FirstActionOptions = {}): Promis
     envelopeChars: text.length,
     timings,
     ratio: Math.max(...timings.map((timing) => timing.ratio)),
-    textShare: round(firstActionAt / text.length, 3),
+    textShare: round(firstVisibleAt / text.length, 3),
+    firstActionClosesAt: round(firstActionAt / text.length, 3),
     actionsStart: round(Math.max(0, text.indexOf('"actions"')) / text.length, 3),
   };
 }

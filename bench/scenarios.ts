@@ -1,11 +1,13 @@
 import type { TodoInput } from '../src/artifacts/todos.js';
 
-/** The fixed runs the token benchmark replays: a plan, one turn per todo, and an optional midway rewrite. */
+/** The fixed runs the token benchmark replays: a plan, its turns, and an optional midway rewrite. */
 export interface TokenScenario {
-  /** Stable key: `tour`, `form` or `replan`. */
-  key: 'tour' | 'form' | 'replan';
+  /** Stable key: `tour`, `form`, `replan` or `span`. */
+  key: 'tour' | 'form' | 'replan' | 'span';
   name: string;
   todos: TodoInput[];
+  /** Turns each todo takes (the model works on it that many turns in a row). Default 1. */
+  turnsPerTodo?: number;
   /** Turn (1-based) at which the run rewrites todos, and how many (the last `count` todos). */
   replaceAt?: { turn: number; count: number; rewrite: (todo: TodoInput, index: number) => TodoInput };
 }
@@ -106,21 +108,37 @@ export function replanScenario(size = 20): TokenScenario {
 }
 
 /**
- * The scenarios `npm run bench` replays, at their full sizes.
+ * The tour where every todo takes two turns (the model narrates a page over two turns, say): a
+ * protocol that only writes when the plan changes skips every other turn. 10 todos, 20 turns by
+ * default.
  *
  * @example
  * ```ts
- * tokenScenarios().map((scenario) => scenario.key); // ['tour', 'form', 'replan']
+ * spanScenario(3).turnsPerTodo; // 2
  * ```
  */
-export function tokenScenarios(): TokenScenario[] {
-  return [tourScenario(10), formScenario(30), replanScenario(20)];
+export function spanScenario(size = 10): TokenScenario {
+  return { key: 'span', name: `${size}-todo tour, each todo over 2 turns`, todos: take(TOUR, size), turnsPerTodo: 2 };
 }
 
 /**
- * A realistic turn envelope as a model streams it: turn_planning, todo_adjust (the previous todo
- * done; with `replace`, the todo after next rewritten too) and three actions, the first a narrate.
- * `n` is the todo this turn works on. Default 2, no replace.
+ * The scenarios `npm run bench` replays, at their full sizes: the three the target names, then
+ * the one where todos span several turns.
+ *
+ * @example
+ * ```ts
+ * tokenScenarios().map((scenario) => scenario.key); // ['tour', 'form', 'replan', 'span']
+ * ```
+ */
+export function tokenScenarios(): TokenScenario[] {
+  return [tourScenario(10), formScenario(30), replanScenario(20), spanScenario(10)];
+}
+
+/**
+ * A realistic turn envelope as a model streams it, in the compact form the turn prompt teaches:
+ * `todo` (the todo this turn works on; the one before it is done), with `replace` the todo after
+ * next rewritten too, then three actions, the first a narrate (its target before its text). `n`
+ * is the todo this turn works on. Default 2, no replace.
  *
  * @example
  * ```ts
@@ -129,15 +147,12 @@ export function tokenScenarios(): TokenScenario[] {
  */
 export function realisticEnvelope(n = 2, options: { replace?: boolean } = {}): string {
   return JSON.stringify({
-    turn_planning: { todo_id: `t${n}`, does: 'Introduce the three pricing tiers and open the yearly view', is_last_turn: false },
-    todo_adjust: {
-      remove: [`t${n - 1}`],
-      replace: options.replace ? [{ id: `t${n + 2}`, description: 'Show the yearly price of the Team plan', intent: 'narrate' }] : [],
-    },
+    todo: `t${n}`,
+    ...(options.replace ? { replace: [{ id: `t${n + 2}`, intent: 'narrate', description: 'Show the yearly price of the Team plan' }] } : {}),
     actions: [
-      { type: 'narrate', text: 'Here are the three plans: Starter for individuals, Team for growing groups, and Enterprise with SSO and audit logs.', target: '#pricing-tiers' },
+      { type: 'narrate', target: '#pricing-tiers', text: 'Here are the three plans: Starter for individuals, Team for growing groups, and Enterprise with SSO and audit logs.' },
       { type: 'tool', name: 'click', args: { selector: '#billing-toggle', label: 'Yearly billing' } },
-      { type: 'narrate', text: 'With yearly billing every plan costs two months less; the Team plan drops to 40 euros per seat and month.', target: '#team-plan .price' },
+      { type: 'narrate', target: '#team-plan .price', text: 'With yearly billing every plan costs two months less; the Team plan drops to 40 euros per seat and month.' },
     ],
   });
 }

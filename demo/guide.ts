@@ -1,17 +1,22 @@
 // The in-page guide: planloop's reference loop (runWebAgent) wired to the Orbitly site. It plans a
-// tour for the user's ask, streams the summary into the announcement, waits for Space (or Escape /
-// Cancel), then narrates, navigates, clicks and fills, with a Stop button that aborts at any time.
-// A tour interrupted by a reload resumes from the stored plan without planning again.
+// tour for the user's ask (in the user's language), streams the summary into the plan panel, lets
+// the user change the plan there and waits for their go (Start, or Space; Cancel or Escape
+// declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
+// time. A tour interrupted by a reload resumes from the stored plan without planning again.
 
 import { runWebAgent, type Plan, type RunResult } from 'planloop';
+import type { PlanPanelElement } from 'planloop/ui';
+import { languageOf } from './language.js';
 import type { Narrator } from './narrator.js';
 import { SITE_PAGES } from './site.js';
 import { SITE_TOOL_DESCRIPTIONS, type SiteTool } from './site-tools.js';
 
-/** What the demo remembers about the current tour, beside the plan: its status, for resuming after a reload. */
+/**
+ * What the demo remembers about the current tour, beside the plan (which holds its summary): the
+ * task and status, for resuming after a reload.
+ */
 export interface TourRecord {
   task: string;
-  summary: string;
   status: 'planning' | 'announcing' | 'running' | 'stopped' | 'failed' | 'finished';
 }
 
@@ -36,11 +41,6 @@ interface GuideElements {
   askForm: HTMLFormElement;
   askInput: HTMLInputElement;
   chips: HTMLButtonElement[];
-  announcement: HTMLElement;
-  announcementSummary: HTMLElement;
-  confirm: HTMLElement;
-  start: HTMLButtonElement;
-  cancel: HTMLButtonElement;
   question: HTMLFormElement;
   questionText: HTMLElement;
   questionInput: HTMLInputElement;
@@ -65,20 +65,24 @@ export interface Guide {
 export function createGuide(options: {
   root: HTMLElement;
   plan: () => Plan;
+  /** Shows the plan; the user reviews and approves it there. */
+  panel: PlanPanelElement;
   narrator: Narrator;
   tools: Record<string, SiteTool>;
+  /** What the page shows now, for each turn's prompt (the page outline, within `maxTokens`). */
+  observe: (maxTokens: number) => string;
+  /** Whether the user's main pointer is a finger: then the guide speaks of taps, not keys. */
+  touch: () => boolean;
+  /** The language to plan in when the ask does not show one (the browser's). */
+  fallbackLanguage: () => string;
   onRunChange?: (state: 'idle' | 'planning' | 'announcing' | 'running') => void;
 }): Guide {
+  const { panel } = options;
   const $ = <T extends HTMLElement>(selector: string): T => options.root.querySelector(selector) as T;
   const el: GuideElements = {
     askForm: $('#ask-form'),
     askInput: $('#ask-input'),
     chips: Array.from(options.root.querySelectorAll<HTMLButtonElement>('.chip')),
-    announcement: $('#announcement'),
-    announcementSummary: $('#announcement-summary'),
-    confirm: $('#announcement-confirm'),
-    start: $('#tour-start'),
-    cancel: $('#tour-cancel'),
     question: $('#ask-question'),
     questionText: $('#ask-question-text'),
     questionInput: $('#ask-question-input'),
@@ -92,8 +96,8 @@ export function createGuide(options: {
   let record = loadTourRecord();
   let state: 'idle' | 'planning' | 'announcing' | 'running' = 'idle';
 
-  // Escape stops a tour that is being planned or run, as the Stop button does (the announcement
-  // has its own keys), unless it is meant for a dialog.
+  // Escape stops a tour that is being planned or run, as the Stop button does (at the
+  // announcement it declines, see confirmStart), unless it is meant for a dialog.
   document.addEventListener('keydown', (event) => {
     if (event.key !== 'Escape' || event.defaultPrevented || inDialog(event.target)) return;
     if (state !== 'planning' && state !== 'running') return;
@@ -112,10 +116,14 @@ export function createGuide(options: {
     state = next;
     const busy = state !== 'idle';
     el.askInput.disabled = busy;
-    (el.askForm.querySelector('button') as HTMLButtonElement).disabled = busy;
+    // The ask stays in view (disabled) while it is worked on; its button goes until it applies again.
+    const askButton = el.askForm.querySelector('button') as HTMLButtonElement;
+    askButton.disabled = busy;
+    askButton.hidden = busy;
     for (const chip of el.chips) chip.disabled = busy;
     (el.chips[0]?.parentElement as HTMLElement).hidden = busy;
-    el.stop.hidden = !busy;
+    // At the announcement the panel's Cancel declines: a Stop beside it would be a second way to say the same.
+    el.stop.hidden = state !== 'planning' && state !== 'running';
     document.body.dataset.tour = state;
     const remaining = options.plan().todos.remaining().length;
     el.resume.hidden = busy || remaining === 0;
@@ -140,45 +148,29 @@ export function createGuide(options: {
     ]),
   );
 
-  /** Shows "Press Space to start" and resolves with the user's choice. */
-  const confirmStart = (signal: AbortSignal): Promise<boolean> =>
-    new Promise((resolve, reject) => {
-      el.confirm.hidden = false;
-      el.start.focus();
-      const settle = (go: boolean): void => {
-        cleanup();
-        resolve(go);
-      };
-      const onKey = (event: KeyboardEvent): void => {
-        // Keys meant for an open dialog (Escape closes the settings) or for a focused control
-        // (Space presses Cancel, Stop, a tab...) are theirs: only a free Space starts the tour.
-        if (event.defaultPrevented || inDialog(event.target)) return;
-        if (event.key === 'Escape') {
-          event.preventDefault();
-          settle(false);
-        } else if (event.key === ' ' && !isTyping(event.target) && !isControl(event.target)) {
-          event.preventDefault();
-          settle(true);
-        }
-      };
-      const onStart = (): void => settle(true);
-      const onCancel = (): void => settle(false);
-      const onAbort = (): void => {
-        cleanup();
-        reject(signal.reason);
-      };
-      const cleanup = (): void => {
-        el.confirm.hidden = true;
-        document.removeEventListener('keydown', onKey, true);
-        el.start.removeEventListener('click', onStart);
-        el.cancel.removeEventListener('click', onCancel);
-        signal.removeEventListener('abort', onAbort);
-      };
-      document.addEventListener('keydown', onKey, true);
-      el.start.addEventListener('click', onStart);
-      el.cancel.addEventListener('click', onCancel);
-      signal.addEventListener('abort', onAbort, { once: true });
-    });
+  /**
+   * Opens the plan for review in the panel and resolves with the user's choice: the panel's Start
+   * and Cancel buttons, or Space and Escape anywhere but on a control, a field, a dialog or the
+   * panel itself (the panel has keys of its own while the user changes the plan).
+   */
+  const confirmStart = async (signal: AbortSignal): Promise<boolean> => {
+    const onKey = (event: KeyboardEvent): void => {
+      if (event.defaultPrevented || inDialog(event.target) || event.composedPath().includes(panel)) return;
+      if (event.key === 'Escape') {
+        event.preventDefault();
+        panel.decline();
+      } else if (event.key === ' ' && !isTyping(event.target) && !isControl(event.target)) {
+        event.preventDefault();
+        panel.approve();
+      }
+    };
+    document.addEventListener('keydown', onKey, true);
+    try {
+      return await panel.review({ signal });
+    } finally {
+      document.removeEventListener('keydown', onKey, true);
+    }
+  };
 
   /** Shows the model's question and resolves with the user's answer. */
   const askUser = (question: string, signal: AbortSignal | undefined): Promise<string> =>
@@ -205,36 +197,26 @@ export function createGuide(options: {
       signal?.addEventListener('abort', onAbort, { once: true });
     });
 
-  const showAnnouncement = (text: string): void => {
-    el.announcement.hidden = false;
-    el.announcementSummary.textContent = text;
-  };
+  /** How the user ends a tour, in the words for their keyboard or their finger. */
+  const stopHint = (): string => (options.touch() ? 'Stop ends it.' : 'Esc or Stop ends it.');
 
   const run = async (task: string, resuming: boolean): Promise<void> => {
     if (controller) return;
     controller = new AbortController();
     const { signal } = controller;
     const plan = options.plan();
-    el.status.textContent = resuming ? 'Resuming the tour where it stopped… Esc or Stop ends it.' : 'Planning the tour…';
+    el.status.textContent = resuming ? `Resuming the tour where it stopped… ${stopHint()}` : 'Planning the tour…';
     setState(resuming ? 'running' : 'planning');
     // Until the new plan is made, the plan still holds the earlier tour's todos: the new ask is
     // stored only once its plan exists, and a planning call that fails or is stopped leaves the
     // earlier tour's record (and so what Continue resumes) as it was.
     const earlier = record;
     let planned = resuming;
-    if (!resuming) {
-      record = { task, summary: '', status: 'planning' };
-      showAnnouncement('');
-    } else {
-      el.announcement.hidden = true;
-      updateRecord({ status: 'running' });
-    }
+    if (!resuming) record = { task, status: 'planning' };
+    else updateRecord({ status: 'running' });
     const offCreate = plan.on('plan-create', () => {
       planned = true;
       saveTourRecord(record);
-    });
-    const offSummary = plan.on('summary-delta', ({ text }) => {
-      el.announcementSummary.textContent = text;
     });
     // A narration stays up until the guide does something else.
     const offAction = plan.on('action', ({ action }) => {
@@ -245,32 +227,31 @@ export function createGuide(options: {
       result = await runWebAgent({
         plan,
         task,
-        planInput: { task, sitemap: SITE_PAGES },
+        // The user's language: the ask's own, else the browser's.
+        planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
         // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
         resume: resuming,
         tools,
         signal,
+        // Each turn sees the page as it is: the model picks its targets from this outline's refs.
+        observe: ({ maxTokens }) => options.observe(maxTokens),
         onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
         onAsk: (question, context) => askUser(question, context.signal),
-        announcePlan: async (summary) => {
-          showAnnouncement(summary);
-          updateRecord({ summary, status: 'announcing' });
+        announcePlan: async () => {
+          updateRecord({ status: 'announcing' });
           setState('announcing');
-          el.status.textContent = 'The plan is ready.';
+          el.status.textContent = options.touch() ? 'The plan is ready: tap Start the tour to begin.' : 'The plan is ready: press Space or Start the tour to begin, Esc to cancel.';
           const go = await confirmStart(signal);
           if (go) {
-            // The plan panel shows the summary from here on.
-            el.announcement.hidden = true;
             updateRecord({ status: 'running' });
             setState('running');
-            el.status.textContent = 'Touring… Esc or Stop ends it.';
+            el.status.textContent = `Touring… ${stopHint()}`;
           }
           return go;
         },
       });
       if (result.reason === 'declined') {
         el.status.textContent = 'Tour cancelled. Ask again whenever you like.';
-        el.announcement.hidden = true;
         record = null;
         saveTourRecord(null);
       } else if (result.reason === 'turn_limit') {
@@ -282,18 +263,16 @@ export function createGuide(options: {
       }
     } catch (error) {
       const aborted = (error as { code?: string }).code === 'aborted';
-      el.status.textContent = aborted ? 'Tour stopped.' : `The tour failed: ${(error as Error).message}`;
+      const message = (error as Error).message;
+      // A failure before the plan was made is a failed ask, not a failed tour: nothing toured.
+      el.status.textContent = aborted ? 'Tour stopped.' : planned ? `The tour failed: ${message}` : `Could not plan a tour: ${message}`;
       if (planned) updateRecord({ status: aborted ? 'stopped' : 'failed' });
       else record = earlier;
     } finally {
       offCreate();
-      offSummary();
       offAction();
       options.narrator.clear();
       el.question.hidden = true;
-      // The plan panel keeps the summary; an announcement left up would be empty or stale.
-      el.announcement.hidden = true;
-      el.confirm.hidden = true;
       controller = null;
       setState('idle');
     }
@@ -322,7 +301,6 @@ export function createGuide(options: {
     options.plan().todos.reset();
     record = null;
     saveTourRecord(null);
-    el.announcement.hidden = true;
     el.status.textContent = 'Plan cleared.';
     setState('idle');
   });

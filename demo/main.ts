@@ -14,7 +14,9 @@ import {
   type PlanStorageAdapter,
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
-import { createGuide, loadTourRecord } from './guide.js';
+import { outlinePage, renderOutline } from 'planloop/dom';
+import { createGuide } from './guide.js';
+import { createGuideSheet } from './guide-sheet.js';
 import { createNarrator } from './narrator.js';
 import { createNotesPanel } from './notes.js';
 import { createOfflineModel } from './offline-model.js';
@@ -52,7 +54,9 @@ const pace = (): Pace => createPace(query.get('fast') === '1' || settingsStore.s
 
 const view = byId<HTMLElement>('view');
 const router = startSite(view);
-const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace });
+// The guide is a column beside the page on wide screens, a bottom sheet below 900 px (style.css).
+const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)') });
+const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace, bottomInset: () => sheet.cover() });
 const tools = createSiteTools({ router, view, pace });
 const panel = byId<HTMLElementTagNameMap['plan-panel']>('plan-panel');
 const notes = createNotesPanel(byId('panel-notes'));
@@ -120,7 +124,18 @@ plan.attachTo(host);
 panel.plan = plan;
 notes.setPlan(plan);
 
-const guide = createGuide({ root: byId('guide'), plan: () => plan, narrator, tools });
+const guide = createGuide({
+  root: byId('guide'),
+  plan: () => plan,
+  panel,
+  narrator,
+  tools,
+  observe: (maxTokens) => renderOutline(outlinePage({ root: view, maxTokens })),
+  // A finger is the main pointer: the guide speaks of taps, not of Space and Esc.
+  touch: () => matchMedia('(pointer: coarse)').matches,
+  fallbackLanguage: () => navigator.language || 'en',
+  onRunChange: (state) => sheet.follow(state),
+});
 
 window.__demo = {
   get plan() {
@@ -168,9 +183,7 @@ async function applySettings(before: DemoSettings, after: DemoSettings): Promise
   plan = createPlan(after);
   plan.attachTo(host);
   await plan.ready;
-  const summary = panel.summary;
   panel.plan = plan;
-  panel.summary = summary;
   notes.setPlan(plan);
   guide.refresh();
   byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
@@ -180,8 +193,6 @@ async function applySettings(before: DemoSettings, after: DemoSettings): Promise
 wireTabs();
 
 await plan.ready;
-const record = loadTourRecord();
-if (record?.summary && plan.todos.list().length > 0) panel.summary = record.summary;
 // A reload in the middle of a tour picks it up again at once, from the stored plan: no new plan.
 guide.refresh({ autoResume: query.get('resume') !== '0' });
 document.body.dataset.ready = 'true';

@@ -2,6 +2,7 @@
 // that element, and waits long enough to read (or for "Next"). Model text only ever goes in through
 // textContent, and the CSS `target` the model sends is only ever used as a selector inside the site.
 
+import { resolveTarget } from 'planloop/dom';
 import type { Pace } from './pace.js';
 
 /** Shows narration; `say` resolves when the user has had time to read it. */
@@ -12,19 +13,22 @@ export interface Narrator {
 }
 
 /**
- * Finds the element a model's CSS selector names, inside `scope` only (the site, never the guide's
- * own controls). An invalid selector is `null`, not an exception.
+ * The element a model's `target` names inside `scope`: a ref from the page outline the turn prompt
+ * carried (`e12`), or a CSS selector; `null` when it names nothing visible there.
  */
-export function findTarget(scope: Element, selector: string | undefined): HTMLElement | null {
-  if (!selector?.trim()) return null;
-  try {
-    return scope.querySelector<HTMLElement>(selector);
-  } catch {
-    return null;
-  }
+export function findTarget(scope: Element, target: string | undefined): HTMLElement | null {
+  if (!target?.trim()) return null;
+  const found = resolveTarget(target, { root: scope });
+  return found.ok ? (found.element as HTMLElement) : null;
 }
 
-export function createNarrator(options: { bubble: HTMLElement; scope: HTMLElement; pace: () => Pace }): Narrator {
+export function createNarrator(options: {
+  bubble: HTMLElement;
+  scope: HTMLElement;
+  pace: () => Pace;
+  /** Pixels at the bottom of the viewport something else covers (the guide's sheet on a phone). Default none. */
+  bottomInset?: () => number;
+}): Narrator {
   const { bubble, scope } = options;
   const text = bubble.querySelector('.bubble-text') as HTMLElement;
   const next = bubble.querySelector('.bubble-next') as HTMLButtonElement;
@@ -47,9 +51,14 @@ export function createNarrator(options: { bubble: HTMLElement; scope: HTMLElemen
     const width = bubble.offsetWidth || 320;
     const height = bubble.offsetHeight || 80;
     const left = Math.min(Math.max(8, rect.left), Math.max(8, document.documentElement.clientWidth - width - 8));
-    // Below the element when it fits in the viewport, else above it.
-    const below = rect.bottom + 12 + height < window.innerHeight || rect.top < height + 24;
-    const top = below ? rect.bottom + 12 : rect.top - height - 12;
+    // Below the element when it fits in the part of the viewport left free (the guide's sheet may
+    // cover the bottom), else above it, else over the element's lower edge, inside the free part.
+    const free = window.innerHeight - (options.bottomInset?.() ?? 0);
+    let top = rect.bottom + 12;
+    if (top + height > free - 8) {
+      const above = rect.top - height - 12;
+      top = above >= 8 ? above : Math.max(8, Math.min(rect.bottom + 12, free - height - 8));
+    }
     bubble.style.left = `${left + window.scrollX}px`;
     bubble.style.top = `${top + window.scrollY}px`;
   };

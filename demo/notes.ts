@@ -1,11 +1,34 @@
-// The notes panel: the plan's markdown artifact as a tiny editor. Create, edit, delete, and
-// "edit with instruction", which asks the model to rewrite the note (plan.markdown.editWithInstruction).
-// Titles and contents are shown through textContent and form values only.
+// The notes panel: the plan's markdown artifact as a tiny editor. Create, edit, delete, and "edit
+// with an instruction" through the model (plan.markdown.editWithInstruction): a short note comes
+// back rewritten whole, a long one edited in place with SEARCH/REPLACE blocks. The model's draft
+// shows as it streams, Stop discards it, what is typed meanwhile is saved as it is typed and merged
+// with the model's edit, and a refusal, a conflict or a failure is said as such. Titles and
+// contents are shown through textContent and form values only.
 
-import type { Plan, Unsubscribe } from 'planloop';
+import { ConflictError, EditError, type MarkdownDoc, type Plan, type Unsubscribe } from 'planloop';
+import { EDITS_MIN_CHARS } from 'planloop/planning';
+import { TOUR_HANDBOOK, TOUR_HANDBOOK_TITLE } from './tour-handbook.js';
 
 export interface NotesPanel {
   setPlan(plan: Plan): void;
+}
+
+/** An edit by the model under way. */
+interface Run {
+  id: string;
+  controller: AbortController;
+  /** The note as the model got it. */
+  base: MarkdownDoc;
+  /** The model's answer so far (this attempt), and the note as it forms from it. */
+  text: string;
+  preview: string | undefined;
+  /** How the answer is written, once that shows: blocks (edits in place) or the whole note. */
+  form: 'edits' | 'rewrite' | undefined;
+  attempt: number;
+  /** The note was changed by someone else (the user typing, another tab) while the model worked. */
+  concurrent: boolean;
+  /** The draft has been brought into view once (later it stays where the user scrolls it). */
+  shown: boolean;
 }
 
 export function createNotesPanel(root: HTMLElement): NotesPanel {
@@ -15,12 +38,20 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
   const title = $<HTMLInputElement>('#note-title');
   const content = $<HTMLTextAreaElement>('#note-content');
   const instruction = $<HTMLInputElement>('#note-instruction');
-  const rewrite = $<HTMLButtonElement>('#note-rewrite');
+  const apply = $<HTMLButtonElement>('#note-apply');
+  const stop = $<HTMLButtonElement>('#note-stop');
+  const sample = $<HTMLButtonElement>('#note-sample');
   const status = $<HTMLParagraphElement>('#note-status');
+  const draft = $<HTMLElement>('#note-draft');
+  const draftLabel = $<HTMLElement>('#note-draft-label');
+  const draftText = $<HTMLPreElement>('#note-draft-text');
+  const answerLabel = $<HTMLElement>('#note-answer-label');
+  const answerText = $<HTMLPreElement>('#note-answer');
   let plan: Plan | null = null;
-  let off: Unsubscribe | null = null;
+  let offs: Unsubscribe[] = [];
   let selected: string | null = null;
-  let busy: AbortController | null = null;
+  let run: Run | null = null;
+  let drawing = 0;
 
   /** Saves what is in the editor when it differs from the stored note; throws the edit's error. */
   const saveEditor = (): void => {
@@ -29,15 +60,22 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     plan.markdown.edit(doc.id, { title: title.value, content: content.value });
   };
 
+  /**
+   * Saves typing as it happens, so that an edit by the model running meanwhile merges with it. A
+   * title that cannot be saved (empty) is left to Save, which says why; the content still is saved.
+   */
+  const saveTyping = (): void => {
+    try {
+      saveEditor();
+    } catch {
+      const doc = selected && plan ? plan.markdown.read(selected) : null;
+      if (doc && doc.content !== content.value) plan?.markdown.edit(doc.id, { content: content.value });
+    }
+  };
+
   const show = (id: string | null): void => {
     // Leaving a note keeps what was typed in it (a title left empty cannot be saved: that edit is dropped).
-    if (id !== selected) {
-      try {
-        saveEditor();
-      } catch {
-        // An invalid edit (empty title) stays unsaved, as Save would have refused it.
-      }
-    }
+    if (id !== selected) saveTyping();
     selected = id;
     const doc = id && plan ? plan.markdown.read(id) : null;
     editor.hidden = !doc;
@@ -45,6 +83,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
       title.value = doc.title;
       content.value = doc.content;
     }
+    draft.hidden = !(run && run.id === id && run.text !== '');
     renderList();
   };
 
@@ -69,6 +108,62 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
       empty.textContent = 'No notes yet.';
       list.append(empty);
     }
+    sample.textContent = docs.some((doc) => doc.title === TOUR_HANDBOOK_TITLE) ? `Open the ${TOUR_HANDBOOK_TITLE}` : `Add the ${TOUR_HANDBOOK_TITLE}`;
+  };
+
+  /** Puts the stored note into the editor, keeping the caret where it was relative to the text around it. */
+  const refreshEditor = (doc: MarkdownDoc): void => {
+    title.value = doc.title;
+    const old = content.value;
+    if (old === doc.content) return;
+    const { selectionStart, selectionEnd, scrollTop } = content;
+    const at = caretMapper(old, doc.content);
+    content.value = doc.content;
+    content.scrollTop = scrollTop;
+    if (document.activeElement === content) content.setSelectionRange(at(selectionStart), at(selectionEnd));
+  };
+
+  /**
+   * Shows the model's draft: the note as it forms (the preview), the changed part marked, and,
+   * unless the answer is the whole note, the answer itself as it streams (a single edit block
+   * changes the preview only once it is complete). After a conflict: the model's version alone.
+   */
+  const drawDraft = (current: Run, answer = true): void => {
+    cancelAnimationFrame(drawing);
+    drawing = 0;
+    if (current.id !== selected) return;
+    draft.hidden = false;
+    draftText.hidden = current.preview === undefined;
+    if (current.preview !== undefined) {
+      const { before, changed, after } = splitChange(current.base.content, current.preview);
+      const mark = document.createElement('mark');
+      mark.textContent = changed;
+      draftText.replaceChildren(document.createTextNode(before), mark, document.createTextNode(after));
+      // Scroll the draft (not the page) to the change: in a long note it is one paragraph among many.
+      if (changed) draftText.scrollTop += mark.getBoundingClientRect().top - draftText.getBoundingClientRect().top - 24;
+    }
+    const raw = answer && (current.form !== 'rewrite' || current.preview === undefined);
+    answerLabel.hidden = answerText.hidden = !raw;
+    if (raw) {
+      answerLabel.textContent = `The model’s answer so far: ${current.text.length.toLocaleString('en')} characters, for a note of ${current.base.content.length.toLocaleString('en')}.`;
+      answerText.textContent = current.text;
+      answerText.scrollTop = answerText.scrollHeight;
+    }
+    // Once per edit, and not while the user types in the note: the guide column scrolls, and the
+    // draft is below the editor.
+    if (!current.shown && document.activeElement !== content) draft.scrollIntoView({ block: 'nearest' });
+    current.shown = true;
+  };
+
+  const hideDraft = (): void => {
+    cancelAnimationFrame(drawing);
+    drawing = 0;
+    draft.hidden = true;
+  };
+
+  const busy = (on: boolean): void => {
+    apply.hidden = on;
+    stop.hidden = !on;
   };
 
   $<HTMLButtonElement>('#note-new').addEventListener('click', () => {
@@ -78,6 +173,21 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     title.focus();
     title.select();
   });
+
+  sample.addEventListener('click', () => {
+    if (!plan) return;
+    const doc = plan.markdown.list().find((item) => item.title === TOUR_HANDBOOK_TITLE) ?? plan.markdown.create({ title: TOUR_HANDBOOK_TITLE, content: TOUR_HANDBOOK });
+    show(doc.id);
+    if (!instruction.value.trim()) instruction.value = 'In the refunds paragraph, replace "14 days" with "30 days"';
+    status.textContent = `${doc.content.length.toLocaleString('en')} characters: the model edits a note this long in place, with blocks that touch only what changes. Apply the example instruction, or write your own.`;
+  });
+
+  content.addEventListener('input', () => {
+    saveTyping();
+    // The change shown after an edit is about the text as it was then.
+    if (!run) hideDraft();
+  });
+  title.addEventListener('input', saveTyping);
 
   editor.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -97,64 +207,161 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     show(null);
   });
 
-  rewrite.addEventListener('click', async () => {
-    // While the model works, the button cancels the rewrite (a slow or stuck endpoint must not
-    // leave the note locked).
-    if (busy) {
-      busy.abort();
-      return;
-    }
-    if (!plan || !selected) return;
+  // Enter in the instruction applies it (the form's own submit is Save).
+  instruction.addEventListener('keydown', (event) => {
+    if (event.key !== 'Enter' || event.isComposing) return;
+    event.preventDefault();
+    void edit();
+  });
+  apply.addEventListener('click', () => void edit());
+  stop.addEventListener('click', () => run?.controller.abort());
+
+  async function edit(): Promise<void> {
+    if (run || !plan || !selected) return;
     const what = instruction.value.trim();
     if (!what) {
       status.textContent = 'Write an instruction first, e.g. "Make it a bulleted list".';
       instruction.focus();
       return;
     }
-    const id = selected;
-    // Keep unsaved typing: the model rewrites what is in the editor, not an older version.
+    // Keep unsaved typing: the model edits what is in the editor, not an older version.
     try {
       saveEditor();
     } catch (error) {
-      status.textContent = `Cannot rewrite yet: ${(error as Error).message}`;
+      status.textContent = `Cannot edit yet: ${(error as Error).message}`;
       return;
     }
-    const controller = new AbortController();
-    busy = controller;
-    rewrite.textContent = 'Cancel rewrite';
-    status.textContent = 'Rewriting with the model…';
+    const base = plan.markdown.read(selected) as MarkdownDoc;
+    const current: Run = { id: base.id, controller: new AbortController(), base, text: '', preview: undefined, form: undefined, attempt: 1, concurrent: false, shown: false };
+    // A short note is always rewritten whole; a long one is edited in place unless the instruction
+    // asks for a rewrite, which shows once the answer starts.
+    if (base.content.length < EDITS_MIN_CHARS) current.form = 'rewrite';
+    run = current;
+    busy(true);
+    draftLabel.textContent = 'The model’s draft, as it arrives (nothing is saved until it is complete):';
+    status.textContent = current.form === 'rewrite' ? 'Rewriting with the model…' : 'Asking the model to edit the note…';
     try {
-      const doc = await plan.markdown.editWithInstruction(id, what, { signal: controller.signal });
-      status.textContent = doc ? 'Rewritten by the model.' : 'That note no longer exists.';
+      const doc = await plan.markdown.editWithInstruction(current.id, what, {
+        signal: current.controller.signal,
+        onDelta: ({ text, preview, attempt }) => follow(current, text, preview, attempt),
+      });
       instruction.value = '';
-      if (selected === id) {
-        selected = null; // show the rewrite, not the editor's older text
-        show(id);
+      hideDraft();
+      if (!doc) status.textContent = 'That note no longer exists.';
+      else {
+        status.textContent = outcome(current, doc);
+        if (selected === current.id) refreshEditor(doc);
+        // Show where the change is (in a long note, far from the editor's first lines): the
+        // model's own version when it streamed one, so that what the user typed is not marked.
+        if (current.preview === undefined || !current.concurrent) current.preview = doc.content;
+        draftLabel.textContent = 'The model’s change, marked (now in the note):';
+        if (current.preview !== current.base.content) drawDraft(current, false);
       }
     } catch (error) {
-      const cancelled = (error as { code?: string }).code === 'aborted';
-      status.textContent = cancelled ? 'Rewrite cancelled; the note is unchanged.' : `The rewrite failed: ${(error as Error).message}`;
-    } finally {
-      if (busy === controller) {
-        busy = null;
-        rewrite.textContent = 'Rewrite';
+      status.textContent = failure(current, error);
+      // After a conflict the model's version stays in view; otherwise the draft goes.
+      hideDraft();
+      if (error instanceof ConflictError && current.preview !== undefined) {
+        draftLabel.textContent = 'The model’s version, not applied (your text is kept above; copy from it what you want):';
+        drawDraft(current, false);
       }
+    } finally {
+      if (run === current) run = null;
+      busy(false);
     }
-  });
+  }
+
+  /** Follows the answer as it streams: the draft, and the status once the answer's form shows. */
+  function follow(current: Run, text: string, preview: string | undefined, attempt: number): void {
+    if (attempt !== current.attempt) {
+      current.attempt = attempt;
+      current.preview = undefined;
+      status.textContent = 'The model’s first answer could not be used; it is trying again…';
+    }
+    current.text = text;
+    const form = /^\s*<{5,9}\s*SEARCH\b/im.test(text) ? 'edits' : /^[\s*_`>]*-{2,}\s*document\s+start\s*-{2,}/im.test(text) ? 'rewrite' : current.form;
+    if (form !== current.form || (attempt > 1 && current.preview === undefined && preview !== undefined)) {
+      status.textContent = form === 'edits' ? 'The model is editing the note in place…' : 'Rewriting with the model…';
+    }
+    current.form = form;
+    if (preview !== undefined) current.preview = preview;
+    if (!drawing) drawing = requestAnimationFrame(() => drawDraft(current));
+  }
 
   return {
     setPlan(next) {
-      off?.();
-      busy?.abort();
-      busy = null;
-      rewrite.textContent = 'Rewrite';
+      for (const off of offs) off();
+      run?.controller.abort();
+      run = null;
+      busy(false);
+      hideDraft();
       plan = next;
-      off = plan.markdown.onChange(({ change, docs }) => {
-        if (change.type === 'hydrate' && !selected) show(docs[0]?.id ?? null);
-        else if (selected && !plan?.markdown.read(selected)) show(null);
-        else renderList();
-      });
+      offs = [
+        plan.markdown.onChange(({ change, docs }) => {
+          if (change.type === 'hydrate' && !selected) show(docs[0]?.id ?? null);
+          else if (selected && !plan?.markdown.read(selected)) show(null);
+          else renderList();
+        }),
+        // A change to the note that is not the model's own commit, while the model works: the
+        // user typing (saved as typed), or another tab. The model's edit is merged onto it.
+        plan.on('state-change', ({ state, previous, origin }) => {
+          if (!run || origin === 'edit') return;
+          const id = run.id;
+          const now = state.docs.find((doc) => doc.id === id);
+          const before = previous.docs.find((doc) => doc.id === id);
+          if (now?.content !== before?.content || now?.title !== before?.title) run.concurrent = true;
+        }),
+      ];
       show(plan.markdown.list()[0]?.id ?? null);
     },
   };
+}
+
+/** What the model did, said plainly: edits in place or a rewrite, and whether it was merged with typing. */
+function outcome(run: Run, doc: MarkdownDoc): string {
+  const blocks = run.text.match(/^\s*>{5,9}\s*REPLACE\b/gim)?.length ?? 0;
+  const merged = run.concurrent ? ' Merged with your changes: you edited the note while the model worked, and both edits are kept.' : '';
+  const renamed = doc.title !== run.base.title;
+  if (blocks > 0) {
+    const size = `its answer was ${run.text.length.toLocaleString('en')} characters for a note of ${run.base.content.length.toLocaleString('en')}`;
+    return `Edited in place by the model: ${blocks} passage${blocks === 1 ? '' : 's'} changed, the rest untouched (${size}).${renamed ? ' Renamed too.' : ''}${merged}`;
+  }
+  // An answer of only a `Title:` line renames and leaves the text alone.
+  if (renamed && /^\s*title\s*:[^\n]*$/i.test(run.text.trim())) return `Renamed by the model; it left the text as it was.${merged}`;
+  if (!run.concurrent && doc.content === run.base.content) return renamed ? 'Renamed by the model; the text is unchanged.' : 'The model changed nothing.';
+  return `Rewritten by the model.${merged}`;
+}
+
+/** Why nothing of the model's edit was stored. */
+function failure(run: Run, error: unknown): string {
+  const noun = run.form === 'edits' || (run.form === undefined && run.base.content.length >= EDITS_MIN_CHARS) ? 'edit' : 'rewrite';
+  const code = (error as { code?: string }).code;
+  const kept = run.concurrent ? 'the model changed nothing (your typing is kept).' : 'the note is unchanged.';
+  if (code === 'aborted') return `${noun === 'edit' ? 'Edit' : 'Rewrite'} cancelled; ${kept}`;
+  if (error instanceof EditError && error.code === 'edit_refused') return `The model declined: ${clip(error.raw.trim(), 320)} The note is unchanged.`;
+  if (error instanceof ConflictError) {
+    if (error.conflicts.length === 0) return 'The note was deleted while the model worked; nothing was saved.';
+    const where = error.conflicts.map((conflict) => (conflict.field === 'title' ? 'the title' : `line ${conflict.line}`)).join(', ');
+    return `Conflict: you changed the same place as the model (${where}), so your text was kept and the model’s edit was not applied.${run.preview === undefined ? '' : ' Its version is below.'}`;
+  }
+  return `The ${noun} failed: ${(error as Error).message}`;
+}
+
+/** `before` and `after`: what `next` shares with `base` at its start and end; `changed`: the rest of `next`. */
+function splitChange(base: string, next: string): { before: string; changed: string; after: string } {
+  let start = 0;
+  while (start < base.length && start < next.length && base[start] === next[start]) start++;
+  let end = 0;
+  while (end < base.length - start && end < next.length - start && base[base.length - 1 - end] === next[next.length - 1 - end]) end++;
+  return { before: next.slice(0, start), changed: next.slice(start, next.length - end), after: next.slice(next.length - end) };
+}
+
+/** Maps a caret position in `old` to `next`: unchanged before the change, shifted after it. */
+function caretMapper(old: string, next: string): (at: number) => number {
+  const { before, after } = splitChange(old, next);
+  return (at) => (at <= before.length ? at : at >= old.length - after.length ? at + next.length - old.length : next.length - after.length);
+}
+
+function clip(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max)}…`;
 }

@@ -1,17 +1,23 @@
 // The offline stand-in model: no key, no network. It is a plain LLMProvider (createFunctionProvider)
 // that reads everything it needs from the prompt it is given, like a real model would:
-// - the planning call: the `Task:` line and the `Sitemap:` block of the planner's user message
-//   (read back with readPlannerMessage, ./prompt-reading.ts);
+// - the planning call: the `Task:` and `Locale:` lines and the `Sitemap:` block of the planner's
+//   user message (read back with readPlannerMessage, ./prompt-reading.ts), and answers in the
+//   user's language (English, German or Japanese: it says so when asked in another);
 // - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
 //   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
-// - editWithInstruction: the `Instruction:` line and the text between the document markers.
+// - editWithInstruction: the system prompt (a rewrite, or SEARCH/REPLACE edits for a long note),
+//   the `Instruction:` line and the text between the document markers (./offline-edit.ts); it
+//   answers in the form the prompt asks for, and declines in words what it cannot do.
 // It answers with JSON text, streamed in small chunks with small pauses, so that planloop's real
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
-import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnEnvelope } from 'planloop';
+import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnAction } from 'planloop';
+import { languageOf } from './language.js';
+import { editAnswer } from './offline-edit.js';
+import { spokenLanguage, unspokenLanguage } from './phrases.js';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
 import { sleep, type Pace } from './pace.js';
-import { actionsForTodo, tourFor } from './tours.js';
+import { actionsForTodo, findStep, phrasesFor, refIn, tourFor } from './tours.js';
 
 /** What kind of call a request is, judged from its JSON schema and, failing that, its markers. */
 export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
@@ -46,7 +52,7 @@ export function answer(request: LLMRequest): string {
     case 'turn':
       return JSON.stringify(turnAnswer(user));
     case 'edit':
-      return editAnswer(user);
+      return editAnswer(request.messages);
     default:
       return JSON.stringify({ text: 'I am an offline stand-in and can only plan tours, run them and edit notes.' });
   }
@@ -56,21 +62,26 @@ export function answer(request: LLMRequest): string {
 export function callKind(request: LLMRequest): OfflineCallKind {
   const properties = (request.jsonSchema?.properties ?? {}) as Record<string, unknown>;
   if ('task_summary' in properties) return 'plan';
-  if ('turn_planning' in properties) return 'turn';
+  if ('todo' in properties || 'turn_planning' in properties) return 'turn';
   if ('content' in properties) return 'edit';
   const all = request.messages.map((message) => message.content).join('\n');
-  if (/^Todos \(first is next\):/m.test(all) || all.includes('turn_planning')) return 'turn';
+  // A document first: a note may well contain "todo" or a line like the turn prompt's.
   if (all.includes('--- document start ---')) return 'edit';
+  if (/^Todos \(first is next\):/m.test(all) || all.includes('"todo"')) return 'turn';
   if (/^Task:/m.test(all)) return 'plan';
   return 'other';
 }
 
 function planAnswer(prompt: string): string {
-  const { task, sitemap } = readPlannerMessage(prompt);
-  const tour = tourFor(task || 'Show me around', sitemap);
+  const { task, sitemap, locale } = readPlannerMessage(prompt);
+  // The user's language is the `Locale:` the host sent, else the ask's own.
+  const language = locale ?? (task ? languageOf(task) : undefined) ?? 'en';
+  const lang = spokenLanguage(language);
+  const tour = tourFor(task || 'Show me around', sitemap, lang ?? 'en', { understood: lang !== undefined });
+  const summary = lang ? tour.summary : `${unspokenLanguage(languageName(language))} ${tour.summary}`;
   // task_summary first, so that it streams to the announcement before the todos arrive.
   return JSON.stringify({
-    task_summary: tour.summary,
+    task_summary: summary,
     todos: tour.steps.map((step, index) => ({ intent: step.intent, description: step.description, expected_turn: index + 1 })),
   });
 }
@@ -81,67 +92,55 @@ function readEarlierIds(prompt: string): Set<string> {
   return new Set(line.match(/\bt\d+\b/g) ?? []);
 }
 
-function turnAnswer(prompt: string): TurnEnvelope {
-  const { task = '', todos } = readTurnMessage(prompt);
+/** A turn's answer in the compact envelope the turn prompt teaches (`{"todo":"t3","actions":[…]}`). */
+interface CompactEnvelope {
+  todo: string;
+  last?: true;
+  actions: TurnAction[];
+}
+
+function turnAnswer(prompt: string): CompactEnvelope {
+  const { task = '', todos, page } = readTurnMessage(prompt);
   const earlier = readEarlierIds(prompt);
-  // A todo an earlier turn worked on is done now: mark it so. The next one is the first of the rest.
-  const done = todos.filter((todo) => earlier.has(todo.id)).map((todo) => todo.id);
+  // A todo an earlier turn worked on is done now. Naming the next one says so: the todos above it
+  // count as done. The next one is the first of the rest.
   const rest = todos.filter((todo) => !earlier.has(todo.id));
   const next = rest[0];
   if (!next) {
-    return {
-      turn_planning: { does: 'Finish the tour', is_last_turn: true },
-      todo_adjust: { remove: done, replace: [] },
-      actions: [{ type: 'task_finish', summary: 'Finished the tour.' }],
-    };
+    return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: phrasesFor(task).finishedTour }] };
   }
-  const step = tourFor(task).steps.find((candidate) => same(candidate.description, next.description));
-  const actions = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const step = findStep(task, next.description);
+  const planned = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const actions = planned.map((action) => pointAt(action, page));
   const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
-  return {
-    turn_planning: { todo_id: next.id, does: next.description, is_last_turn: last },
-    todo_adjust: { remove: done, replace: [] },
-    actions,
-  };
+  return { todo: next.id, ...(last ? { last: true as const } : {}), actions };
 }
 
-function same(a: string, b: string): boolean {
-  const norm = (text: string) => text.toLowerCase().replace(/\s+/g, ' ').trim();
-  return norm(a) === norm(b);
-}
-
-/** Applies an instruction the offline model understands; says plainly when it does not. */
-function editAnswer(prompt: string): string {
-  const instruction = /^Instruction:[ \t]*(.*)$/m.exec(prompt)?.[1]?.trim() ?? '';
-  const start = prompt.indexOf('--- document start ---\n');
-  const end = prompt.lastIndexOf('\n--- document end ---');
-  const content = start >= 0 && end >= start ? prompt.slice(start + '--- document start ---\n'.length, end) : '';
-  const wanted = instruction.toLowerCase();
-  const sentences = content
-    .split(/(?<=[.!?])\s+|\n+/)
-    .map((line) => line.replace(/^\s*(?:[-*]|\d+\.)\s+/, '').trim())
-    .filter(Boolean);
-  let next: string;
-  let title: string | undefined;
-  const rename = /(?:title|rename)[^"“]*["“]([^"”]+)["”]/i.exec(instruction);
-  if (rename) {
-    title = rename[1];
-    next = content;
-  } else if (/bullet|list/.test(wanted)) {
-    next = sentences.map((line) => `- ${line.replace(/[.]$/, '')}`).join('\n');
-  } else if (/short|summar|brief|concise|one sentence/.test(wanted)) {
-    next = sentences[0] ?? content;
-  } else if (/upper|caps|shout/.test(wanted)) {
-    next = content.toUpperCase();
-  } else if (/lower/.test(wanted)) {
-    next = content.toLowerCase();
-  } else if (/heading|headline/.test(wanted)) {
-    next = `# ${sentences[0]?.replace(/[.!?]$/, '') ?? 'Notes'}\n\n${content}`;
-  } else {
-    next = `${content.trimEnd()}\n\n_(The offline stand-in cannot follow "${instruction}"; it can make a list, shorten, add a heading, rename in quotes or change case. Connect a real model in Settings for anything else.)_`;
+/**
+ * The action with its target read off the page outline the prompt carries, as a real model would:
+ * the outline's ref for the element the step means. Where the outline does not list it, a narrate
+ * goes without a highlight, and a tool keeps the description (the tool then reports that it finds
+ * nothing, and the next prompt says so).
+ */
+function pointAt(action: TurnAction, page: readonly string[]): TurnAction {
+  if (action.type === 'narrate' && action.target) {
+    const ref = refIn(action.target, page);
+    return ref ? { ...action, target: ref } : { type: 'narrate', text: action.text };
   }
-  if (!next.trim()) next = content || '(empty)';
-  return JSON.stringify(title ? { content: next, title } : { content: next });
+  if (action.type === 'tool' && typeof action.args.target === 'string') {
+    const ref = refIn(action.args.target, page);
+    return ref ? { ...action, args: { ...action.args, target: ref } } : action;
+  }
+  return action;
+}
+
+/** `French` for `fr`; the tag itself where Intl cannot say. */
+function languageName(locale: string): string {
+  try {
+    return new Intl.DisplayNames(['en'], { type: 'language' }).of(locale) ?? locale;
+  } catch {
+    return locale;
+  }
 }
 
 /** Streams `text` in chunks with a pause before each, stopping on abort. */

@@ -1,5 +1,6 @@
 // How fast the tour goes. `?fast=1` (or the Fast setting) shortens every pause so the end-to-end
-// tests stay quick; `?read=<ms>` fixes the reading time of each narration.
+// tests stay quick; `?read=<ms>` fixes the reading time of each narration; `?chunk=<ms>` fixes the
+// offline model's pause before each streamed chunk (a slow answer, to act while it streams).
 
 /** The tour's timings. */
 export interface Pace {
@@ -16,13 +17,15 @@ export interface Pace {
   actionPauseMs: number;
 }
 
-/** The pace for the Normal or Fast setting, with `?read=` applied. */
+/** The pace for the Normal or Fast setting, with `?read=` and `?chunk=` applied. */
 export function createPace(fast: boolean, query: URLSearchParams = new URLSearchParams(location.search)): Pace {
   const read = Number(query.get('read'));
   const fixedRead = Number.isFinite(read) && query.has('read') ? Math.max(0, read) : undefined;
+  const chunk = Number(query.get('chunk'));
+  const fixedChunk = Number.isFinite(chunk) && query.has('chunk') ? Math.max(0, chunk) : undefined;
   return {
     fast,
-    chunkDelayMs: fast ? 2 : 28,
+    chunkDelayMs: fixedChunk ?? (fast ? 2 : 28),
     chunkSize: fast ? 48 : 12,
     readMs: (text) => fixedRead ?? (fast ? 120 : Math.min(7000, 1600 + 45 * text.length)),
     typeDelayMs: fast ? 0 : 45,

@@ -6,6 +6,7 @@
  */
 
 const TASK_MARKER = 'Task:';
+const LOCALE_MARKER = 'Locale:';
 const SITEMAP_MARKER = 'Sitemap:';
 
 /** A page of the sitemap, as the planner prompt lists it. */
@@ -16,19 +17,23 @@ export interface SitemapPageReading {
 }
 
 /**
- * Reads the task and sitemap back from a planner user message: for scripted and offline models.
+ * Reads the task, the user's locale and the sitemap back from a planner user message: for
+ * scripted and offline models.
  *
  * @example
  * ```ts
- * readPlannerMessage('Task: Tour\nSitemap:\n- /pricing — Pricing: the tiers');
- * // { task: 'Tour', sitemap: [{ path: '/pricing', title: 'Pricing', description: 'the tiers' }] }
+ * readPlannerMessage('Task: Tour\nLocale: de — German\nSitemap:\n- /pricing — Pricing: the tiers');
+ * // { task: 'Tour', locale: 'de', sitemap: [{ path: '/pricing', title: 'Pricing', description: 'the tiers' }] }
  * ```
  */
-export function readPlannerMessage(text: string): { task?: string; sitemap: SitemapPageReading[] } {
+export function readPlannerMessage(text: string): { task?: string; locale?: string; sitemap: SitemapPageReading[] } {
   const lines = text.split(/\r?\n/);
-  const result: { task?: string; sitemap: SitemapPageReading[] } = { sitemap: [] };
+  const result: { task?: string; locale?: string; sitemap: SitemapPageReading[] } = { sitemap: [] };
   const taskLine = lines.find((line) => line.startsWith(TASK_MARKER));
   if (taskLine !== undefined) result.task = taskLine.slice(TASK_MARKER.length).trim();
+  // `Locale: de-DE — German (Germany)`: the tag is the first word.
+  const locale = lines.find((line) => line.startsWith(LOCALE_MARKER))?.slice(LOCALE_MARKER.length).trim().split(/\s/)[0];
+  if (locale) result.locale = locale;
   const start = lines.indexOf(SITEMAP_MARKER);
   if (start >= 0) {
     for (const line of lines.slice(start + 1)) {

@@ -2,7 +2,7 @@
 // checks them, acts, and returns a short result the loop turns into an observation. They act on
 // the site only (`#view` and the site links), never on the guide's own controls.
 
-import { findTarget } from './narrator.js';
+import { resolveTarget } from 'planloop/dom';
 import { sleep, type Pace } from './pace.js';
 import { SITE_PAGES, normalisePath, type SiteRouter } from './site.js';
 
@@ -12,19 +12,20 @@ export type SiteTool = (args: Record<string, unknown>, signal?: AbortSignal) => 
 /** What each tool does, for the model (the loop puts these in the per-turn prompt when it can). */
 export const SITE_TOOL_DESCRIPTIONS = {
   navigate: 'Open a page of the site. args: { "path": "/commercial" }',
-  click: 'Click an element of the page. args: { "target": "<CSS selector>" }',
-  fill: 'Type into a field or choose an option. args: { "target": "<CSS selector>", "value": "<text>" }',
+  click: 'Click an element of the page. args: { "target": "<ref from Page, e.g. e12>" }',
+  fill: 'Type into a field or choose an option. args: { "target": "<ref from Page>", "value": "<text>" }',
 } as const;
 
 export function createSiteTools(options: { router: SiteRouter; view: HTMLElement; pace: () => Pace }): Record<'navigate' | 'click' | 'fill', SiteTool> {
   const { router, view } = options;
 
   const element = (args: Record<string, unknown>, tool: string): HTMLElement => {
-    const selector = typeof args.target === 'string' ? args.target : typeof args.selector === 'string' ? args.selector : '';
-    if (!selector) throw new Error(`${tool} needs args.target, a CSS selector of an element on the page.`);
-    const found = findTarget(view, selector);
-    if (!found) throw new Error(`${tool}: nothing on ${router.path} matches "${selector}".`);
-    return found;
+    const target = typeof args.target === 'string' ? args.target : typeof args.selector === 'string' ? args.selector : '';
+    if (!target) throw new Error(`${tool} needs args.target: a ref from the page outline (e12) or a CSS selector.`);
+    // A ref that no longer resolves (the page changed) becomes an observation the model can act on.
+    const found = resolveTarget(target, { root: view });
+    if (!found.ok) throw new Error(`${tool} on ${router.path}: ${found.message}`);
+    return found.element as HTMLElement;
   };
 
   return {

@@ -43,7 +43,7 @@ test('the guide runs on an OpenAI-compatible endpoint set in the settings, over 
 
   await page.getByLabel('Ask the guide').fill('Show me the Team plan');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
-  await expect(page.locator('#announcement-summary')).toHaveText('Remote model: a short look at the Team plan.');
+  await expect(page.locator('plan-panel').locator('.summary')).toHaveText('Remote model: a short look at the Team plan.');
   await page.getByRole('button', { name: 'Start the tour' }).click();
   await expect(page.locator('#narration-text')).toHaveText('The remote model says: Team is the one to try.');
   await expect(page.locator('#tier-team')).toHaveClass(/guide-highlight/);
@@ -86,7 +86,7 @@ test('the key can be kept for the tab in sessionStorage, never in localStorage',
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Content (markdown)').fill('remote edit');
   await page.getByLabel('Edit with an instruction').fill('Shout it');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('REMOTE EDIT\n\n(rewritten by the remote model)');
   const requests = await received(page, model);
   expect(requests.map((request) => [request.kind, request.authorization])).toEqual([['edit', `Bearer ${KEY}`]]);
@@ -101,7 +101,7 @@ test('a model reply carrying <img onerror> and <script> shows as text and runs n
 
   await page.getByLabel('Ask the guide').fill('A hostile test');
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
-  await expect(page.locator('#announcement-summary')).toHaveText(`Showing you ${hostile}`);
+  await expect(page.locator('plan-panel').locator('.summary')).toHaveText(`Showing you ${hostile}`);
   await expect(page.locator('plan-panel').locator('li').first()).toContainText(`Say ${hostile}`);
   await page.keyboard.press('Space');
   await expect(page.locator('#narration-text')).toHaveText(`Look: ${hostile}`);
@@ -144,8 +144,9 @@ test('a broken endpoint: the guide and the notes say what went wrong, a stuck on
   await expect(page.locator('#model-badge')).toHaveText(`Model: broken at ${BROKEN} (OpenAI-compatible).`);
 
   await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
-  await expect(page.locator('#run-status')).toContainText('The tour failed: openai-compatible answered HTTP 401');
-  await expect(page.locator('#announcement')).toBeHidden();
+  // The planning call failed: nothing toured, and the status says so.
+  await expect(page.locator('#run-status')).toContainText('Could not plan a tour: openai-compatible answered HTTP 401');
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Ask', exact: true })).toBeEnabled();
   await shot(page, testInfo, '1-unauthorized');
@@ -154,14 +155,14 @@ test('a broken endpoint: the guide and the notes say what went wrong, a stuck on
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Content (markdown)').fill('Hello.');
   await page.getByLabel('Edit with an instruction').fill('Shout it');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toContainText('The rewrite failed: openai-compatible answered HTTP 401');
-  await expect(page.getByRole('button', { name: 'Rewrite' })).toBeEnabled();
+  await expect(page.getByRole('button', { name: 'Apply' })).toBeEnabled();
 
   mode = 'stuck';
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toHaveText('Rewriting with the model…');
-  await page.getByRole('button', { name: 'Cancel rewrite' }).click();
+  await page.locator('#note-stop').click();
   await expect(page.locator('#note-status')).toHaveText('Rewrite cancelled; the note is unchanged.');
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('Hello.');
   await page.getByRole('tab', { name: 'Tour' }).click();
@@ -169,10 +170,41 @@ test('a broken endpoint: the guide and the notes say what went wrong, a stuck on
   await expect(page.locator('#run-status')).toHaveText('Planning the tour…');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
-  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Ask', exact: true })).toBeEnabled();
   await shot(page, testInfo, '2-stuck-stopped');
   await page.unrouteAll({ behavior: 'ignoreErrors' });
   // Chromium logs each 401 response as a console error: expected here, and nothing else.
+  pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !/status of 401/.test(error)));
+});
+
+test('a new ask that fails leaves the finished tour labelled finished, not "Stopped by an error"', async ({ page, pageErrors }) => {
+  const model = `fake-relabel-${test.info().workerIndex}-${Date.now()}`;
+  let failing = false;
+  await page.route(`${FAKE}/v1/chat/completions`, async (route) => {
+    if (!failing) return route.continue();
+    await route.fulfill({
+      status: 401,
+      headers: { 'access-control-allow-origin': '*', 'content-type': 'application/json' },
+      body: JSON.stringify({ error: { message: 'Incorrect API key provided.' } }),
+    });
+  });
+  await open(page, '/?fast=1&read=300');
+  await connect(page, model);
+  await page.getByLabel('Ask the guide').fill('Show me the Team plan');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Showed the Team plan.', { timeout: 15_000 });
+  const panel = page.locator('plan-panel');
+  await expect(panel.locator('.meta')).toHaveText('3 of 3 done · Finished');
+
+  failing = true;
+  await page.getByLabel('Ask the guide').fill('How do I get a refund?');
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.locator('#run-status')).toContainText('HTTP 401');
+  await expect(panel.locator('.meta')).toHaveText('3 of 3 done · Finished');
+  await expect(panel.locator('.summary')).toHaveText('Remote model: a short look at the Team plan.');
+  await page.unrouteAll({ behavior: 'ignoreErrors' });
   pageErrors.splice(0, pageErrors.length, ...pageErrors.filter((error) => !/status of 401/.test(error)));
 });

@@ -3,8 +3,9 @@ import { fileURLToPath } from 'node:url';
 import type { Page } from '@playwright/test';
 import { test, expect, openDemo as open, shot } from './fixtures.js';
 
-// The demo with its offline model: a whole tour, the Space/Escape/Cancel announcement, Stop, a
-// reload in the middle of a tour, IndexedDB storage and a note edited by instruction.
+// The demo with its offline model: a whole tour, the Space/Escape/Cancel announcement (the plan
+// panel's review), Stop, a reload in the middle of a tour, IndexedDB storage and a note edited by
+// instruction. The summary shows once, in the plan panel (issue 13, part 6).
 // `?fast=1` shortens every pause of the tour; `?read=<ms>` fixes how long each narration stays.
 
 test.use({ viewport: { width: 1280, height: 860 } });
@@ -19,6 +20,7 @@ const todoStatuses = (page: Page) =>
 const calls = (page: Page) => page.evaluate(() => ({ ...window.__demo!.calls }));
 const statusOf = (page: Page, id: string) => page.evaluate((todoId) => window.__demo?.plan.todos.get(todoId)?.status, id);
 const panelItems = (page: Page) => page.locator('plan-panel').locator('li');
+const panelSummary = (page: Page) => page.locator('plan-panel').locator('.summary');
 
 test('a full tour: ask, plan, Space, narrate, navigate, every todo done in order', async ({ page }, testInfo) => {
   await open(page, '/?fast=1&read=1000'); // narrations stay up long enough to be asserted
@@ -33,8 +35,8 @@ test('a full tour: ask, plan, Space, narrate, navigate, every todo done in order
   });
 
   await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
-  await expect(page.locator('#announcement-summary')).toHaveText('I will take you to the pricing page and introduce its three plans.');
-  await expect(page.getByText('to start,')).toBeVisible();
+  await expect(panelSummary(page)).toHaveText('I will take you to the pricing page and introduce its three plans.');
+  await expect(page.locator('#run-status')).toHaveText('The plan is ready: press Space or Start the tour to begin, Esc to cancel.');
   await expect(panelItems(page)).toHaveCount(5);
   await expect(panelItems(page).first()).toContainText('Pending');
   await shot(page, testInfo, '2-announced');
@@ -68,7 +70,7 @@ test('Space starts the tour; Escape and Cancel decline it; Stop aborts it', asyn
   await page.keyboard.press('Escape');
   await expect(page.locator('#run-status')).toHaveText('Tour cancelled. Ask again whenever you like.');
   expect(await todoStatuses(page)).toEqual([]);
-  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeHidden();
   await shot(page, testInfo, '1-declined-with-escape');
 
   await ask('Show me how to try it');
@@ -118,7 +120,7 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
   const after = await calls(page);
   expect(after.plan).toBe(0);
   expect(after.turn).toBeGreaterThanOrEqual(6);
-  await expect(page.locator('#announcement')).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeHidden();
   expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));
   await expect(page.locator('#trial-result')).toContainText('Welcome aboard, Sam Rivera!');
   await expect(page.locator('plan-panel').locator('.summary')).toHaveText('I will compare the three plans with you, then start a Team trial on the trial form.');
@@ -190,7 +192,7 @@ test('a note edited with an instruction through the model, and kept across a rel
   await expect(page.locator('#note-status')).toHaveText('Saved.');
 
   await page.getByLabel('Edit with an instruction').fill('Make it a bulleted list');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
+  await page.getByRole('button', { name: 'Apply' }).click();
   await expect(page.locator('#note-status')).toHaveText('Rewritten by the model.');
   await expect(page.getByLabel('Content (markdown)')).toHaveValue('- Starter is free\n- Team costs $12 per member\n- Business adds SSO');
   expect(await calls(page)).toEqual({ plan: 0, turn: 0, edit: 1 });
@@ -224,7 +226,7 @@ test('a new ask plans afresh even when an earlier plan left todos undone', async
   // What a real model sometimes leaves behind: a finished tour with a todo never marked done.
   await page.evaluate(() => window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'A step from an old tour' }]));
   await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
-  await expect(page.locator('#announcement-summary')).toHaveText('I will take you to the pricing page and introduce its three plans.');
+  await expect(panelSummary(page)).toHaveText('I will take you to the pricing page and introduce its three plans.');
   // The summary streams before the planning call returns: wait for the new todos themselves.
   await expect(panelItems(page)).toHaveCount(5);
   expect((await calls(page)).plan).toBe(1);
@@ -247,16 +249,16 @@ test('at the announcement, Space on a focused button does what the button says, 
   expect(await todoStatuses(page)).toEqual([]);
   expect((await calls(page)).turn).toBe(0);
 
-  // Space on Stop stops.
+  // Only the buttons that apply: at the announcement Cancel declines, so there is no Stop beside it.
   await ask();
-  await page.getByRole('button', { name: 'Stop' }).focus();
+  await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
+  await expect(page.getByRole('button', { name: 'Ask', exact: true })).toBeHidden();
+  // Space on a step of the plan does not start the tour: the user is working on the plan.
+  await page.locator('plan-panel').locator('li').first().focus();
   await page.keyboard.press('Space');
-  await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
-  expect((await calls(page)).turn).toBe(0);
-  await page.getByRole('button', { name: 'Clear plan' }).click();
+  expect(await page.evaluate(() => document.body.dataset.tour)).toBe('announcing');
 
   // Escape in the settings dialog closes the dialog and leaves the announcement waiting.
-  await ask();
   await page.getByRole('button', { name: 'Settings' }).click();
   await expect(page.locator('#settings')).toBeVisible();
   await page.keyboard.press('Escape');
@@ -283,15 +285,20 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
   // Normal pace (no ?fast=1): planning streams for about a second, long enough to stop it.
   await open(page, '/?read=3000');
   // An earlier tour, stopped after its first step.
+  // (The plan holds its summary and task, as makeTodos leaves them; the tour record only the task and status.)
   await page.evaluate(() => {
     const plan = window.__demo!.plan;
-    plan.todos.reset([
-      { intent: 'navigate', description: 'Open the Docs page (/docs)' },
-      { intent: 'narrate', description: 'Go through the quick start' },
-      { intent: 'finish', description: 'Wrap up' },
-    ]);
+    plan.setTaskPlan({
+      task: 'Show me the docs',
+      task_summary: 'I will show you the docs.',
+      todos: [
+        { intent: 'navigate', description: 'Open the Docs page (/docs)' },
+        { intent: 'narrate', description: 'Go through the quick start' },
+        { intent: 'finish', description: 'Wrap up' },
+      ],
+    });
     plan.todos.edit('t1', { status: 'completed' });
-    localStorage.setItem('planloop-demo:tour', JSON.stringify({ task: 'Show me the docs', summary: 'I will show you the docs.', status: 'stopped' }));
+    localStorage.setItem('planloop-demo:tour', JSON.stringify({ task: 'Show me the docs', status: 'stopped' }));
   });
   await page.evaluate(() => window.__demo!.plan.flush());
   await open(page, '/?read=3000&resume=0');
@@ -299,14 +306,14 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
   await expect(panel.locator('.summary')).toHaveText('I will show you the docs.');
 
   await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
-  await expect(page.locator('#announcement-summary')).not.toBeEmpty();
+  await expect(panel.locator('.summary')).not.toHaveText('I will show you the docs.');
   await page.getByRole('button', { name: 'Stop' }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour stopped.');
   expect((await calls(page)).plan).toBe(1);
-  // Nothing of the stopped planning is left: no empty or stale announcement, the earlier summary
-  // over the earlier todos, and Continue goes on with the earlier task.
-  await expect(page.locator('#announcement')).toBeHidden();
+  // Nothing of the stopped planning is left: the earlier summary over the earlier todos, not
+  // relabelled as stopped, and Continue goes on with the earlier task.
   await expect(panel.locator('.summary')).toHaveText('I will show you the docs.');
+  await expect(panel.locator('.meta')).toHaveText('1 of 3 done');
   expect(await todoStatuses(page)).toEqual(['t1:completed', 't2:pending', 't3:pending']);
   expect(await page.evaluate(() => JSON.parse(localStorage.getItem('planloop-demo:tour') ?? 'null')?.task)).toBe('Show me the docs');
   await page.getByRole('button', { name: 'Continue the tour' }).click();
@@ -335,15 +342,15 @@ test('saving the settings mid-tour: the speed alone leaves the tour running; a s
   expect((await calls(page)).plan).toBe(1);
 });
 
-test('notes: Rewrite with an empty title says why instead of failing silently; switching notes keeps what was typed', async ({ page }) => {
+test('notes: Apply with an empty title says why instead of failing silently; switching notes keeps what was typed', async ({ page }) => {
   await open(page);
   await page.getByRole('tab', { name: 'Notes' }).click();
   await page.getByRole('button', { name: 'New note' }).click();
   await page.getByLabel('Title').fill('');
   await page.getByLabel('Content (markdown)').fill('One. Two.');
   await page.getByLabel('Edit with an instruction').fill('Make it a bulleted list');
-  await page.getByRole('button', { name: 'Rewrite' }).click();
-  await expect(page.locator('#note-status')).toHaveText(/^Cannot rewrite yet: .*title/);
+  await page.getByRole('button', { name: 'Apply' }).click();
+  await expect(page.locator('#note-status')).toHaveText(/^Cannot edit yet: .*title/);
   expect((await calls(page)).edit).toBe(0);
 
   await page.getByLabel('Title').fill('First');

@@ -224,11 +224,19 @@ export class ConflictError extends PlanloopError {
   readonly id: string;
   /** Where the two versions overlapped, when a merge was tried (`line` is 1-based in the current text). */
   readonly conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>;
+  /** The model's version, which was not stored: to show the user, or to apply by hand. */
+  readonly proposed: { readonly title: string; readonly content: string } | undefined;
 
-  constructor(id: string, message: string, conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> = []) {
+  constructor(
+    id: string,
+    message: string,
+    conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> = [],
+    proposed?: { title: string; content: string },
+  ) {
     super('edit_conflict', message);
     this.id = id;
     this.conflicts = conflicts;
+    this.proposed = proposed;
   }
 }
 

@@ -97,11 +97,24 @@ export interface PlanEventMap {
     readonly timestamp: number;
   };
   /** A tool-call graph call started. */
-  'call-start': { readonly index: number; readonly tool: string; readonly args: Readonly<Record<string, unknown>> };
+  'call-start': ToolGraphEvents['call-start'];
   /** A tool-call graph call ended. */
-  'call-end': { readonly index: number; readonly tool: string; readonly outputPath?: string; readonly value: unknown };
+  'call-end': ToolGraphEvents['call-end'];
   /** A tool-call graph call failed. */
-  'call-error': { readonly index: number; readonly tool: string; readonly error: unknown; readonly handled: boolean };
+  'call-error': ToolGraphEvents['call-error'];
+}
+
+/**
+ * Events of a tool-call graph run (`planloop/graph`), one payload each; a run mirrored into a plan
+ * emits the same payloads on it. Indices are positions in the plan that ran.
+ */
+export interface ToolGraphEvents {
+  'call-start': { readonly index: number; readonly tool: string; readonly args: Record<string, unknown> };
+  'call-end': { readonly index: number; readonly tool: string; readonly result: unknown; readonly wrote: readonly string[] };
+  /** `handled`: the error went to the call's error path and the run goes on. */
+  'call-error': { readonly index: number; readonly tool: string; readonly error: unknown; readonly handled: boolean; readonly wrote: readonly string[] };
+  /** The call can never run: a path it needs will never be written (another alternative was taken). */
+  'call-skip': { readonly index: number; readonly tool: string; readonly reason: string };
 }
 
 /** A plan event re-emitted by a parent plan: `subagent.plan-update`, with the subagent's name. */

@@ -154,7 +154,7 @@ export {
   type SafeParseTurnEnvelopeResult,
 } from './envelope/parse.js';
 export { applyAdjust, type ApplyAdjustOptions } from './envelope/apply.js';
-export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser } from './envelope/stream.js';
+export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser, type NarrateDelta } from './envelope/stream.js';
 
 // The turn loop
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
@@ -167,4 +167,5 @@ export {
   type LoopTool,
   type LoopToolHandler,
   type LoopToolContext,
+  type NarrateDeltaContext,
 } from './loop/run-web-agent.js';

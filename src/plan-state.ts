@@ -62,6 +62,8 @@ export type TodosChange =
   | { type: 'create'; items: TodoItem[] }
   | { type: 'edit'; items: TodoItem[]; previous: TodoItem[] }
   | { type: 'delete'; ids: string[] }
+  /** One todo moved from index `from` to index `to` (indexes in the whole list); nothing else changed. */
+  | { type: 'move'; id: string; from: number; to: number }
   | { type: 'reset'; items: TodoItem[] }
   | { type: 'hydrate'; items: TodoItem[] }
   /** A rolled-back turn put the todos back: `items` is the whole list now. */

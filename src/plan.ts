@@ -472,7 +472,8 @@ export class Plan {
 
   /**
    * Applies one turn's `todo_adjust` atomically: `remove` ids become `completed` (they stay in
-   * `list()`), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
+   * `list()`), `complete_before` completes every open todo above the one it names (what the
+   * compact envelope's `todo` means), `replace` rewrites todos in place. Adding todos is refused. `inProgress` (the
    * turn's `todo_id`) starts that todo in the same change. Emits `plan-update` when the todos
    * changed. Throws `EnvelopeError`, changing nothing, on a bad adjust.
    */
@@ -616,7 +617,8 @@ export class Plan {
     const { mergeDocument } = await import('./planning/merge-text.js');
     const edited = await editDocument(provider, before, instruction, options);
     const now = this.state.docs.find((doc) => doc.id === before.id);
-    if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`);
+    const proposed = { title: edited.title, content: edited.content };
+    if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`, [], proposed);
     // Edited meanwhile (the user, another tab): the model's change goes onto the new version when
     // the two touched different parts; where they overlap, the user's text is kept.
     const unchanged = now.title === before.title && now.content === before.content;
@@ -626,6 +628,7 @@ export class Plan {
         before.id,
         `Markdown doc ${before.id} was edited while the model worked, in the same place the model changed (${merged.conflicts.map((conflict) => (conflict.field === 'title' ? 'the title' : `line ${conflict.line}`)).join(', ')}); your version was kept. Try the instruction again.`,
         merged.conflicts,
+        proposed,
       );
     }
     let result: MarkdownDoc | null = null;

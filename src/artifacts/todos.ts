@@ -153,6 +153,31 @@ export function editTodos(
 }
 
 /**
+ * Moves one todo to another place in the list: the pure step behind `todos.move`. `toIndex` is the
+ * todo's index afterwards, clamped to the list; ids, statuses and every other todo stay as they
+ * were. Returns `null` for an unknown id; throws {@link ValidationError} for an index that is not
+ * a whole number. When the todo is already there, `state` comes back unchanged.
+ *
+ * @example
+ * ```ts
+ * const step = moveTodo(plan.state, 't3', 0); // t3 first, the others after it in their order
+ * ```
+ */
+export function moveTodo(state: PlanState, id: string, toIndex: number): { state: PlanState; from: number; to: number } | null {
+  if (!Number.isSafeInteger(toIndex)) {
+    throw new ValidationError(`Cannot move todo ${String(id)}: the index must be a whole number, not ${String(toIndex)}.`, [{ path: 'toIndex', message: 'must be an integer' }]);
+  }
+  const from = state.todos.findIndex((item) => item.id === id);
+  if (from < 0) return null;
+  const to = Math.min(Math.max(0, toIndex), state.todos.length - 1);
+  if (to === from) return { state, from, to };
+  const todos = [...state.todos];
+  const [item] = todos.splice(from, 1);
+  todos.splice(to, 0, item as TodoItem);
+  return { state: { ...state, todos }, from, to };
+}
+
+/**
  * Replaces the whole list, all or none: the pure step behind `todos.reset` and a new plan. Given
  * ids are kept (and must be unique); missing ids are assigned after the highest id ever seen.
  *
@@ -258,6 +283,23 @@ export class TodosArtifact {
       const todos = state.todos.filter((item) => item.id !== id);
       found = todos.length !== state.todos.length;
       return found ? { state: { ...state, todos }, meta: { origin: 'host', todos: { type: 'delete', ids: [id] } } } : null;
+    });
+    return found;
+  }
+
+  /**
+   * Moves a todo so that it ends up at `toIndex` (0 is first; an index past either end means that
+   * end), keeping its id, status and fields: for a user reordering a plan before it runs. One
+   * `onChange` of type `move`; none when it is already there. Returns `false` for an unknown id;
+   * throws {@link ValidationError} for an index that is not a whole number.
+   */
+  move(id: string, toIndex: number): boolean {
+    let found = false;
+    this.#host.update((state) => {
+      const step = moveTodo(state, id, toIndex);
+      found = step !== null;
+      if (!step || step.state === state) return null;
+      return { state: step.state, meta: { origin: 'host', todos: { type: 'move', id, from: step.from, to: step.to } } };
     });
     return found;
   }

@@ -23,7 +23,8 @@ export interface ApplyAdjustOptions {
 
 /**
  * Applies one turn's `todo_adjust` to a plan state, purely: `remove` ids become `completed`,
- * `replace` entries rewrite todos in place, and `inProgress` starts a todo. A replace of an id the
+ * `replace` entries rewrite todos in place, every open todo listed before `complete_before` (the
+ * compact envelope's `todo`) becomes `completed`, and `inProgress` starts a todo. A replace of an id the
  * plan never had is an attempt to add a todo and is refused (`envelope_insert_forbidden`); ids
  * that existed once (deleted since) or are already completed are skipped and reported in
  * `ignored`. Validates with the same validator as the envelope parser; throws
@@ -67,10 +68,21 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
       result.completed.push(id);
     }
   }
+  const before = adjust.complete_before;
+  if (before !== undefined) {
+    const index = state.todos.findIndex((item) => item.id === before);
+    // The same id as inProgress is reported once, below.
+    if (index < 0 && before !== options.inProgress) result.ignored.push({ id: before, reason: 'the turn names a todo this plan does not have' });
+    for (const item of state.todos.slice(0, Math.max(0, index))) {
+      if (item.status === 'completed' || result.completed.includes(item.id)) continue;
+      patch(item.id, { status: 'completed' });
+      result.completed.push(item.id);
+    }
+  }
   const started = options.inProgress;
   if (started) {
     const item = byId.get(started);
-    if (!item) result.ignored.push({ id: started, reason: 'turn_planning.todo_id is not a todo of this plan' });
+    if (!item) result.ignored.push({ id: started, reason: 'the turn names a todo this plan does not have' });
     else if (item.status === 'pending' && !result.completed.includes(started)) patch(started, { status: 'in_progress' });
   }
 

@@ -31,12 +31,30 @@ export interface ParseTurnEnvelopeOptions {
 /** The result of {@link safeParseTurnEnvelope}. */
 export type SafeParseTurnEnvelopeResult = { success: true; data: TurnEnvelope } | { success: false; error: EnvelopeError };
 
-const ENVELOPE_KEYS = ['turn_planning', 'todo_adjust', 'actions'] as const;
-const SHAPE = '{"turn_planning":{…},"todo_adjust":{"remove":[],"replace":[]},"actions":[…]}';
+/**
+ * The keys of the plan part of an envelope: the full form's two, then the compact form's three.
+ *
+ * @example
+ * ```ts
+ * ENVELOPE_HEADER_KEYS.includes('todo'); // true
+ * ```
+ */
+export const ENVELOPE_HEADER_KEYS = ['turn_planning', 'todo_adjust', 'todo', 'last', 'replace'] as const;
+
+/** The plan part of an envelope, read from either form: what the turn works on and the plan change. */
+export interface EnvelopeHeader {
+  turn_planning?: TurnPlanning;
+  todo_adjust?: TodoAdjust;
+}
+
+const ENVELOPE_KEYS = [...ENVELOPE_HEADER_KEYS, 'actions'] as const;
+const SHAPE = '{"todo":"t2","actions":[…]}';
 const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…","intent":"…"}]}';
 
 /**
- * Reads one turn envelope from model text, tolerantly (code fences, prose around the JSON,
+ * Reads one turn envelope from model text, in either form (the compact `{"todo":"t2",…}` is read
+ * into the full `TurnEnvelope`: its implied completions become `todo_adjust.complete_before`),
+ * tolerantly (code fences, prose around the JSON,
  * trailing commas, single quotes, `null` for absent fields, one object wrapped in `[ ]`) and
  * validated. Throws an {@link EnvelopeError} whose message can be sent back to the model as is. A
  * cut-off object is refused (a partial envelope is never applied); `__proto__` keys are dropped.
@@ -44,8 +62,9 @@ const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…"
  *
  * @example
  * ```ts
- * const envelope = parseTurnEnvelope('```json\n{"turn_planning":{"todo_id":"t1","does":"Greet"},"actions":[{"type":"narrate","text":"Hi"}]}\n```');
+ * const envelope = parseTurnEnvelope('```json\n{"todo":"t2","actions":[{"type":"narrate","text":"Hi"}]}\n```');
  * envelope.actions[0]; // { type: 'narrate', text: 'Hi' }
+ * envelope.todo_adjust; // { remove: [], replace: [], complete_before: 't2' }
  * ```
  */
 export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
@@ -93,15 +112,12 @@ export function safeParseTurnEnvelope(text: string, options: ParseTurnEnvelopeOp
 export function validateTurnEnvelope(value: unknown, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
   if (!isRecord(value)) throw invalid([{ path: '(root)', message: 'must be a JSON object' }]);
   if (!ENVELOPE_KEYS.some((key) => Object.hasOwn(value, key))) {
-    throw new EnvelopeError('envelope_invalid', `Your JSON is not a turn envelope: it has none of turn_planning, todo_adjust, actions. Reply with ${SHAPE}.`, {
+    throw new EnvelopeError('envelope_invalid', `Your JSON is not a turn envelope: it has none of todo, actions. Reply with ${SHAPE}.`, {
       issues: [{ path: '(root)', message: 'not a turn envelope' }],
     });
   }
   const issues: ValidationIssue[] = [];
-  const planning = value.turn_planning ?? undefined;
-  const adjust = value.todo_adjust ?? undefined;
-  const turnPlanning = planning === undefined ? undefined : readTurnPlanning(planning, issues);
-  const todoAdjust = adjust === undefined ? undefined : readTodoAdjust(adjust, options.remainingIds, issues);
+  const { turn_planning: turnPlanning, todo_adjust: todoAdjust } = readHeader(value, options.remainingIds, issues);
   const actions = readArray(value.actions ?? [], 'actions', issues, (action, path) => readTurnAction(action, path, issues));
   const maxActions = options.maxActions ?? ENVELOPE_LIMITS.actions;
   // Checked after the items, so the issues name every bad action too; but one more error wins.
@@ -115,20 +131,24 @@ export function validateTurnEnvelope(value: unknown, options: ParseTurnEnvelopeO
 }
 
 /**
- * Validates `turn_planning` on its own (for the streaming parser). Throws {@link EnvelopeError}.
+ * Validates the plan part of an envelope on its own, from the members written so far (for the
+ * streaming parser): either form, normalized as {@link validateTurnEnvelope} does. Throws
+ * {@link EnvelopeError}.
  *
  * @example
  * ```ts
- * validateTurnPlanning({ todo_id: 't2', does: 'Show the tiers' }); // { todo_id: 't2', does: 'Show the tiers', is_last_turn: false }
+ * validateEnvelopeHeader({ todo: 't3' });
+ * // { turn_planning: { todo_id: 't3', does: '', is_last_turn: false }, todo_adjust: { remove: [], replace: [], complete_before: 't3' } }
  * ```
  */
-export function validateTurnPlanning(value: unknown): TurnPlanning {
-  return orThrow((issues) => readTurnPlanning(value, issues));
+export function validateEnvelopeHeader(members: Record<string, unknown>, options: ParseTurnEnvelopeOptions = {}): EnvelopeHeader {
+  return orThrow((issues) => readHeader(members, options.remainingIds, issues));
 }
 
 /**
  * Validates `todo_adjust` (from the model or the host): refuses insert/add/create keys with an
- * error the model can act on, reads `null` or absent lists as empty. Throws {@link EnvelopeError}.
+ * error the model can act on, reads `null` or absent lists as empty, keeps `complete_before` when
+ * given. Throws {@link EnvelopeError}.
  *
  * @example
  * ```ts
@@ -192,9 +212,50 @@ export function insertForbidden(what: string, remainingIds: readonly string[] = 
   const ids = remainingIds.length > 0 ? ` (${remainingIds.join(', ')})` : '';
   return new EnvelopeError(
     'envelope_insert_forbidden',
-    `todo_adjust cannot add todos (got ${what}); remove or replace existing ids${ids}. The plan is fixed when the run starts.`,
+    `Todos cannot be added (got ${what}); name or replace existing ids${ids}. The plan is fixed when the run starts.`,
     { issues: [{ path: 'todo_adjust', message: `cannot add todos (${what})` }] },
   );
+}
+
+/**
+ * The plan part of an envelope, from either form. Compact: `todo` names the todo now being done
+ * (the open todos above it are done: `complete_before`), `last` is `is_last_turn`, `replace` the
+ * rewrites. Full: `turn_planning` and `todo_adjust` as written, nothing implied. A `todo` with an
+ * explicit `todo_adjust` takes the adjust as written (the way to keep an earlier todo open). Keys
+ * that would add todos are refused at the top level too.
+ */
+function readHeader(value: Record<string, unknown>, remainingIds: readonly string[] | undefined, issues: ValidationIssue[]): EnvelopeHeader {
+  const forbidden = FORBIDDEN_ADJUST_KEYS.find((key) => Object.hasOwn(value, key));
+  if (forbidden) throw insertForbidden(`the "${forbidden}" key`, remainingIds);
+  const { turn_planning: planning, todo_adjust: adjust, todo, last, replace } = definedEntries(value);
+  const header: EnvelopeHeader = {};
+  if (planning !== undefined && (todo !== undefined || last !== undefined)) {
+    issues.push({ path: todo === undefined ? 'last' : 'todo', message: 'cannot be combined with turn_planning: write "todo" (and "last") or turn_planning, not both' });
+  }
+  if (adjust !== undefined && replace !== undefined) {
+    issues.push({ path: 'replace', message: 'cannot be combined with todo_adjust: put it inside todo_adjust, or leave todo_adjust out' });
+  }
+  if (planning !== undefined) header.turn_planning = readTurnPlanning(planning, issues);
+  else if (todo !== undefined || last !== undefined) {
+    header.turn_planning = { does: '', is_last_turn: last === undefined ? false : readBoolean(last, 'last', issues) };
+    const id = todo === undefined ? '' : readText(todo, 'todo', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.name }).trim();
+    if (id) header.turn_planning.todo_id = id;
+  }
+  if (adjust !== undefined) header.todo_adjust = readTodoAdjust(adjust, remainingIds, issues);
+  else {
+    const completeBefore = todo === undefined ? undefined : header.turn_planning?.todo_id;
+    if (replace !== undefined || completeBefore) {
+      const rewrites = replace === undefined ? [] : readArray(replace, 'replace', issues, (entry, path) => readReplace(entry, path, issues));
+      header.todo_adjust = { remove: [], replace: rewrites, ...(completeBefore ? { complete_before: completeBefore } : {}) };
+    }
+  }
+  return header;
+}
+
+function readBoolean(value: unknown, path: string, issues: ValidationIssue[]): boolean {
+  if (typeof value === 'boolean') return value;
+  issues.push({ path, message: 'must be true or false' });
+  return false;
 }
 
 function readTurnPlanning(value: unknown, issues: ValidationIssue[]): TurnPlanning {
@@ -206,10 +267,7 @@ function readTurnPlanning(value: unknown, issues: ValidationIssue[]): TurnPlanni
     is_last_turn: false,
   };
   if (fields.todo_id !== undefined) planning.todo_id = readText(fields.todo_id, 'turn_planning.todo_id', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.name });
-  if (fields.is_last_turn !== undefined) {
-    if (typeof fields.is_last_turn === 'boolean') planning.is_last_turn = fields.is_last_turn;
-    else issues.push({ path: 'turn_planning.is_last_turn', message: 'must be true or false' });
-  }
+  if (fields.is_last_turn !== undefined) planning.is_last_turn = readBoolean(fields.is_last_turn, 'turn_planning.is_last_turn', issues);
   return planning;
 }
 
@@ -223,7 +281,8 @@ function readTodoAdjust(value: unknown, remainingIds: readonly string[] | undefi
   const fields = definedEntries(value);
   const remove = readArray(fields.remove ?? [], 'todo_adjust.remove', issues, (id, path) => readText(id, path, issues, { max: ENVELOPE_LIMITS.name }));
   const replace = readArray(fields.replace ?? [], 'todo_adjust.replace', issues, (entry, path) => readReplace(entry, path, issues));
-  return { remove, replace };
+  if (fields.complete_before === undefined) return { remove, replace };
+  return { remove, replace, complete_before: readText(fields.complete_before, 'todo_adjust.complete_before', issues, { max: ENVELOPE_LIMITS.name }) };
 }
 
 function readReplace(value: unknown, path: string, issues: ValidationIssue[]): TodoReplace {

@@ -1,6 +1,12 @@
 /*
  * The turn envelope's shapes: the types the validators in `parse.ts` produce, the keys that would
  * add todos, the limits, and the JSON Schema sent to backends that can constrain output.
+ *
+ * A model may write the envelope in two forms, which `parse.ts` reads into one `TurnEnvelope`:
+ * - compact (what the turn prompt teaches): `{"todo":"t3","actions":[…]}`, plus `"last":true` on
+ *   the final turn and `"replace":[…]` when todos are rewritten. Naming the todo now being done
+ *   means the open todos above it are done (`todo_adjust.complete_before`).
+ * - full (DESIGN.md's): `turn_planning` and `todo_adjust` spelled out; nothing is implied.
  */
 
 /** What this turn does, anchored to a todo (which becomes `in_progress`), and whether it is the last. */
@@ -21,24 +27,28 @@ export interface TodoReplace {
 }
 
 /**
- * The per-turn plan change: ids to mark completed and todos to rewrite in place. There is
- * deliberately no insert.
+ * The per-turn plan change: ids to mark completed, todos to rewrite in place, and (from the
+ * compact form) the todo before which every open todo is done. There is deliberately no insert.
  *
  * @example
  * ```ts
  * const change: TodoAdjust = { remove: ['t1'], replace: [{ id: 't3', description: 'Open the trial form', intent: 'click' }] };
  * plan.adjust(change);
+ * plan.adjust({ remove: [], replace: [], complete_before: 't4' }); // t1..t3, if still open, become completed
  * ```
  */
 export interface TodoAdjust {
   remove: string[];
   replace: TodoReplace[];
+  /** Every todo listed before this id that is not completed yet becomes `completed`. Default none. */
+  complete_before?: string;
 }
 
-/** `todo_adjust` as a host or model may write it: both lists optional (`null` reads as absent). */
+/** `todo_adjust` as a host or model may write it: every field optional (`null` reads as absent). */
 export interface TodoAdjustInput {
   remove?: string[] | null | undefined;
   replace?: TodoReplace[] | null | undefined;
+  complete_before?: string | null | undefined;
 }
 
 /** Say something to the user, optionally highlighting the element matched by the CSS `target`. */
@@ -129,8 +139,12 @@ export const ENVELOPE_LIMITS = {
 } as const;
 
 /**
- * The JSON Schema of the envelope, passed to providers that can constrain output to it. Kept
- * small: every token here is paid on each turn by backends that inline the schema.
+ * The JSON Schema of the compact envelope, passed to providers that can constrain output to it.
+ * Its property order is the order the prompt teaches and streaming wants (backends that compile a
+ * schema into a grammar, such as llama.cpp, keep it): `todo` first, so the plan change is known
+ * before the first action, and a narrate's `target` before its `text`, so the highlight can show
+ * while the words stream. `todo` is required for the same reason. Kept small: backends that show
+ * the schema to the model pay it every turn.
  *
  * @example
  * ```ts
@@ -140,23 +154,14 @@ export const ENVELOPE_LIMITS = {
 export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
   type: 'object',
   properties: {
-    turn_planning: {
-      type: 'object',
-      properties: { todo_id: { type: 'string' }, does: { type: 'string' }, is_last_turn: { type: 'boolean' } },
-      required: ['does', 'is_last_turn'],
-    },
-    todo_adjust: {
-      type: 'object',
-      properties: {
-        remove: { type: 'array', items: { type: 'string' } },
-        replace: {
-          type: 'array',
-          items: {
-            type: 'object',
-            properties: { id: { type: 'string' }, description: { type: 'string' }, intent: { type: 'string' } },
-            required: ['id'],
-          },
-        },
+    todo: { type: 'string' },
+    last: { type: 'boolean' },
+    replace: {
+      type: 'array',
+      items: {
+        type: 'object',
+        properties: { id: { type: 'string' }, intent: { type: 'string' }, description: { type: 'string' } },
+        required: ['id'],
       },
     },
     actions: {
@@ -164,9 +169,9 @@ export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
       items: {
         type: 'object',
         properties: {
-          type: { type: 'string', enum: [...ACTION_TYPES] },
-          text: { type: 'string' },
+          type: { enum: [...ACTION_TYPES] },
           target: { type: 'string' },
+          text: { type: 'string' },
           name: { type: 'string' },
           args: { type: 'object' },
           question: { type: 'string' },
@@ -176,7 +181,5 @@ export const TURN_ENVELOPE_JSON_SCHEMA: Record<string, unknown> = {
       },
     },
   },
-  // todo_adjust is required here (the validator lets it be absent): a model made to write it,
-  // even empty, before `actions` lets the streaming parser dispatch each action as it closes.
-  required: ['turn_planning', 'todo_adjust', 'actions'],
+  required: ['todo', 'actions'],
 };

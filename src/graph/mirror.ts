@@ -22,10 +22,9 @@ export interface TodoMirror {
  */
 export function createTodoMirror(target: TodoMirrorTarget, emitter: TypedEmitter<ToolGraphEvents>): TodoMirror {
   emitter.on('call-start', (event) => target.emit('call-start', event));
-  emitter.on('call-end', ({ index, tool, result, wrote }) =>
-    target.emit('call-end', { index, tool, value: result, ...(wrote.length > 0 ? { outputPath: wrote.join(' && ') } : {}) }),
-  );
-  emitter.on('call-error', ({ index, tool, error, handled }) => target.emit('call-error', { index, tool, error, handled }));
+  // The same payloads as the run's own events: one shape per event name.
+  emitter.on('call-end', (event) => target.emit('call-end', event));
+  emitter.on('call-error', (event) => target.emit('call-error', event));
   const changed = () => target.emit('plan-update', { todos: target.todos.list(), source: 'graph' });
   let kept: TodoItem[] = [];
   let current: { id: string; description: string }[] = [];

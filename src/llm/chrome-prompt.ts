@@ -1,5 +1,6 @@
 import { PlanloopError, ProviderError, ValidationError, throwIfAborted, toAbortError } from '../errors.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
+import { isDescribedInPrompt } from './json-instruction.js';
 import type { LLMChunk, LLMMessage, LLMProvider, LLMRequest } from './provider.js';
 import { readStream } from './read-stream.js';
 
@@ -15,6 +16,8 @@ export interface ChromeLanguageModelSession {
 /** Options passed to `session.prompt()` / `promptStreaming()`. */
 export interface ChromePromptOptions {
   responseConstraint?: Record<string, unknown>;
+  /** Chrome adds `responseConstraint` to the model's input unless this is `true`. */
+  omitResponseConstraintInput?: boolean;
   signal?: AbortSignal;
 }
 
@@ -54,7 +57,8 @@ export interface ChromePromptProviderOptions {
  * throws a {@link ProviderError} with code `provider_unavailable`. Each call runs in a fresh
  * session, destroyed afterwards, so calls never share history: system messages become the
  * session's system prompt, earlier turns its `initialPrompts`, and the last message (which must
- * be the user's) the prompt. A request's `jsonSchema` is passed as `responseConstraint`.
+ * be the user's) the prompt. A request's `jsonSchema` is passed as `responseConstraint` (not also added to the
+ * model's input when marked by `describedInPrompt`: the prompt says it already).
  * The Prompt API has no token limit option, so `maxTokens` is ignored.
  * Defaults: the model's temperature and topK.
  *
@@ -113,7 +117,7 @@ export function createChromePromptProvider(options: ChromePromptProviderOptions 
     }
     const session = await call(() => api.create(createOptions), request.signal);
     const promptOptions: ChromePromptOptions = {};
-    if (request.jsonSchema) promptOptions.responseConstraint = request.jsonSchema;
+    if (request.jsonSchema) Object.assign(promptOptions, constraintOptions(request.jsonSchema));
     if (request.signal) promptOptions.signal = request.signal;
     return { session, input: last.content, promptOptions };
   }
@@ -179,4 +183,12 @@ function mapError(error: unknown, signal: AbortSignal | undefined): Error {
 
 function unavailable(message: string): ProviderError {
   return new ProviderError(message, { provider: PROVIDER, retryable: false }, { code: 'provider_unavailable' });
+}
+
+/**
+ * The prompt options that constrain the answer to `schema`. Chrome also adds the schema to the
+ * model's input unless told not to: a schema the prompt already describes is not added twice.
+ */
+function constraintOptions(schema: Record<string, unknown>): ChromePromptOptions {
+  return isDescribedInPrompt(schema) ? { responseConstraint: schema, omitResponseConstraintInput: true } : { responseConstraint: schema };
 }

@@ -14,6 +14,14 @@ export interface LoopToolContext {
   readonly signal: AbortSignal | undefined;
 }
 
+/** What `onNarrateDelta` receives besides the new words. */
+export interface NarrateDeltaContext extends LoopToolContext {
+  /** The narrate's index among the turn's actions: a new index starts a new narration. */
+  readonly index: number;
+  /** The narration's whole text so far, this delta included. */
+  readonly text: string;
+}
+
 /** A host tool: its result (any JSON-able value) or its error becomes an observation. */
 export type LoopToolHandler = (args: Record<string, unknown>, context: LoopToolContext) => unknown;
 
@@ -24,8 +32,19 @@ export type LoopTool = LoopToolHandler | { run: LoopToolHandler; description?: s
 export interface ActionHandlers {
   /** The host's tools, by name. An unknown name becomes an error observation, not a crash. */
   tools?: Record<string, LoopTool> | undefined;
-  /** Says `text` to the user, highlighting the element `target` names. Awaited. */
+  /**
+   * Says `text` to the user, highlighting the element `target` names. Awaited. Called once the
+   * narrate's JSON has closed (after its `onNarrateDelta` pieces, when there is one).
+   */
   onNarrate?: ((text: string, target: string | undefined, context: LoopToolContext) => void | Promise<void>) | undefined;
+  /**
+   * A narrate's words while the model writes them: each new piece, with the `target` when the model
+   * wrote it first (as the prompt asks) and `context.text`, everything so far. Pieces of a narrate
+   * come after the actions before it have finished and before its `onNarrate`; put together they
+   * are the text `onNarrate` gets. Not awaited. If the turn is refused after some words came,
+   * no `onNarrate` follows for that narrate (see `runWebAgent`). Default: none (only `onNarrate`).
+   */
+  onNarrateDelta?: ((delta: string, target: string | undefined, context: NarrateDeltaContext) => void) | undefined;
   /** Asks the user; the answer becomes an observation. Without it the model is told to decide itself. */
   onAsk?: ((question: string, context: LoopToolContext) => string | Promise<string>) | undefined;
 }

@@ -4,9 +4,11 @@ import { createEnvelopeStreamParser } from '../envelope/stream.js';
 import { AbortError, EnvelopeError, PlanloopError, toAbortError, untilAborted } from '../errors.js';
 import type { Observation, ReasoningPhase } from '../events.js';
 import { callModel, type ModelReply } from '../llm/call.js';
+import { describedInPrompt } from '../llm/json-instruction.js';
 import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
 import { describeAction, dispatchAction, type ActionHandlers } from './dispatch-action.js';
+import { clip, TURN_INSTRUCTIONS } from './turn-prompt.js';
 
 /** The bounds of one turn. Each ends the turn with a coded error that is fed back to the model once. */
 export interface TurnLimits {
@@ -76,14 +78,52 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
   let cancelled = false;
   let finishSummary: string | undefined;
   let chain = Promise.resolve();
+  // Narrations whose words have started to stream, by action index: `open` once the actions
+  // before them have finished, so the host shows their words in order.
+  const narrations = new Map<number, { open: boolean; failed: boolean; text: string; target: string | undefined; dispatched: boolean }>();
+  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal });
+
+  const say = (index: number, delta: string): void => {
+    const narration = narrations.get(index);
+    const onDelta = input.handlers.onNarrateDelta;
+    if (!narration || !onDelta || narration.failed || delta === '') return;
+    try {
+      onDelta(delta, narration.target, { ...context(), index, text: narration.text });
+    } catch (error) {
+      // A failing bubble must not end the turn: the model hears of it, like of a failing onNarrate.
+      narration.failed = true;
+      const observation: Observation = { kind: 'tool-error', name: 'narrate', summary: `narrate failed: ${clip(error instanceof Error ? error.message : error)}` };
+      observations.push(observation);
+      input.onStep('obs', observation.summary);
+    }
+  };
+
+  const stream = (delta: string, index: number, target: string | undefined): void => {
+    if (refused || cancelled || !input.handlers.onNarrateDelta) return;
+    let narration = narrations.get(index);
+    if (!narration) {
+      const entry = { open: false, failed: false, text: '', target, dispatched: false };
+      narrations.set(index, entry);
+      narration = entry;
+      chain = chain.then(() => {
+        if (cancelled || signal?.aborted) return;
+        entry.open = true;
+        say(index, entry.text); // the words that came while earlier actions ran
+      });
+    }
+    narration.text += delta;
+    narration.target = target ?? narration.target;
+    if (narration.open) say(index, delta);
+  };
 
   const dispatch = async (action: TurnAction, index: number): Promise<void> => {
     if (cancelled || signal?.aborted) return;
     input.onAction(action, index);
     input.onStep('act', describeAction(action));
     done.push(describeAction(action));
-    const context = { runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal };
-    const outcome = await dispatchAction(action, input.handlers, context);
+    const narration = narrations.get(index);
+    if (narration) narration.dispatched = true;
+    const outcome = await dispatchAction(action, input.handlers, context());
     if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
     if (outcome.observation) {
       observations.push(outcome.observation);
@@ -95,16 +135,20 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     remainingIds: plan.todos.remaining().map((todo) => todo.id),
     onTurnPlanning: (value) => {
       planning = value;
-      input.onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || '(not said)'}`);
+      const todo = value.todo_id === undefined ? undefined : plan.todos.get(value.todo_id);
+      input.onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || todo?.description || '(not said)'}`);
     },
     onTodoAdjust: (value) => {
       try {
-        adjust = turn.adjust(value, { inProgress: planning?.todo_id });
+        // A second call (a plan change written after the actions) adds to the first.
+        const result = turn.adjust(value, adjust ? {} : { inProgress: planning?.todo_id });
+        adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
         if (!(error instanceof EnvelopeError)) throw error;
         refused = error;
       }
     },
+    onNarrateDelta: (delta, { index, target }) => stream(delta, index, target),
     onAction: (action, index) => {
       if (!refused) chain = chain.then(() => dispatch(action, index));
     },
@@ -115,6 +159,10 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     cancelled = true;
     await untilAborted(chain, signal);
     turn.rollback();
+    // Words the user already saw of a narrate that never completed: the model must not say them again.
+    for (const narration of narrations.values()) {
+      if (narration.open && !narration.dispatched && narration.text) done.push(`narrate "${clip(narration.text, 60)}" (cut off)`);
+    }
     return { ok: false, error, raw: parser.text, observations, done };
   };
 
@@ -124,7 +172,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       input.provider,
       {
         messages: input.messages,
-        jsonSchema: TURN_ENVELOPE_JSON_SCHEMA,
+        jsonSchema: turnSchema(input.messages),
         ...(signal ? { signal } : {}),
         ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
         ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
@@ -176,3 +224,24 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
  * ```
  */
 export const DEFAULT_TURN_LIMITS: TurnLimits = { timeoutMs: 30_000, maxChars: 20_000, maxActions: ENVELOPE_LIMITS.actions };
+
+/** Two adjust results of one turn as one. */
+function mergeResults(first: AdjustResult, second: AdjustResult): AdjustResult {
+  return {
+    completed: [...first.completed, ...second.completed],
+    replaced: [...first.replaced, ...second.replaced],
+    ignored: [...first.ignored, ...second.ignored],
+  };
+}
+
+/** The envelope schema, marked as described in the prompt (TURN_INSTRUCTIONS shows the shape). */
+const SCHEMA_IN_PROMPT = describedInPrompt(TURN_ENVELOPE_JSON_SCHEMA);
+
+/**
+ * The schema a turn sends: marked as already described when the system prompt carries
+ * TURN_INSTRUCTIONS (also when a host appended to it), so a backend that cannot enforce it is not
+ * told the shape a second time; a host prompt that replaced the instructions gets the schema whole.
+ */
+function turnSchema(messages: readonly LLMMessage[]): Record<string, unknown> {
+  return messages.some((message) => message.role === 'system' && message.content.includes(TURN_INSTRUCTIONS)) ? SCHEMA_IN_PROMPT : TURN_ENVELOPE_JSON_SCHEMA;
+}

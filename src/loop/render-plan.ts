@@ -15,15 +15,19 @@ export const NOTHING_LEFT_LINE = 'No todos left: finish now with task_finish.';
 
 /**
  * The plan as the model sees it each turn: only the todos not completed, head first, one line
- * each: `<id> <intent>: <description> (turn <n>)`. Every line starts with the todo id (hosts and
- * the offline demo model parse that); the `(turn n)` part appears when the planner predicted one.
- * About 15 tokens per todo. When nothing remains, one line saying the model must finish.
+ * each: `<id> <intent>: <description>`. Every line starts with the todo id (hosts and the offline
+ * demo model parse that). The planner's expected turn is added as `(turn <n>)` on the first line
+ * (is the run on schedule?) and after that only where the order does not say it: on a todo
+ * planned for another turn than the one after the todo above it (two todos in one turn, or a
+ * gap); one todo a turn, in order, costs nothing more. About 12 tokens per todo. When nothing
+ * remains, one line saying the model must finish.
  *
  * @example
  * ```ts
  * renderPlanForTurn(plan);
  * // t2 narrate: Show the three tiers (turn 2)
- * // t3 click: Open the free-trial form (turn 3)
+ * // t3 click: Open the free-trial form
+ * // t4 fill: Fill in the email (turn 3)
  * ```
  */
 export function renderPlanForTurn(source: TodoSource): string {
@@ -31,7 +35,12 @@ export function renderPlanForTurn(source: TodoSource): string {
   const remaining = todos.filter((todo) => todo.status !== 'completed');
   if (remaining.length === 0) return NOTHING_LEFT_LINE;
   return remaining
-    .map((todo) => `${todo.id} ${oneLine(todo.intent).replace(/ /g, '-')}: ${oneLine(todo.description)}${todo.expected_turn ? ` (turn ${todo.expected_turn})` : ''}`)
+    .map((todo, index) => {
+      const above = remaining[index - 1];
+      const implied = above?.expected_turn !== undefined && todo.expected_turn === above.expected_turn + 1;
+      const turn = todo.expected_turn && !implied ? ` (turn ${todo.expected_turn})` : '';
+      return `${todo.id} ${oneLine(todo.intent).replace(/ /g, '-')}: ${oneLine(todo.description)}${turn}`;
+    })
     .join('\n');
 }
 

@@ -10,7 +10,7 @@ import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
-export type { LoopTool, LoopToolContext, LoopToolHandler } from './dispatch-action.js';
+export type { LoopTool, LoopToolContext, LoopToolHandler, NarrateDeltaContext } from './dispatch-action.js';
 
 /** Options of {@link runWebAgent}. */
 export interface RunWebAgentOptions extends ActionHandlers {
@@ -106,17 +106,19 @@ const MAX_ATTEMPTS = 2;
  * Each turn sends the task, the page's URL, the remaining todos, last turn's observations, a
  * short memory, what `observe` says the page shows, and after `stallTurns` turns without progress
  * a nudge; then plays the turn (see `playTurn`): streams the model's envelope and acts on it while
- * it streams: `turn_planning` (its todo becomes `in_progress`) and `todo_adjust` are applied as
- * soon as both have arrived, each action runs as soon as its object closes (one at a time, in
- * order): `narrate` -> `onNarrate`, `tool` -> `tools[name]`, `ask` -> `onAsk`, `task_finish` ->
- * the run ends after this turn.
+ * it streams: the plan change (the named todo becomes `in_progress`, the open todos above it
+ * `completed`, rewrites applied) goes in as soon as it is known, before the first action; a
+ * narrate's words go to `onNarrateDelta` while they are written; each action runs as soon as its
+ * object closes (one at a time, in order): `narrate` -> `onNarrate`, `tool` -> `tools[name]`,
+ * `ask` -> `onAsk`, `task_finish` -> the run ends after this turn.
  *
  * Each turn is a transaction on the plan. A bad reply changes nothing in the plan: if it turns out
  * bad after the adjust was applied (a later action invalid, the JSON cut off, an insert attempt,
  * too many actions, too long, too slow: see `turnLimits`), the plan is rolled back to its
  * checkpoint and actions not yet started are dropped. Actions that already ran cannot be undone
- * (they happened on the page), so the model is told the error and what already ran, and the turn
- * is retried once; a second bad reply in a row ends the run with `run-error`. An abort (between
+ * (they happened on the page; a narrate cut off mid-stream left its first words on screen, and
+ * gets no `onNarrate`), so the model is told the error and what already ran or was said, and the
+ * turn is retried once (`turn-start` with `attempt: 2`: a host may clear its bubble there); a second bad reply in a row ends the run with `run-error`. An abort (between
  * turns or mid-stream) also rolls the turn back, emits `run-error` and rejects with an
  * `AbortError` (code `aborted`). Any other failure (planning, the provider) emits `run-error` and
  * rejects with that error.
@@ -139,7 +141,8 @@ const MAX_ATTEMPTS = 2;
  *   plan,
  *   task: 'Show me the pricing page',
  *   tools: { navigate: ({ path }) => router.go(String(path)) },
- *   onNarrate: (text, target) => bubble.say(text, target),
+ *   onNarrateDelta: (delta, target, { text }) => bubble.show(text, target), // the words as they are written
+ *   onNarrate: (text, target) => bubble.say(text, target), // the whole narrate: awaited
  *   announcePlan: (summary) => confirmWithSpace(summary),
  * });
  * result.reason; // 'task_finish'
@@ -206,7 +209,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       turn += 1;
       const nudge =
         stallTurns > 0 && memory.stalled >= stallTurns
-          ? `${memory.stalled} turns without a todo done. Remove the ids you finished, replace todos that changed, or finish.`
+          ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
           : undefined;
       const page = options.observe ? await observePage(options.observe, { turn, plan, signal, maxTokens: observeTokens }) : undefined;
       const url = options.url === false ? undefined : (options.url ?? browserUrl)();
@@ -214,7 +217,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       let outcome: TurnOutcome | undefined;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
         plan.emit('turn-start', { runId, turn, maxTurns, attempt });
-        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page };
+        const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page, locale: options.planInput?.locale };
         const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
         outcome = await playTurn({
           plan,
@@ -247,7 +250,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         observations.push(ignored);
         step('obs', ignored.summary);
       }
-      memory.record(turn, envelope, adjust);
+      memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
       const planning = envelope.turn_planning;
       const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';

@@ -9,7 +9,7 @@ import { clip } from './turn-prompt.js';
  * @example
  * ```ts
  * const memory = new TurnMemory(4);
- * memory.record(1, envelope, adjust);
+ * memory.record(1, envelope, adjust, 'Open pricing');
  * memory.lines; // ['1 t1 Open pricing [navigate]']
  * ```
  */
@@ -23,11 +23,15 @@ export class TurnMemory {
     this.#size = size;
   }
 
-  /** Notes a finished turn: what it worked on and did, and whether it completed or rewrote a todo. */
-  record(turn: number, envelope: TurnEnvelope, adjust: AdjustResult): void {
+  /**
+   * Notes a finished turn: what it worked on and did (`does`, else the todo's `description`: the
+   * compact envelope says no more than the todo), and whether it completed or rewrote a todo.
+   */
+  record(turn: number, envelope: TurnEnvelope, adjust: AdjustResult, description?: string): void {
     const planning = envelope.turn_planning;
     const kinds = envelope.actions.map((action) => (action.type === 'tool' ? action.name : action.type)).join(', ');
-    const line = `${turn} ${planning?.todo_id ?? '-'} ${clip(planning?.does || '(not said)', 60)} [${kinds}]`;
+    const what = planning?.does || description;
+    const line = `${turn} ${planning?.todo_id ?? '-'}${what ? ` ${clip(what, 60)}` : ''} [${kinds}]`;
     this.#lines = this.#size === 0 ? [] : [...this.#lines, line].slice(-this.#size);
     this.#stalled = adjust.completed.length + adjust.replaced.length > 0 ? 0 : this.#stalled + 1;
   }

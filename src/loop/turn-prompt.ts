@@ -13,6 +13,7 @@ import { renderPlanForTurn } from './render-plan.js';
  * so keep them stable):
  * ```text
  * Task: <the user's task, on one line>
+ * Locale: de-DE                                     <- optional: the user's language (planInput.locale)
  * URL: /pricing                                     <- optional: where the page is now
  * Todos (first is next):
  * t2 narrate: Show the three tiers (turn 2)        <- renderPlanForTurn: each line starts with the id
@@ -30,7 +31,11 @@ import { renderPlanForTurn } from './render-plan.js';
  */
 
 /**
- * The envelope instructions: the fixed system prompt of every turn (about 72 GPT tokens; the JSON shape is most of it).
+ * The envelope instructions: the fixed system prompt of every turn (about 104 GPT tokens). They
+ * teach the compact envelope: `todo` names the todo being done now (the open todos above it are
+ * done), `last` and `replace` only when needed, a narrate's `target` before its `text` (so the
+ * highlight shows while the words stream). The full envelope (`turn_planning`, `todo_adjust`) is
+ * still accepted; it is not taught, to keep every turn's prompt and answer short.
  *
  * @example
  * ```ts
@@ -38,10 +43,9 @@ import { renderPlanForTurn } from './render-plan.js';
  * ```
  */
 export const TURN_INSTRUCTIONS = [
-  'Reply with one JSON object only:',
-  '{"turn_planning":{"todo_id","does","is_last_turn"},"todo_adjust":{"remove":[done ids],"replace":[{"id","intent","description"}]},"actions":[…]}',
-  'Action types: narrate{text,target?} tool{name,args} ask{question} task_finish{summary}.',
-  'Todos cannot be added.',
+  'Reply with one JSON object: {"todo":"t2","actions":[…]}',
+  'todo: the id you work on now; the todos above it are done. On the final turn add "last":true. To rewrite todos: "replace":[{"id","intent","description"}] before actions (no new ids).',
+  'Actions: {"type":"narrate","target":"#css","text"} {"type":"tool","name","args"} {"type":"ask","question"} {"type":"task_finish","summary"}',
 ].join('\n');
 
 /** The line above the page outline in a turn's prompt; it tells the model what a `target` may be. */
@@ -85,6 +89,8 @@ export interface TurnPromptInput {
   nudge?: string | undefined;
   /** Where the page is now (a path or URL). */
   url?: string | undefined;
+  /** The user's language (BCP-47), as the planning call had it: the model speaks it every turn. */
+  locale?: string | undefined;
   /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget. */
   page?: string | undefined;
 }
@@ -100,6 +106,7 @@ export interface TurnPromptInput {
  */
 export function turnUserPrompt(input: TurnPromptInput): string {
   const lines = [`Task: ${oneLine(input.task)}`];
+  if (input.locale) lines.push(`Locale: ${oneLine(input.locale)}`);
   if (input.url) lines.push(`URL: ${oneLine(input.url)}`);
   lines.push('Todos (first is next):', renderPlanForTurn(input.todos), `Turn ${input.turn} of ${input.maxTurns}.`);
   if (input.memory && input.memory.length > 0) lines.push(`Earlier: ${input.memory.join('; ')}`);

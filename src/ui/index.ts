@@ -3,7 +3,7 @@
  * call {@link definePlanPanel} to register the tag.
  */
 export { PLAN_PANEL_CSS } from './plan-panel-style.js';
-export { PlanPanelElement, definePlanPanel } from './plan-panel.js';
+export { PlanPanelElement, definePlanPanel, type PlanReviewOptions } from './plan-panel.js';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -19,13 +19,15 @@ export const PLAN_PANEL_CSS = `
   box-sizing: border-box;
 }
 :host([hidden]) { display: none; }
+/* The panel's own parts hide with the hidden attribute, whatever display their rules give them. */
+[hidden] { display: none !important; }
 h2 { font-size: 1em; margin: 0 0 4px; }
 .summary { margin: 0 0 6px; color: var(--plan-panel-fg, #1d2330); font-weight: 500; }
 /* Model text can be one long word (a URL, a run of characters): wrap it inside the panel. */
 .summary, .text { overflow-wrap: anywhere; min-width: 0; }
 .summary:empty { display: none; }
 .meta { margin: 0 0 8px; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); }
-ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; }
+ol { list-style: none; margin: 0; padding: 0; display: grid; gap: 4px; position: relative; }
 li {
   display: grid;
   grid-template-columns: 1.4em minmax(0, 1fr) auto;
@@ -45,6 +47,46 @@ li[data-status='completed'] .text { color: var(--plan-panel-muted, #5b6476); tex
 li[data-status='in_progress'] .status { color: var(--plan-panel-accent, #3b6cf6); font-weight: 600; }
 li[data-status='completed'] .status { color: var(--plan-panel-done, #1f8a4c); }
 .empty { margin: 0; color: var(--plan-panel-muted, #5b6476); }
+button {
+  font: inherit;
+  font-weight: 600;
+  border-radius: 6px;
+  border: 1px solid var(--plan-panel-accent, #3b6cf6);
+  background: transparent;
+  color: var(--plan-panel-accent, #3b6cf6);
+  padding: 4px 10px;
+  cursor: pointer;
+}
+button:disabled { opacity: 0.45; cursor: not-allowed; }
+button:focus-visible, input:focus-visible { outline: 2px solid var(--plan-panel-focus, #3b6cf6); outline-offset: 1px; }
+/* Review: every pending step says it can be changed; the selected one shows its buttons. */
+:host([data-reviewing]) li[data-status='pending'] { cursor: pointer; }
+:host([data-reviewing]) li[data-status='pending'] .status { display: none; }
+:host([data-reviewing]) li[data-selected] { background: var(--plan-panel-current-bg, #eef3ff); }
+.controls { display: none; grid-column: 2 / -1; gap: 6px; justify-content: flex-end; }
+:host([data-reviewing]) li[data-status='pending'][data-selected] .controls { display: flex; }
+.controls button { min-width: 2.2em; padding: 2px 6px; }
+.text input { font: inherit; width: 100%; box-sizing: border-box; padding: 2px 6px; border: 1px solid var(--plan-panel-border, #d9dee8); border-radius: 4px; }
+.hint { margin: 0 0 6px; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); }
+.hint .touch { display: none; }
+.undo { flex-basis: 100%; margin: 0; font-size: 0.86em; color: var(--plan-panel-muted, #5b6476); overflow-wrap: anywhere; }
+.undo button { padding: 1px 8px; margin-left: 4px; }
+.actions {
+  display: flex; flex-wrap: wrap; gap: 8px; margin-top: 10px; padding-top: 8px;
+  /* In a panel taller than its scrolling container, the buttons stay in view; the shadow below
+     them hides steps scrolling past in the container's padding. */
+  position: sticky; bottom: 0;
+  background: var(--plan-panel-bg, #ffffff);
+  box-shadow: 0 28px 0 0 var(--plan-panel-bg, #ffffff), 0 -1px 0 0 var(--plan-panel-border, #d9dee8);
+}
+.approve { background: var(--plan-panel-accent, #3b6cf6); color: var(--plan-panel-accent-fg, #ffffff); }
+/* Touch screens: no key names, and targets a finger can hit. */
+@media (pointer: coarse) {
+  .hint .keys { display: none; }
+  .hint .touch { display: inline; }
+  .controls button { min-width: 44px; min-height: 40px; }
+  .actions button { min-height: 44px; }
+}
 .sr-only {
   position: absolute; width: 1px; height: 1px; margin: -1px; padding: 0; border: 0;
   overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap;

@@ -1,12 +1,33 @@
-import type { TodoItem, TodoStatus } from '../artifacts/todos.js';
+import { TODO_LIMITS, type TodoItem, type TodoStatus } from '../artifacts/todos.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { PlanEvents } from '../events.js';
 import type { Plan } from '../plan.js';
+import type { PlanState } from '../plan-state.js';
 import { PLAN_PANEL_CSS } from './plan-panel-style.js';
 
 const STATUS_TEXT: Record<TodoStatus, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Done' };
 const STATUS_MARK: Record<TodoStatus, string> = { pending: '○', in_progress: '▸', completed: '✓' };
 const NAV_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'Home', 'End']);
+const CONTROLS = [
+  { action: 'edit', mark: '✎', label: (n: number) => `Edit step ${n}` },
+  { action: 'up', mark: '↑', label: (n: number) => `Move step ${n} up` },
+  { action: 'down', mark: '↓', label: (n: number) => `Move step ${n} down` },
+  { action: 'remove', mark: '✕', label: (n: number) => `Remove step ${n}` },
+] as const;
+type ControlAction = (typeof CONTROLS)[number]['action'];
+
+/** Options of {@link PlanPanelElement.review}. */
+export interface PlanReviewOptions {
+  /** Ends the review: the promise rejects with the signal's reason. */
+  signal?: AbortSignal | undefined;
+  /** Moves the focus to the approve button when the review starts. Default `true`. */
+  focus?: boolean | undefined;
+}
+
+interface Review {
+  promise: Promise<boolean>;
+  settle: (approved: boolean) => void;
+}
 
 // A custom element must extend HTMLElement, which Node and workers lack: fall back to a plain class
 // so that importing `planloop/ui` there does not throw. Only constructing the element needs a DOM.
@@ -14,19 +35,33 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
 
 /**
  * `<plan-panel>`: shows a plan's task summary, its todos with their status (pending, in progress,
- * done) and the current turn, live from the plan's events. Framework-free, in a shadow root.
- * While a run plans afresh the meta line says "Planning…" and the new summary streams in; if that
- * planning fails, the summary of the todos still shown comes back. An emptied plan shows no summary.
+ * done) and the current turn, live from the plan. Framework-free, in a shadow root. What it shows
+ * comes from the plan's state (`plan.state`, the `state-change` event); the run events add the
+ * turn and how the run ended. While a run plans afresh the meta line says "Planning…" and the new
+ * summary streams in; if that planning fails, the plan shown is left as it was (its summary, and
+ * how its own run ended). An emptied plan shows no summary.
+ *
+ * Review: `review()` lets the user shape an announced plan before it runs: edit a step's text,
+ * remove a step (with undo), move steps, then approve (or decline). Every change goes straight to
+ * the plan (`plan.todos.edit`, `delete`, `move`), so the loop runs the plan as the user left it.
+ * Only pending steps can be changed. Approving after a move or a removal renumbers the planner's
+ * predicted turns (`expected_turn`) to follow the new list.
  *
  * Accessibility: the todos are a list whose items are reachable with Tab and then the arrow keys,
  * Home and End; the todo in progress carries `aria-current="step"`; each status is written out,
- * not only coloured; a polite live region announces new plans, started and finished steps, and
- * the end of a run. All text is set with `textContent`, never parsed as HTML.
+ * not only coloured; a polite live region announces new plans, started and finished steps, review
+ * changes and the end of a run. While reviewing, on a focused step: Enter (or F2) edits its text
+ * (Enter saves, Escape cancels), Delete or Backspace removes it (Ctrl+Z or the Undo button brings
+ * it back), Alt+ArrowUp / Alt+ArrowDown move it, Escape declines; the approve and decline buttons
+ * follow the list in the tab order. The selected step also shows buttons for each of these, for
+ * pointer and touch users. All text is set with `textContent`, never parsed as HTML.
  *
  * Theming: `--plan-panel-bg`, `--plan-panel-fg`, `--plan-panel-muted`, `--plan-panel-accent`,
- * `--plan-panel-done`, `--plan-panel-current-bg`, `--plan-panel-border`, `--plan-panel-focus`,
- * `--plan-panel-radius`, `--plan-panel-padding`, `--plan-panel-font`; parts `heading`, `summary`,
- * `meta`, `list`, `item`. The `heading` attribute sets the title (default "Plan").
+ * `--plan-panel-accent-fg`, `--plan-panel-done`, `--plan-panel-current-bg`, `--plan-panel-border`,
+ * `--plan-panel-focus`, `--plan-panel-radius`, `--plan-panel-padding`, `--plan-panel-font`; parts
+ * `heading`, `summary`, `meta`, `list`, `item`, `hint`, `actions`, `approve`, `decline`, `undo`.
+ * Attributes: `heading` (default "Plan"), `approve-label` (default "Approve"), `decline-label`
+ * (default "Decline"). While a review is open the element has `data-reviewing="true"`.
  *
  * @example
  * ```ts
@@ -34,105 +69,214 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * const panel = document.createElement('plan-panel');
  * panel.plan = plan;            // subscribes; setting another plan or removing the element unsubscribes
  * document.body.append(panel);
+ * await runWebAgent({ plan, task, announcePlan: () => panel.review() }); // the user shapes the plan, then approves
  * ```
  */
 export class PlanPanelElement extends Base {
-  static readonly observedAttributes = ['heading'];
+  static readonly observedAttributes = ['heading', 'approve-label', 'decline-label'];
 
   #plan: Plan | null = null;
   #offs: Unsubscribe[] = [];
-  #summary = '';
-  /** The summary that goes with the todos shown; a streamed summary becomes it on `plan-create`. */
-  #planSummary = '';
+  /** A summary the host set: shown until the plan gets a new summary or new todos. */
+  #hostSummary: string | null = null;
+  /** The summary of a plan being made, while it streams in. */
+  #streamed: string | null = null;
   #turn = '';
   #runNote = '';
+  /** A run is making a new plan: the todos shown are still the previous plan's. */
+  #planning = false;
+  /** How the previous plan's run ended, put back if making a new plan fails. */
+  #noteBefore = '';
   #activeId: string | null = null;
-  readonly #statuses = new Map<string, TodoStatus>();
+  /** The step in progress the list last scrolled to. */
+  #followed: string | null = null;
+  #review: Review | null = null;
+  #editing: string | null = null;
+  /** Steps removed during the review, newest last, with where they were. */
+  #removed: Array<{ item: TodoItem; index: number }> = [];
   readonly #items = new Map<string, HTMLLIElement>();
   readonly #heading: HTMLHeadingElement;
   readonly #summaryEl: HTMLParagraphElement;
   readonly #meta: HTMLParagraphElement;
   readonly #empty: HTMLParagraphElement;
   readonly #list: HTMLOListElement;
+  readonly #hint: HTMLParagraphElement;
+  readonly #undoRow: HTMLParagraphElement;
+  readonly #actions: HTMLDivElement;
+  readonly #approve: HTMLButtonElement;
+  readonly #decline: HTMLButtonElement;
   readonly #live: HTMLDivElement;
 
   constructor() {
     super();
     const root = this.attachShadow({ mode: 'open' });
     const doc = root.ownerDocument;
+    const make = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, part?: string): HTMLElementTagNameMap[K] => {
+      const element = doc.createElement(tag);
+      if (className) element.className = className;
+      if (part) element.setAttribute('part', part);
+      return element;
+    };
     const style = doc.createElement('style');
     style.textContent = PLAN_PANEL_CSS;
-    this.#heading = doc.createElement('h2');
+    this.#heading = make('h2', '', 'heading');
     this.#heading.id = 'heading';
-    this.#heading.setAttribute('part', 'heading');
-    this.#summaryEl = doc.createElement('p');
-    this.#summaryEl.className = 'summary';
-    this.#summaryEl.setAttribute('part', 'summary');
-    this.#meta = doc.createElement('p');
-    this.#meta.className = 'meta';
-    this.#meta.setAttribute('part', 'meta');
-    this.#empty = doc.createElement('p');
-    this.#empty.className = 'empty';
+    this.#summaryEl = make('p', 'summary', 'summary');
+    this.#meta = make('p', 'meta', 'meta');
+    this.#empty = make('p', 'empty');
     this.#empty.textContent = 'No plan yet.';
-    this.#list = doc.createElement('ol');
+    this.#hint = make('p', 'hint', 'hint');
+    this.#hint.id = 'hint';
+    this.#hint.hidden = true;
+    // Keys for a keyboard, taps for a touch screen: the style shows the one that fits the pointer.
+    const keys = make('span', 'keys');
+    keys.textContent = 'Change the plan first if you like: Enter edits the selected step, Delete removes it, Alt+↑ and Alt+↓ move it.';
+    const touch = make('span', 'touch');
+    touch.textContent = 'Change the plan first if you like: tap a step to edit, move or remove it.';
+    this.#hint.append(keys, touch);
+    this.#list = make('ol', '', 'list');
     // Safari drops the list role from lists styled `list-style: none`; say it explicitly.
     this.#list.setAttribute('role', 'list');
-    this.#list.setAttribute('part', 'list');
     this.#list.setAttribute('aria-labelledby', 'heading');
     this.#list.addEventListener('keydown', (event) => this.#onKeydown(event));
     this.#list.addEventListener('focusin', (event) => {
       const item = (event.target as Element | null)?.closest?.('li');
       if (item?.dataset.id) this.#setActive(item.dataset.id);
     });
-    this.#live = doc.createElement('div');
-    this.#live.className = 'sr-only';
+    this.#list.addEventListener('click', (event) => this.#onClick(event));
+    this.#list.addEventListener('dblclick', (event) => {
+      const id = (event.target as Element | null)?.closest?.('li')?.dataset.id;
+      if (id && this.#review && !(event.target as Element).closest('button, input')) this.#startEdit(id);
+    });
+    this.#undoRow = make('p', 'undo');
+    this.#undoRow.hidden = true;
+    const undo = make('button', '', 'undo');
+    undo.type = 'button';
+    undo.textContent = 'Undo';
+    undo.addEventListener('click', () => this.#undoRemove());
+    this.#undoRow.append(doc.createTextNode(''), undo);
+    this.#actions = make('div', 'actions', 'actions');
+    this.#actions.hidden = true;
+    this.#approve = make('button', 'approve', 'approve');
+    this.#decline = make('button', 'decline', 'decline');
+    for (const button of [this.#approve, this.#decline]) button.type = 'button';
+    this.#approve.addEventListener('click', () => this.#endReview(true));
+    this.#decline.addEventListener('click', () => this.#endReview(false));
+    // The undo line sits with the buttons, so that it stays in view with them.
+    this.#actions.append(this.#undoRow, this.#approve, this.#decline);
+    this.#live = make('div', 'sr-only', 'announcer');
     this.#live.setAttribute('role', 'status');
     this.#live.setAttribute('aria-live', 'polite');
-    this.#live.setAttribute('part', 'announcer');
-    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#empty, this.#list, this.#live);
-    this.#renderHeading();
-    this.#renderMeta();
+    root.addEventListener('keydown', (event) => this.#onPanelKeydown(event as KeyboardEvent));
+    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#hint, this.#empty, this.#list, this.#actions, this.#live);
+    this.#renderLabels();
+    this.#render();
   }
 
-  /** The plan shown. Setting it unsubscribes from the previous plan and renders the new one. */
+  /** The plan shown. Setting it unsubscribes from the previous plan (ending a review, declined) and renders the new one. */
   get plan(): Plan | null {
     return this.#plan;
   }
 
   set plan(plan: Plan | null) {
     if (plan === this.#plan) return;
+    this.#endReview(false);
     this.#unsubscribe();
     this.#plan = plan;
-    this.#summary = '';
-    this.#planSummary = '';
+    this.#hostSummary = null;
+    this.#streamed = null;
     this.#turn = '';
     this.#runNote = '';
+    this.#planning = false;
     this.#activeId = null;
-    this.#statuses.clear();
-    this.#summaryEl.textContent = '';
-    if (plan?.summary) this.summary = plan.summary;
-    this.#renderTodos(plan ? plan.todos.list() : []);
+    this.#render();
     if (this.isConnected) this.#subscribe();
   }
 
-  /** The task summary shown above the todos (set by `plan-create` and `summary-delta`, or by the host). */
+  /**
+   * The task summary shown above the todos: the plan's own (`plan.summary`), the one streaming in
+   * while a new plan is made, or one the host set. A host's summary stays until the plan gets a
+   * new summary or new todos.
+   */
   get summary(): string {
-    return this.#summary;
+    return this.#streamed ?? this.#hostSummary ?? this.#plan?.state.summary ?? '';
   }
 
   set summary(text: string) {
-    this.#showSummary(String(text ?? ''));
-    this.#planSummary = this.#summary;
-  }
-
-  #showSummary(text: string): void {
-    this.#summary = text;
-    this.#summaryEl.textContent = text;
+    this.#hostSummary = String(text ?? '');
+    this.#streamed = null;
+    this.#renderSummary();
   }
 
   /** The text the live region last announced. */
   get announcement(): string {
     return this.#live.textContent ?? '';
+  }
+
+  /** Whether a review (see {@link review}) is open. */
+  get reviewing(): boolean {
+    return this.#review !== null;
+  }
+
+  /**
+   * Lets the user shape the plan before it runs, and resolves with their choice: `true` when they
+   * approve (the plan now holds their edits), `false` when they decline (the decline button,
+   * Escape, or the panel given another plan). Rejects with the signal's reason when `signal`
+   * aborts. Calling it while a review is open returns that review's promise. Fits `runWebAgent`'s
+   * `announcePlan` as it is. Defaults: `focus` true.
+   *
+   * @example
+   * ```ts
+   * const approved = await panel.review({ signal });
+   * ```
+   */
+  review(options: PlanReviewOptions = {}): Promise<boolean> {
+    if (this.#review) return this.#review.promise;
+    const { signal } = options;
+    if (signal?.aborted) return Promise.reject(signal.reason);
+    let settle!: (approved: boolean) => void;
+    let fail!: (reason: unknown) => void;
+    const promise = new Promise<boolean>((resolve, reject) => {
+      settle = resolve;
+      fail = reject;
+    });
+    const onAbort = (): void => {
+      this.#closeReview();
+      fail(signal?.reason);
+    };
+    signal?.addEventListener('abort', onAbort, { once: true });
+    this.#review = {
+      promise,
+      settle: (approved) => {
+        signal?.removeEventListener('abort', onAbort);
+        settle(approved);
+      },
+    };
+    this.#removed = [];
+    this.dataset.reviewing = 'true';
+    this.#render();
+    const count = this.#plan?.state.todos.length ?? 0;
+    this.#announce(`Review the plan: ${count} ${count === 1 ? 'step' : 'steps'}. Change them if you like, then choose “${this.#approve.textContent}”.`);
+    if (options.focus !== false) this.#approve.focus();
+    return promise;
+  }
+
+  /**
+   * Ends an open review as the approve button does (for a host's own key, such as Space); does
+   * nothing when no review is open.
+   *
+   * @example
+   * ```ts
+   * document.addEventListener('keydown', (event) => { if (event.key === ' ') panel.approve(); });
+   * ```
+   */
+  approve(): void {
+    this.#endReview(true);
+  }
+
+  /** Ends an open review as the decline button does; does nothing when no review is open. */
+  decline(): void {
+    this.#endReview(false);
   }
 
   connectedCallback(): void {
@@ -147,7 +291,7 @@ export class PlanPanelElement extends Base {
       }
     }
     if (this.#plan && this.#offs.length === 0) {
-      this.#renderTodos(this.#plan.todos.list());
+      this.#render();
       this.#subscribe();
     }
   }
@@ -157,7 +301,7 @@ export class PlanPanelElement extends Base {
   }
 
   attributeChangedCallback(): void {
-    this.#renderHeading();
+    this.#renderLabels();
   }
 
   #subscribe(): void {
@@ -166,37 +310,40 @@ export class PlanPanelElement extends Base {
     const on = <K extends keyof PlanEvents & string>(name: K, listener: (payload: PlanEvents[K]) => void): void => {
       this.#offs.push(plan.on(name, listener));
     };
-    on('todos-change', ({ todos, change }) => {
-      if (change.type === 'reset') {
-        // The plan's own summary goes with its todos: setTaskPlan (makeTodos) sets it before this
-        // reset, and any other reset (a decline, a checklist) has dropped it.
-        this.summary = plan.summary;
-        this.#renderTodos(todos);
-        this.#announce(todos.length === 0 ? 'The plan is empty.' : `New plan with ${todos.length} ${todos.length === 1 ? 'step' : 'steps'}.`);
-        return;
-      }
-      const news = change.type === 'hydrate' ? [] : this.#statusNews(todos);
-      this.#renderTodos(todos);
+    on('state-change', ({ state, previous, origin }) => {
+      if (state.summary !== previous.summary) this.#hostSummary = null;
+      const news = origin === 'hydrate' ? [] : statusNews(previous, state);
+      this.#render();
       if (news.length > 0) this.#announce(news.join(' '));
     });
+    // The kind of change (a new list, a restored one) is what the state alone cannot tell.
+    on('todos-change', ({ todos, change }) => {
+      if (change.type !== 'reset' && change.type !== 'hydrate') return;
+      this.#hostSummary = null;
+      this.#renderSummary();
+      if (change.type === 'reset') this.#announce(todos.length === 0 ? 'The plan is empty.' : `New plan with ${todos.length} ${todos.length === 1 ? 'step' : 'steps'}.`);
+    });
     on('plan-hydrate', ({ todos, restored }) => {
-      if (plan.summary) this.summary = plan.summary;
-      this.#renderTodos(todos);
       const left = todos.filter((todo) => todo.status !== 'completed').length;
       if (restored && todos.length > 0) this.#announce(`Restored a plan: ${left} of ${todos.length} steps left.`);
     });
-    // The summary of a plan being made streams in over the todos of the current one; it becomes
-    // the plan's summary on `plan-create`, and a planning call that fails puts the old one back.
+    // The summary of a plan being made streams in over the todos of the current one; the plan's
+    // state takes over on `plan-create`, and a planning call that fails leaves the old one.
     on('summary-delta', ({ text }) => {
-      this.#showSummary(text);
+      this.#streamed = text;
+      this.#renderSummary();
     });
-    on('plan-create', ({ plan: taskPlan }) => {
-      this.summary = taskPlan.task_summary;
+    on('plan-create', () => {
+      this.#streamed = null;
+      this.#hostSummary = null;
+      this.#planning = false;
       this.#runNote = '';
       this.#turn = '';
-      this.#renderMeta();
+      this.#render();
     });
     on('run-start', ({ resumed }) => {
+      this.#planning = !resumed;
+      this.#noteBefore = this.#runNote;
       this.#runNote = resumed ? '' : 'Planning…';
       this.#renderMeta();
     });
@@ -206,17 +353,26 @@ export class PlanPanelElement extends Base {
       this.#renderMeta();
     });
     on('run-finish', ({ reason, summary }) => {
+      this.#planning = false;
+      this.#streamed = null;
       this.#runNote = reason === 'declined' ? 'Not started' : 'Finished';
       this.#turn = '';
-      this.#renderMeta();
+      this.#render();
       this.#announce(reason === 'declined' ? 'The plan was not started.' : `Finished.${summary ? ` ${summary}` : ''}`);
     });
     on('run-error', ({ error }) => {
       const aborted = (error as { code?: string }).code === 'aborted';
-      if (this.#summary !== this.#planSummary) this.#showSummary(this.#planSummary);
-      this.#runNote = aborted ? 'Stopped' : 'Stopped by an error';
-      this.#renderMeta();
-      this.#announce(aborted ? 'Stopped.' : `Stopped: ${error.message}`);
+      this.#streamed = null;
+      if (this.#planning) {
+        // No new plan was made: the todos shown are the previous plan's, and so is how it ended.
+        this.#planning = false;
+        this.#runNote = this.#noteBefore;
+        this.#announce(aborted ? 'Stopped before a new plan was made.' : `No new plan: ${error.message}`);
+      } else {
+        this.#runNote = aborted ? 'Stopped' : 'Stopped by an error';
+        this.#announce(aborted ? 'Stopped.' : `Stopped: ${error.message}`);
+      }
+      this.#render();
     });
   }
 
@@ -224,20 +380,28 @@ export class PlanPanelElement extends Base {
     for (const off of this.#offs.splice(0)) off();
   }
 
-  /** "Now: …" and "Done: …" lines for todos whose status changed since the last render. */
-  #statusNews(todos: TodoItem[]): string[] {
-    const news: string[] = [];
-    for (const todo of todos) {
-      const before = this.#statuses.get(todo.id);
-      if (before === todo.status) continue;
-      if (todo.status === 'completed') news.push(`Done: ${todo.description}.`);
-      else if (todo.status === 'in_progress') news.push(`Now: ${todo.description}.`);
-    }
-    return news;
+  #todos(): readonly TodoItem[] {
+    return this.#plan?.state.todos ?? [];
   }
 
-  #renderTodos(todos: TodoItem[]): void {
+  #render(): void {
+    this.#renderSummary();
+    this.#renderTodos();
+    this.#renderReview();
+    this.#renderMeta();
+  }
+
+  #renderSummary(): void {
+    const text = this.summary;
+    if (this.#summaryEl.textContent !== text) this.#summaryEl.textContent = text;
+  }
+
+  #renderTodos(): void {
+    const todos = this.#todos();
     const doc = this.#list.ownerDocument;
+    const root = this.shadowRoot as ShadowRoot;
+    // Moving the focused item in the DOM drops its focus: note it, and give it back afterwards.
+    const focused = (root.activeElement as HTMLElement | null)?.closest?.('li')?.dataset.id;
     const keep = new Set(todos.map((todo) => todo.id));
     for (const [id, item] of this.#items) {
       if (!keep.has(id)) {
@@ -245,7 +409,6 @@ export class PlanPanelElement extends Base {
         this.#items.delete(id);
       }
     }
-    this.#statuses.clear();
     todos.forEach((todo, index) => {
       let item = this.#items.get(todo.id);
       if (!item) {
@@ -264,23 +427,96 @@ export class PlanPanelElement extends Base {
         this.#items.set(todo.id, item);
       }
       const [mark, text, status] = Array.from(item.children) as HTMLElement[];
+      const controls = this.#controls(item, this.#review !== null && todo.status === 'pending');
       if (mark) mark.textContent = STATUS_MARK[todo.status];
-      if (text) text.textContent = todo.description;
+      if (text && !text.querySelector('input') && text.textContent !== todo.description) text.textContent = todo.description;
       if (status) status.textContent = STATUS_TEXT[todo.status];
+      CONTROLS.forEach((control, position) => {
+        const button = controls?.children[position] as HTMLButtonElement | undefined;
+        if (!button) return;
+        button.setAttribute('aria-label', control.label(index + 1));
+        button.title = button.getAttribute('aria-label') ?? '';
+        button.disabled = (control.action === 'up' && index === 0) || (control.action === 'down' && index === todos.length - 1);
+      });
       item.dataset.status = todo.status;
       item.dataset.intent = todo.intent;
       if (todo.status === 'in_progress') item.setAttribute('aria-current', 'step');
       else item.removeAttribute('aria-current');
       if (this.#list.children[index] !== item) this.#list.insertBefore(item, this.#list.children[index] ?? null);
-      this.#statuses.set(todo.id, todo.status);
     });
     this.#empty.hidden = todos.length > 0;
     this.#list.hidden = todos.length === 0;
     // The tab stop follows the todo in progress until the user moves it; then it stays where they left it.
     if (this.#activeId && !keep.has(this.#activeId)) this.#activeId = null;
+    if (this.#editing && !keep.has(this.#editing)) this.#editing = null;
     const fallback = (todos.find((t) => t.status === 'in_progress') ?? todos[0])?.id ?? null;
     this.#setTabStop(this.#activeId ?? fallback);
-    this.#renderMeta();
+    if (focused && root.activeElement === null) this.#items.get(focused)?.focus();
+    const current = todos.find((todo) => todo.status === 'in_progress')?.id ?? null;
+    if (current !== this.#followed) {
+      this.#followed = current;
+      if (current) this.#scrollListTo(this.#items.get(current));
+    }
+  }
+
+  /**
+   * When the list scrolls (a host capped its height, e.g. on a phone), brings a newly started step
+   * into view within the list alone: `scrollIntoView` would scroll the page too.
+   */
+  #scrollListTo(item: HTMLLIElement | undefined): void {
+    const list = this.#list;
+    if (!item || list.scrollHeight <= list.clientHeight) return;
+    const top = item.offsetTop;
+    const bottom = top + item.offsetHeight;
+    if (top < list.scrollTop) list.scrollTop = top;
+    else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+  }
+
+  /** The step's buttons while it can be changed (created then, removed after). */
+  #controls(item: HTMLLIElement, wanted: boolean): HTMLElement | null {
+    let controls = item.querySelector<HTMLElement>('.controls');
+    if (!wanted) {
+      controls?.remove();
+      return null;
+    }
+    if (controls) return controls;
+    const doc = item.ownerDocument;
+    controls = doc.createElement('span');
+    controls.className = 'controls';
+    for (const control of CONTROLS) {
+      const button = doc.createElement('button');
+      button.type = 'button';
+      button.tabIndex = -1;
+      button.dataset.action = control.action;
+      button.textContent = control.mark;
+      controls.append(button);
+    }
+    item.append(controls);
+    return controls;
+  }
+
+  #renderReview(): void {
+    const reviewing = this.#review !== null;
+    this.#actions.hidden = !reviewing;
+    this.#hint.hidden = !reviewing;
+    this.#approve.disabled = !this.#todos().some((todo) => todo.status === 'pending');
+    if (reviewing) this.#list.setAttribute('aria-describedby', 'hint');
+    else this.#list.removeAttribute('aria-describedby');
+    const last = this.#removed.at(-1);
+    this.#undoRow.hidden = !reviewing || !last;
+    if (reviewing && last) (this.#undoRow.firstChild as Text).data = `Removed “${last.item.description}”. `;
+  }
+
+  #renderMeta(): void {
+    const todos = this.#todos();
+    const progress = todos.length > 0 ? `${todos.filter((todo) => todo.status === 'completed').length} of ${todos.length} done` : '';
+    this.#meta.textContent = [progress, this.#turn, this.#runNote].filter(Boolean).join(' · ');
+  }
+
+  #renderLabels(): void {
+    this.#heading.textContent = this.getAttribute('heading') || 'Plan';
+    this.#approve.textContent = this.getAttribute('approve-label') || 'Approve';
+    this.#decline.textContent = this.getAttribute('decline-label') || 'Decline';
   }
 
   /** Roving tabindex: one item is in the tab order; the arrow keys move between items. */
@@ -290,14 +526,26 @@ export class PlanPanelElement extends Base {
   }
 
   #setTabStop(id: string | null): void {
-    for (const [itemId, item] of this.#items) item.tabIndex = itemId === id ? 0 : -1;
+    for (const [itemId, item] of this.#items) {
+      item.tabIndex = itemId === id ? 0 : -1;
+      if (itemId === id) item.dataset.selected = 'true';
+      else delete item.dataset.selected;
+    }
   }
 
   #onKeydown(event: KeyboardEvent): void {
-    if (!NAV_KEYS.has(event.key)) return;
+    if ((event.target as Element | null)?.closest?.('input')) return; // the editor's keys are its own
+    const item = (event.target as Element | null)?.closest?.('li');
+    const id = item?.dataset.id;
+    if (this.#review && id && this.#reviewKey(event, id)) {
+      event.preventDefault();
+      event.stopPropagation();
+      return;
+    }
+    if (!NAV_KEYS.has(event.key) || event.altKey) return;
     const items = Array.from(this.#list.children) as HTMLLIElement[];
     if (items.length === 0) return;
-    const current = items.findIndex((item) => item.tabIndex === 0);
+    const current = items.findIndex((candidate) => candidate.tabIndex === 0);
     const last = items.length - 1;
     const next =
       event.key === 'Home' ? 0
@@ -311,19 +559,189 @@ export class PlanPanelElement extends Base {
     target.focus();
   }
 
-  #renderHeading(): void {
-    this.#heading.textContent = this.getAttribute('heading') || 'Plan';
+  /** The review keys on the step `id`; whether the key was one of them. */
+  #reviewKey(event: KeyboardEvent, id: string): boolean {
+    // On one of the step's buttons, Enter and Space press the button.
+    if ((event.target as Element).closest('button')) return false;
+    if (event.altKey && (event.key === 'ArrowUp' || event.key === 'ArrowDown')) {
+      this.#act(event.key === 'ArrowUp' ? 'up' : 'down', id);
+      return true;
+    }
+    if (event.key === 'Enter' || event.key === 'F2') {
+      this.#act('edit', id);
+      return true;
+    }
+    if (event.key === 'Delete' || event.key === 'Backspace') {
+      this.#act('remove', id);
+      return true;
+    }
+    // Space on a step is not the host's "start" key while the user is working on the plan.
+    return event.key === ' ';
   }
 
-  #renderMeta(): void {
-    const statuses = Array.from(this.#statuses.values());
-    const progress = statuses.length > 0 ? `${statuses.filter((s) => s === 'completed').length} of ${statuses.length} done` : '';
-    this.#meta.textContent = [progress, this.#turn, this.#runNote].filter(Boolean).join(' · ');
+  /** Keys anywhere in the panel while reviewing: Escape declines, Ctrl+Z (Cmd+Z) undoes a removal. */
+  #onPanelKeydown(event: KeyboardEvent): void {
+    if (!this.#review || event.defaultPrevented || (event.target as Element | null)?.closest?.('input')) return;
+    if (event.key === 'Escape') this.#endReview(false);
+    else if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === 'z' && this.#removed.length > 0) this.#undoRemove();
+    else return;
+    event.preventDefault();
+    event.stopPropagation();
+  }
+
+  #onClick(event: MouseEvent): void {
+    const button = (event.target as Element | null)?.closest?.('button[data-action]') as HTMLButtonElement | null;
+    const id = button?.closest('li')?.dataset.id;
+    if (!button || !id || !this.#review) return;
+    this.#act(button.dataset.action as ControlAction, id);
+  }
+
+  #act(action: ControlAction, id: string): void {
+    const plan = this.#plan;
+    const index = this.#todos().findIndex((todo) => todo.id === id);
+    const todo = this.#todos()[index];
+    if (!plan || !todo || todo.status !== 'pending') return;
+    if (action === 'edit') this.#startEdit(id);
+    else if (action === 'remove') this.#remove(todo, index);
+    else {
+      const to = index + (action === 'up' ? -1 : 1);
+      if (to < 0 || to >= this.#todos().length) return;
+      plan.todos.move(id, to);
+      this.#items.get(id)?.focus();
+      this.#announce(`Moved “${todo.description}” to step ${to + 1} of ${this.#todos().length}.`);
+    }
+  }
+
+  #startEdit(id: string): void {
+    const todo = this.#todos().find((candidate) => candidate.id === id);
+    const item = this.#items.get(id);
+    const text = item?.querySelector('.text');
+    if (!todo || todo.status !== 'pending' || !item || !text || this.#editing === id) return;
+    if (this.#editing) this.#finishEdit(true);
+    this.#editing = id;
+    const input = item.ownerDocument.createElement('input');
+    input.value = todo.description;
+    input.maxLength = TODO_LIMITS.description;
+    input.setAttribute('aria-label', `Text of step ${this.#todos().indexOf(todo) + 1}`);
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Enter') this.#finishEdit(true);
+      else if (event.key === 'Escape') this.#finishEdit(false);
+      else return;
+      event.preventDefault();
+      event.stopPropagation();
+    });
+    input.addEventListener('blur', () => {
+      if (this.#editing === id) this.#finishEdit(true);
+    });
+    text.replaceChildren(input);
+    input.focus();
+    input.select();
+  }
+
+  /** Closes the editor: `save` writes its text to the plan (an empty text keeps the old one). */
+  #finishEdit(save: boolean): void {
+    const id = this.#editing;
+    const item = id ? this.#items.get(id) : undefined;
+    const input = item?.querySelector('.text input') as HTMLInputElement | null | undefined;
+    this.#editing = null;
+    if (!id || !item || !input) return;
+    const value = input.value.trim();
+    const todo = this.#todos().find((candidate) => candidate.id === id);
+    const hadFocus = (this.shadowRoot as ShadowRoot).activeElement === input;
+    (item.querySelector('.text') as HTMLElement).textContent = todo?.description ?? '';
+    if (hadFocus) item.focus();
+    if (!save || !todo || value === todo.description) return;
+    if (!value) {
+      this.#announce('A step needs some text: the old text was kept.');
+      return;
+    }
+    try {
+      this.#plan?.todos.edit(id, { description: value });
+      this.#announce(`Step changed to “${value}”.`);
+    } catch (error) {
+      this.#announce(`The step was not changed: ${(error as Error).message}`);
+    }
+  }
+
+  #remove(todo: TodoItem, index: number): void {
+    if (!this.#plan?.todos.delete(todo.id)) return;
+    this.#removed.push({ item: { ...todo }, index });
+    this.#renderReview();
+    const todos = this.#todos();
+    const next = todos[Math.min(index, todos.length - 1)];
+    if (next) {
+      this.#setActive(next.id);
+      this.#items.get(next.id)?.focus();
+    } else this.#undoRow.querySelector('button')?.focus();
+    this.#announce(`Removed “${todo.description}”. Undo brings it back (Ctrl+Z).`);
+  }
+
+  /** Puts the last removed step back where it was (as a new todo: ids are never reused). */
+  #undoRemove(): void {
+    const plan = this.#plan;
+    const last = this.#removed.pop();
+    if (!plan || !last) return;
+    const { id: _old, ...item } = last.item;
+    const [restored] = plan.todos.createMany([item]);
+    if (!restored) return;
+    plan.todos.move(restored.id, last.index);
+    this.#renderReview();
+    this.#setActive(restored.id);
+    this.#items.get(restored.id)?.focus();
+    this.#announce(`Brought back “${restored.description}”.`);
+  }
+
+  #endReview(approved: boolean): void {
+    const review = this.#review;
+    if (!review) return;
+    if (this.#editing) this.#finishEdit(true);
+    if (approved && this.#plan) {
+      const edits = turnsInOrder(this.#todos());
+      if (edits.length > 0) this.#plan.todos.editMany(edits);
+    }
+    this.#closeReview();
+    this.#announce(approved ? 'Plan approved.' : 'Plan declined.');
+    review.settle(approved);
+  }
+
+  #closeReview(): void {
+    if (this.#editing) this.#finishEdit(false);
+    this.#review = null;
+    this.#removed = [];
+    delete this.dataset.reviewing;
+    this.#render();
   }
 
   #announce(text: string): void {
     this.#live.textContent = text;
   }
+}
+
+/** "Now: …" and "Done: …" lines for todos whose status changed between two states. */
+function statusNews(previous: PlanState, state: PlanState): string[] {
+  if (state.todos === previous.todos) return [];
+  const before = new Map(previous.todos.map((todo) => [todo.id, todo.status]));
+  const news: string[] = [];
+  for (const todo of state.todos) {
+    const was = before.get(todo.id);
+    if (was === undefined || was === todo.status) continue;
+    if (todo.status === 'completed') news.push(`Done: ${todo.description}.`);
+    else if (todo.status === 'in_progress') news.push(`Now: ${todo.description}.`);
+  }
+  return news;
+}
+
+/**
+ * The edits that make the planner's predicted turns follow the list again after the user moved or
+ * removed steps: the turn numbers in use, sorted and closed up (a removed step's turn goes), handed
+ * out in list order; steps the planner put in one turn stay together. None when nothing changes.
+ */
+function turnsInOrder(todos: readonly TodoItem[]): Array<{ id: string; patch: { expected_turn: number } }> {
+  const predicted = todos.filter((todo) => todo.status === 'pending' && todo.expected_turn !== undefined);
+  const sorted = predicted.map((todo) => todo.expected_turn as number).sort((a, b) => a - b);
+  const distinct = [...new Set(sorted)];
+  const closedUp = sorted.map((turn) => (distinct[0] as number) + distinct.indexOf(turn));
+  return predicted.flatMap((todo, index) => (todo.expected_turn === closedUp[index] ? [] : [{ id: todo.id, patch: { expected_turn: closedUp[index] as number } }]));
 }
 
 /**

@@ -121,7 +121,11 @@ describe('plan.markdown', () => {
       const pending = docs.editWithInstruction('m1', 'Spell out the numbers');
       docs.edit('m1', { content: '# Tour\n\nPricing has 3 tiers (monthly).\n' });
       release();
-      await expect(pending).rejects.toMatchObject({ code: 'edit_conflict', conflicts: [expect.objectContaining({ field: 'content' })] });
+      await expect(pending).rejects.toMatchObject({
+        code: 'edit_conflict',
+        conflicts: [expect.objectContaining({ field: 'content' })],
+        proposed: { title: 'Notes', content: '# Tour\n\nPricing has three tiers.\n' },
+      });
       expect(docs.read('m1')?.content).toBe('# Tour\n\nPricing has 3 tiers (monthly).\n');
     });
 

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TodosChangeEvent } from '../../src/artifacts/todos.js';
 import { Plan } from '../../src/plan.js';
 import { ValidationError } from '../../src/errors.js';
+import { createMemoryAdapter } from '../../src/storage/memory.js';
 
 const seed = (description: string, intent = 'narrate') => ({ intent, description });
 
@@ -207,5 +208,74 @@ describe('plan.todos no-op edits', () => {
     expect(events).toEqual([]);
     todos.edit('t1', { status: 'completed' });
     expect(events).toHaveLength(1);
+  });
+});
+
+describe('plan.todos.move', () => {
+  const ids = (plan: Plan) => plan.todos.list().map((todo) => todo.id);
+
+  it('moves one todo to an index, keeping every id, status and field, in one change', () => {
+    const plan = new Plan();
+    plan.todos.createMany([seed('a'), { ...seed('b'), expected_turn: 2 }, seed('c'), seed('d')]);
+    plan.todos.edit('t2', { status: 'in_progress' });
+    const events: TodosChangeEvent[] = [];
+    plan.todos.onChange((event) => events.push(event));
+    let saves = 0;
+    plan.on('state-change', () => saves++);
+
+    expect(plan.todos.move('t2', 3)).toBe(true);
+    expect(ids(plan)).toEqual(['t1', 't3', 't4', 't2']);
+    expect(plan.todos.get('t2')).toEqual({ id: 't2', intent: 'narrate', description: 'b', status: 'in_progress', expected_turn: 2 });
+    expect(plan.todos.move('t4', 0)).toBe(true);
+    expect(ids(plan)).toEqual(['t4', 't1', 't3', 't2']);
+    expect(events.map((event) => event.change)).toEqual([
+      { type: 'move', id: 't2', from: 1, to: 3 },
+      { type: 'move', id: 't4', from: 2, to: 0 },
+    ]);
+    expect(events[1]?.todos.map((todo) => todo.id)).toEqual(['t4', 't1', 't3', 't2']);
+    expect(saves).toBe(2);
+    expect(plan.todos.lastId).toBe(4);
+  });
+
+  it('clamps an index past either end, and changes nothing when the todo is already there', () => {
+    const plan = new Plan();
+    plan.todos.createMany([seed('a'), seed('b'), seed('c')]);
+    const events: TodosChangeEvent[] = [];
+    plan.todos.onChange((event) => events.push(event));
+    expect(plan.todos.move('t1', 99)).toBe(true);
+    expect(ids(plan)).toEqual(['t2', 't3', 't1']);
+    expect(plan.todos.move('t1', -5)).toBe(true);
+    expect(ids(plan)).toEqual(['t1', 't2', 't3']);
+    const before = plan.state;
+    expect(plan.todos.move('t2', 1)).toBe(true);
+    expect(plan.state).toBe(before);
+    expect(events).toHaveLength(2);
+  });
+
+  it('returns false for an unknown id and refuses an index that is not a whole number, changing nothing', () => {
+    const plan = new Plan();
+    plan.todos.createMany([seed('a'), seed('b')]);
+    const before = plan.state;
+    expect(plan.todos.move('t9', 0)).toBe(false);
+    expect(plan.todos.move(42 as never, 0)).toBe(false);
+    expect(() => plan.todos.move('t1', 0.5)).toThrow(ValidationError);
+    expect(() => plan.todos.move('t1', Number.NaN)).toThrow(/whole number/);
+    expect(() => plan.todos.move('t1', '1' as never)).toThrow(ValidationError);
+    expect(plan.state).toBe(before);
+  });
+
+  it('is stored across a reload, and a host move during a turn outlives the turn rollback', async () => {
+    const storage = createMemoryAdapter();
+    const plan = new Plan({ storage });
+    await plan.ready;
+    plan.todos.createMany([seed('a'), seed('b'), seed('c')]);
+    const turn = plan.transaction();
+    plan.todos.move('t3', 0);
+    turn.rollback();
+    expect(ids(plan)).toEqual(['t3', 't1', 't2']);
+    await plan.flush();
+    const reloaded = new Plan({ storage });
+    await reloaded.ready;
+    expect(ids(reloaded)).toEqual(['t3', 't1', 't2']);
   });
 });

@@ -5,14 +5,15 @@ import { plannerUserMessage } from '../../src/planning/prompts.js';
 
 // The demo's offline model reads the real prompts back: these keep the readers in step with them.
 describe('the demo reads the prompts back', () => {
-  test('readPlannerMessage reads the task and sitemap back', () => {
+  test('readPlannerMessage reads the task, locale and sitemap back', () => {
     const sitemap = [
       { path: '/pricing', title: 'Pricing', description: 'plans and prices' },
       { path: '/try', title: 'Try it' },
       { path: '/docs', description: 'API reference' },
     ];
     const text = plannerUserMessage({ task: 'Tour the site', sitemap, locale: 'fr', hostContext: 'Logged in.' });
-    expect(readPlannerMessage(text)).toEqual({ task: 'Tour the site', sitemap });
+    expect(readPlannerMessage(text)).toEqual({ task: 'Tour the site', locale: 'fr', sitemap });
+    expect(readPlannerMessage(plannerUserMessage({ task: 'Preise', locale: 'de-DE' })).locale).toBe('de-DE');
     expect(readPlannerMessage('nothing here')).toEqual({ sitemap: [] });
   });
 

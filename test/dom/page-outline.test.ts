@@ -27,7 +27,7 @@ describe('outlinePage on the demo', () => {
     expect(text).toMatch(/^ {4}\[e\d+\] article #tier-team$/m);
     expect(text).toMatch(/^ {6}\[e\d+\] h2 "Team"$/m);
     expect(lineOf(text, 'Start a 14-day trial')).toMatch(/^ {6}\[e\d+\] link "Start a 14-day trial" ->\/try$/);
-    expect(text).toMatch(/^ {2}\[e\d+\] region #compare$/m);
+    expect(text).toMatch(/^ {2}\[e\d+\] region "Compare the plans"$/m);
     expect(lineOf(text, 'Tour')).toMatch(/tab "Tour" selected$/);
     // The closed settings dialog, the hidden announcement and the templates are not on the page.
     for (const absent of ['Storage', 'Tour speed', 'Start the tour', 'Base URL', 'API key', 'Try Orbitly', 'Not found']) expect(text).not.toContain(absent);

@@ -57,7 +57,7 @@ describe('plan.adjust', () => {
         { id: 't4', reason: 'no longer in the plan' },
         { id: 'zz', reason: 'not a todo of this plan' },
         { id: 't2', reason: 'already completed' },
-        { id: 't77', reason: 'turn_planning.todo_id is not a todo of this plan' },
+        { id: 't77', reason: 'the turn names a todo this plan does not have' },
       ],
     });
     expect(updates).toHaveLength(2);
@@ -79,7 +79,7 @@ describe('plan.adjust', () => {
       }
       expect(error).toBeInstanceOf(EnvelopeError);
       expect((error as EnvelopeError).code).toBe('envelope_insert_forbidden');
-      expect((error as EnvelopeError).message).toContain('remove or replace existing ids (t1, t2, t3, t4)');
+      expect((error as EnvelopeError).message).toContain('name or replace existing ids (t1, t2, t3, t4)');
     }
     expect(plan.todos.list()).toEqual(before);
     expect(changes).toEqual([]);
@@ -110,7 +110,7 @@ describe('parseTodoAdjust', () => {
     expect(parseTodoAdjust({ remove: ['t1'] })).toEqual({ remove: ['t1'], replace: [] });
     expect(() => parseTodoAdjust(['t1'])).toThrow(/todo_adjust must be an object/);
     expect(() => parseTodoAdjust({ remove: 't1' })).toThrow(/todo_adjust\.remove must be an array/);
-    expect(() => parseTodoAdjust({ create: [] }, ['t2'])).toThrow('todo_adjust cannot add todos (got the "create" key); remove or replace existing ids (t2).');
+    expect(() => parseTodoAdjust({ create: [] }, ['t2'])).toThrow('Todos cannot be added (got the "create" key); name or replace existing ids (t2).');
   });
 });
 

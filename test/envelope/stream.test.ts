@@ -1,8 +1,9 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { safeParseTurnEnvelope } from '../../src/envelope/parse.js';
+import { safeParseTurnEnvelope, type SafeParseTurnEnvelopeResult } from '../../src/envelope/parse.js';
 import type { TodoAdjust, TurnAction, TurnPlanning } from '../../src/envelope/schema.js';
 import { createEnvelopeStreamParser, type EnvelopeStreamParser } from '../../src/envelope/stream.js';
+import { Plan } from '../../src/plan.js';
 
 type Emitted = ['planning', TurnPlanning] | ['adjust', TodoAdjust] | ['action', TurnAction, number];
 
@@ -125,7 +126,7 @@ describe('createEnvelopeStreamParser', () => {
     expect(emitted.map((entry) => entry[0])).toEqual(['planning']);
     expect(parser.error?.code).toBe('envelope_insert_forbidden');
     const result = parser.end();
-    expect(result.success || result.error.message).toMatch(/remove or replace existing ids \(t2, t3\)/);
+    expect(result.success || result.error.message).toMatch(/name or replace existing ids \(t2, t3\)/);
   });
 
   it('emits nothing from an envelope that never closes', () => {
@@ -197,10 +198,22 @@ const action = fc.oneof(
   fc.record({ type: fc.constant('task_finish'), summary: fc.string() }),
   fc.constantFrom({ type: 'tool' }, { type: 'jump' }, 'narrate'), // invalid ones too
 );
-const envelopes = fc.record(
+const fullEnvelopes = fc.record(
   { turn_planning: turnPlanning, todo_adjust: fc.oneof(todoAdjust, fc.constant({ insert: [{ description: 'x' }] })), actions: fc.array(action, { maxLength: 4 }) },
   { requiredKeys: ['actions'] },
 );
+// The compact form, in the order the prompt teaches: todo, last, replace, actions.
+const replaceEntry = fc.record({ id: fc.constantFrom('t1', 't4'), description: text, intent: fc.constantFrom('narrate', 'click') }, { requiredKeys: ['id'] });
+const compactEnvelopes = fc.record(
+  {
+    todo: fc.oneof(fc.constantFrom('t1', 't2', 't10'), fc.constant(3)), // 3: invalid, refused like a bad full-form field
+    last: fc.boolean(),
+    replace: fc.array(replaceEntry, { maxLength: 2 }),
+    actions: fc.array(action, { maxLength: 4 }),
+  },
+  { requiredKeys: ['actions'] },
+);
+const envelopes = fc.oneof(fullEnvelopes, compactEnvelopes);
 const wrapped = fc
   .tuple(envelopes, fc.constantFrom(0, 2), fc.constantFrom('', 'Sure:\n', '```json\n', 'Turn 2 →\n```\n'), fc.constantFrom('', '\n```', '\nDone.'))
   .map(([value, indent, before, after]) => before + JSON.stringify(value, null, indent) + after);
@@ -212,7 +225,7 @@ const chunked = wrapped.chain((full) =>
 );
 
 describe('createEnvelopeStreamParser (property)', () => {
-  it('gives the whole-text result whatever the chunking, and emits exactly its pieces', () => {
+  it('gives the whole-text result whatever the chunking, and emits exactly its pieces (both forms)', () => {
     fc.assert(
       fc.property(chunked, ({ full, chunks }) => {
         const { parser, emitted } = recorder();
@@ -265,5 +278,172 @@ describe('createEnvelopeStreamParser (property)', () => {
     parser.push('');
     expect(seen).toEqual([0, 1, 2]);
     expect(parser.end().success).toBe(true);
+  });
+});
+
+describe('createEnvelopeStreamParser, the compact form and narration as it streams', () => {
+  type Event = ['planning', string | undefined] | ['adjust', TodoAdjust] | ['delta', number, string, string | undefined] | ['action', number];
+  function narrationRecorder() {
+    const events: Event[] = [];
+    const parser = createEnvelopeStreamParser({
+      onTurnPlanning: (planning) => events.push(['planning', planning.todo_id]),
+      onTodoAdjust: (adjust) => events.push(['adjust', adjust]),
+      onNarrateDelta: (delta, { index, target }) => events.push(['delta', index, delta, target]),
+      onAction: (_action, index) => events.push(['action', index]),
+    });
+    return { parser, events };
+  }
+
+  it('hands a narrate its target, then its words while they are written, before the action closes', () => {
+    const text = '{"todo":"t2","actions":[{"type":"narrate","target":"#tiers","text":"Here are the three plans."},{"type":"tool","name":"click","args":{}}]}';
+    const { parser, events } = narrationRecorder();
+    parser.push(text.slice(0, text.indexOf('three')));
+    expect(events).toEqual([
+      ['planning', 't2'],
+      ['adjust', { remove: [], replace: [], complete_before: 't2' }],
+      ['delta', 0, 'Here are the', '#tiers'], // the blank before "three" waits: it may be the end
+    ]);
+    parser.push(text.slice(text.indexOf('three')));
+    expect(events.slice(3)).toEqual([['delta', 0, ' three plans.', '#tiers'], ['action', 0], ['action', 1]]);
+    expect(parser.end().success).toBe(true);
+  });
+
+  it('streams the words when the model writes the text before the type or the target', () => {
+    const text = '{"todo":"t1","actions":[{"text":"Hello there.","type":"narrate","target":"#a"}]}';
+    const { parser, events } = narrationRecorder();
+    parser.push(text.slice(0, text.indexOf('"type"')));
+    expect(events.filter((event) => event[0] === 'delta')).toEqual([]); // not known to be a narrate yet
+    parser.push(text.slice(text.indexOf('"type"'), text.indexOf('"target"')));
+    expect(events.filter((event) => event[0] === 'delta')).toEqual([['delta', 0, 'Hello there.', undefined]]);
+    parser.push(text.slice(text.indexOf('"target"')));
+    expect(events.at(-1)).toEqual(['action', 0]);
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+  });
+
+  it('holds the words of actions written before the todo, and gives them whole before their action', () => {
+    const text = '{"actions":[{"type":"narrate","text":"Hi."}],"todo":"t1"}';
+    const { parser, events } = narrationRecorder();
+    parser.push(text.slice(0, text.indexOf('"todo"')));
+    expect(events).toEqual([]);
+    parser.push(text.slice(text.indexOf('"todo"')));
+    expect(parser.end().success).toBe(true);
+    expect(events).toEqual([['planning', 't1'], ['adjust', { remove: [], replace: [], complete_before: 't1' }], ['delta', 0, 'Hi.', undefined], ['action', 0]]);
+  });
+
+  it('applies a compact replace written after the actions in a second call, and reads a late last', () => {
+    const rewrite = { id: 't4', description: 'Open the form' };
+    const text = `{"todo":"t2","actions":[{"type":"narrate","text":"Hi."}],"last":true,"replace":${JSON.stringify([rewrite])}}`;
+    const { parser, events } = narrationRecorder();
+    parser.push(text);
+    const result = parser.end();
+    expect(result).toEqual(safeParseTurnEnvelope(text));
+    expect(result.success && result.data.turn_planning?.is_last_turn).toBe(true);
+    expect(events).toEqual([
+      ['planning', 't2'],
+      ['adjust', { remove: [], replace: [], complete_before: 't2' }],
+      ['delta', 0, 'Hi.', undefined],
+      ['action', 0],
+      ['adjust', { remove: [], replace: [rewrite] }],
+    ]);
+  });
+
+  it('refuses a todo_adjust after the actions that takes back what the compact todo implied', () => {
+    const text = '{"todo":"t3","actions":[],"todo_adjust":{"remove":["t1"]}}';
+    const { parser } = narrationRecorder();
+    parser.push(text);
+    const result = parser.end();
+    expect(result.success || result.error.message).toMatch(/ambiguous/);
+  });
+});
+
+// The narration property: whatever the chunking and wherever the model puts type, target and
+// text, the pieces handed out for each narrate are its whole-text parse's text, in order between
+// the actions; with the target written first, every piece carries it.
+const narrateOrders = [['type', 'target', 'text'], ['type', 'text', 'target'], ['text', 'type', 'target'], ['target', 'text', 'type']] as const;
+const streamedNarrate = fc
+  .record({ text: fc.oneof(text, fc.constantFrom('  padded  ', 'ünï 🎉 "q" \\ \n x', 'line\u2028sep')), target: fc.constantFrom('#a', 'main > p', '[data-x="1"]'), order: fc.constantFrom(...narrateOrders) })
+  .map(({ text: words, target, order }) => Object.fromEntries(order.map((key) => [key, key === 'type' ? 'narrate' : key === 'text' ? words : target])));
+const narratedEnvelope = fc
+  .record({ todo: fc.constantFrom('t1', 't2'), actions: fc.array(fc.oneof(streamedNarrate, streamedNarrate, action), { minLength: 1, maxLength: 4 }) })
+  .chain((value) => fc.tuple(fc.constant(JSON.stringify(value)), fc.uniqueArray(fc.integer({ min: 1, max: 400 }), { maxLength: 30 })));
+
+describe('createEnvelopeStreamParser (narration property)', () => {
+  it('delivers each narrate its whole-text parse text, between the actions, over random chunkings', () => {
+    fc.assert(
+      fc.property(narratedEnvelope, ([full, rawCuts]) => {
+        const cuts = [...new Set(rawCuts.map((cut) => cut % full.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
+        const events: Array<['delta', number, string, string | undefined] | ['action', number]> = [];
+        const parser = createEnvelopeStreamParser({
+          onNarrateDelta: (delta, { index, target, text: soFar }) => {
+            const before = events.filter((event) => event[0] === 'delta' && event[1] === index).map((event) => event[2]).join('');
+            expect(soFar).toBe(before + delta);
+            events.push(['delta', index, delta, target]);
+          },
+          onAction: (_action, index) => events.push(['action', index]),
+        });
+        let last = 0;
+        for (const cut of [...cuts, full.length]) {
+          parser.push(full.slice(last, cut));
+          last = cut;
+        }
+        const result = parser.end();
+        const whole = safeParseTurnEnvelope(full);
+        expect(result.success).toBe(whole.success);
+        if (!whole.success) return;
+        whole.data.actions.forEach((item, index) => {
+          const mine = events.filter((event) => event[0] === 'delta' && event[1] === index) as Array<['delta', number, string, string | undefined]>;
+          if (item.type !== 'narrate') return expect(mine).toEqual([]);
+          expect(mine.map((event) => event[2]).join('')).toBe(item.text);
+          const positions = events.flatMap((event, at) => (event[0] === 'delta' && event[1] === index ? [at] : []));
+          const actionAt = events.findIndex((event) => event[0] === 'action' && event[1] === index);
+          const previousAt = events.findIndex((event) => event[0] === 'action' && event[1] === index - 1);
+          for (const at of positions) expect(at > previousAt && at < actionAt).toBe(true);
+          const source = JSON.parse(full).actions[index] as Record<string, string>;
+          const keys = Object.keys(source);
+          if (keys.indexOf('target') < keys.indexOf('text')) for (const event of mine) expect(event[3]).toBe(item.target);
+        });
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('changes the plan as the whole text does, whatever order the compact keys come in', () => {
+    const compactKeys = fc
+      .record({ todo: fc.constantFrom('t1', 't2', 't3'), last: fc.boolean(), replace: fc.array(replaceEntry, { maxLength: 2 }), actions: fc.array(action, { maxLength: 2 }) }, { requiredKeys: ['actions'] })
+      .chain((value) => fc.shuffledSubarray(Object.keys(value), { minLength: Object.keys(value).length }).map((order) => JSON.stringify(Object.fromEntries(order.map((key) => [key, value[key as keyof typeof value]])))));
+    const planOf = () => {
+      const plan = new Plan();
+      plan.todos.createMany([1, 2, 3, 4].map((n) => ({ intent: 'narrate', description: `Step ${n}` })));
+      return plan;
+    };
+    const statusesAfter = (apply: (plan: Plan) => void) => {
+      const plan = planOf();
+      try {
+        apply(plan);
+      } catch (error) {
+        return `refused: ${(error as Error).message}`;
+      }
+      return plan.todos.list().map((todo) => `${todo.id}:${todo.status}:${todo.description}`).join(' ');
+    };
+    fc.assert(
+      fc.property(compactKeys, (full) => {
+        const whole = safeParseTurnEnvelope(full);
+        let streamed: SafeParseTurnEnvelopeResult | undefined;
+        const streamedPlan = statusesAfter((plan) => {
+          let todo: string | undefined;
+          const parser = createEnvelopeStreamParser({
+            onTurnPlanning: (planning) => (todo = planning.todo_id),
+            onTodoAdjust: (adjust) => plan.adjust(adjust, { inProgress: todo }),
+          });
+          parser.push(full);
+          streamed = parser.end();
+        });
+        expect(streamed?.success).toBe(whole.success);
+        if (!whole.success || !streamed?.success) return;
+        const wholePlan = statusesAfter((plan) => plan.adjust(whole.data.todo_adjust ?? {}, { inProgress: whole.data.turn_planning?.todo_id }));
+        expect(streamedPlan).toBe(wholePlan);
+      }),
+      { numRuns: 300 },
+    );
   });
 });

@@ -337,7 +337,7 @@ describe('runToolPlan', () => {
     });
     const third = recordingTool('sendTicket');
     const planEvents: string[] = [];
-    plan.on('call-end', ({ index, outputPath }) => planEvents.push(`end:${index}:${outputPath}`));
+    plan.on('call-end', ({ index, wrote }) => planEvents.push(`end:${index}:${wrote.join(' && ') || 'undefined'}`));
     plan.on('call-error', ({ index, handled }) => planEvents.push(`error:${index}:${handled}`));
     const updates: string[] = [];
     plan.on('plan-update', ({ source }) => updates.push(source));

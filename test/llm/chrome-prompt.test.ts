@@ -7,6 +7,7 @@ import {
   type ChromePromptOptions,
 } from '../../src/llm/chrome-prompt.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../src/llm/provider.js';
+import { describedInPrompt } from '../../src/llm/json-instruction.js';
 
 /** A stand-in for Chrome's `LanguageModel` global that records what it is asked. */
 class FakeLanguageModel implements ChromeLanguageModel {
@@ -159,6 +160,15 @@ describe('createChromePromptProvider', () => {
     const fake = new FakeLanguageModel('', ['{}']);
     await collect(createChromePromptProvider({ languageModel: fake }), { messages: [{ role: 'user', content: 'go' }], jsonSchema: { type: 'object' } });
     expect(fake.sessions[0]!.prompts[0]!.options).toEqual({ responseConstraint: { type: 'object' } });
+  });
+
+  it('asks Chrome not to add a schema the prompt already describes to the model input', async () => {
+    // Before: Chrome's default put the whole schema into the input on top of the prompt that shows it.
+    const fake = new FakeLanguageModel('', ['{}']);
+    const schema = describedInPrompt({ type: 'object' });
+    await collect(createChromePromptProvider({ languageModel: fake }), { messages: [{ role: 'user', content: 'go' }], jsonSchema: schema });
+    expect(fake.sessions[0]!.prompts[0]!.options).toEqual({ responseConstraint: schema, omitResponseConstraintInput: true });
+    expect(JSON.stringify(schema)).toBe('{"type":"object"}');
   });
 
   it('sets temperature together with topK, as Chrome requires both', async () => {

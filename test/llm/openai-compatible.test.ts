@@ -198,7 +198,7 @@ describe('createOpenAICompatibleProvider: json_schema fallback', () => {
     // json_object cannot carry the schema, so it travels as a system message
     const messages = (s.requests[1]!.json as { messages: Array<{ role: string; content: string }> }).messages;
     expect(messages.at(-1)?.role).toBe('system');
-    expect(messages.at(-1)?.content).toContain(JSON.stringify(schema));
+    expect(messages.at(-1)?.content).toContain('of this type: {ok?:boolean}'); // the schema's shortest faithful form
   });
 
   it('falls back for every call that was refused, also calls made at the same time', async () => {

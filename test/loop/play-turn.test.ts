@@ -1,14 +1,17 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { EnvelopeError, PlanloopError } from '../../src/errors.js';
+import { createAnthropicProvider } from '../../src/llm/anthropic.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type PlayTurnInput, type TurnLimits } from '../../src/loop/play-turn.js';
 import { runWebAgent } from '../../src/loop/run-web-agent.js';
+import { TURN_INSTRUCTIONS, turnSystemPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import type { PlanSnapshot } from '../../src/storage/snapshot.js';
+import { sseEvent, startServer, writeSSE } from '../helpers/sse-server.js';
 
 /** A plan with a summary, a task, two done todos, one in progress, three pending and a note, saved. */
 async function startedPlan(options: { sync?: boolean } = {}) {
@@ -208,6 +211,118 @@ describe('a turn is bounded', () => {
     const result = await runWebAgent({ plan, task: 'hi', url: false });
     expect(result.reason).toBe('task_finish');
     expect(model.calls[1]?.messages.at(-1)?.content).toMatch(/more than 20 actions/);
+  });
+});
+
+describe('a turn speaks as it streams', () => {
+  const statuses = (plan: Plan) => plan.todos.list().map((todo) => `${todo.id}:${todo.status}`).join(' ');
+
+  it('applies the compact plan change before the first words, then streams each narrate after the action before it finished', async () => {
+    const { plan } = await startedPlan();
+    const reply = JSON.stringify({
+      todo: 't5',
+      actions: [
+        { type: 'narrate', target: '#form', text: 'First, the trial form: it asks for three things.' },
+        { type: 'narrate', target: '#email', text: 'Then your work email goes here.' },
+      ],
+    });
+    const log: string[] = [];
+    let release = () => {};
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 6 }));
+    input.handlers = {
+      onNarrateDelta: (delta, target, { index, text }) => {
+        if (log.length === 0) log.push(`plan ${statuses(plan)}`);
+        log.push(`delta ${index} ${target} ${JSON.stringify(delta)} -> ${text.length}`);
+      },
+      onNarrate: async (text, target) => {
+        log.push(`narrate ${target} ${text}`);
+        if (target === '#form') await new Promise<void>((resolve) => (release = resolve)); // the user reads
+      },
+    };
+    const turn = playTurn(input);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    // The second narrate's words wait while the first is on screen.
+    expect(log.filter((line) => line.startsWith('delta 1'))).toEqual([]);
+    expect(log).toContain('narrate #form First, the trial form: it asks for three things.');
+    release();
+    const outcome = await turn;
+    expect(outcome.ok).toBe(true);
+    expect(log[0]).toBe('plan t1:completed t2:completed t3:completed t4:completed t5:in_progress t6:pending');
+    const spoken = (index: number) =>
+      log.filter((line) => line.startsWith(`delta ${index}`)).map((line) => JSON.parse(line.slice(line.indexOf('"'), line.lastIndexOf(' ->')))).join('');
+    expect(spoken(0)).toBe('First, the trial form: it asks for three things.');
+    expect(spoken(1)).toBe('Then your work email goes here.');
+    expect(log.filter((line) => line.startsWith('delta 0')).length).toBeGreaterThan(3); // streamed in pieces, not at once
+    expect(log.at(-1)).toBe('narrate #email Then your work email goes here.');
+    expect(log.findIndex((line) => line.startsWith('delta 1'))).toBeGreaterThan(log.indexOf('narrate #form First, the trial form: it asks for three things.'));
+  });
+
+  it('a turn refused after speech started: the plan rolls back, the cut-off words are reported, no onNarrate for them', async () => {
+    const { plan } = await startedPlan();
+    const before = plan.snapshot();
+    const reply = '{"todo":"t5","actions":[{"type":"narrate","target":"#form","text":"Here is the trial form, where you';
+    const said: string[] = [];
+    const narrated: string[] = [];
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 8 }));
+    input.handlers = { onNarrateDelta: (delta) => said.push(delta), onNarrate: (text) => void narrated.push(text) };
+    const outcome = await playTurn(input);
+    expect(outcome.ok).toBe(false);
+    expect(said.join('')).toBe('Here is the trial form, where you');
+    expect(narrated).toEqual([]);
+    expect(plan.snapshot()).toEqual(before);
+    if (!outcome.ok) {
+      expect(outcome.error.message).toMatch(/cut off/);
+      expect(outcome.done).toEqual(['narrate "Here is the trial form, where you" (cut off)']);
+    }
+  });
+
+  it('a failing onNarrateDelta becomes an observation; the turn goes on', async () => {
+    const { plan } = await startedPlan();
+    const input = turnInput(plan, createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Hello there.' }, { type: 'tool', name: 'click', args: {} }] }, { chunkSize: 4 }));
+    const narrated: string[] = [];
+    input.handlers = {
+      tools: { click: () => 'clicked' },
+      onNarrateDelta: () => {
+        throw new Error('bubble gone');
+      },
+      onNarrate: (text) => void narrated.push(text),
+    };
+    const outcome = await playTurn(input);
+    expect(outcome.ok).toBe(true);
+    if (outcome.ok) expect(outcome.observations.map((observation) => observation.summary)).toEqual(['narrate failed: bubble gone', 'click: clicked']);
+    expect(narrated).toEqual(['Hello there.']);
+  });
+});
+
+describe('a turn sends the schema only where the backend needs it', () => {
+  it('an Anthropic turn carries one line about the JSON, not the schema again; a replaced prompt gets the schema as a type', async () => {
+    const reply = '{"todo":"t4","actions":[]}';
+    const e = (type: string, data: Record<string, unknown>) => sseEvent({ type, ...data }, type);
+    const server = await startServer((_req, res) =>
+      writeSSE(res, [
+        e('message_start', { message: { id: 'm', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 1, output_tokens: 1 } } }),
+        e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+        e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: reply } }),
+        e('content_block_stop', { index: 0 }),
+        e('message_delta', { delta: { stop_reason: 'end_turn' }, usage: { output_tokens: 9 } }),
+        e('message_stop', {}),
+      ]),
+    );
+    try {
+      const claude = createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 100, baseURL: server.url });
+      for (const system of [turnSystemPrompt({ systemPrompt: `${TURN_INSTRUCTIONS}\nBe brief.` }), 'You guide visitors. Answer in JSON.']) {
+        const { plan } = await startedPlan();
+        const input = turnInput(plan, claude);
+        input.messages = [{ role: 'system', content: system }, { role: 'user', content: 'Todos (first is next):\nt3 narrate: Compare plans' }];
+        expect((await playTurn(input)).ok).toBe(true);
+      }
+      const [taught, replaced] = server.requests.map((request) => (request.json as { system: string }).system);
+      expect(taught).toBe(`${TURN_INSTRUCTIONS}\nBe brief.\n\nReply with the JSON object described above and nothing else.`);
+      expect(replaced).toContain('of this type: {todo:string,last?:boolean,');
+      expect(replaced).not.toContain('"properties"');
+    } finally {
+      await server.close();
+    }
   });
 });
 

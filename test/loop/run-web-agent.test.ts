@@ -56,6 +56,37 @@ function setup(turns: ScriptedResponses, options: { storage?: PlanStorageAdapter
 const tools = { navigate: () => ({ ok: true }), click: () => 'clicked' };
 const statuses = (todos: TodoItem[]) => todos.map((todo) => `${todo.id}:${todo.status}`);
 
+describe('runWebAgent, with the compact envelope the prompt teaches', () => {
+  const COMPACT_TOUR = [
+    { todo: 't1', actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', target: '#pricing', text: 'Here is pricing.' }] },
+    { todo: 't2', actions: [say('Three tiers.')] },
+    { todo: 't3', replace: [{ id: 't3', description: 'Open the free-trial form', intent: 'click' }], actions: [{ type: 'tool', name: 'click', args: { selector: '#trial' } }] },
+    { todo: 't4', last: true, actions: [say('That was it.'), { type: 'task_finish', summary: 'Toured pricing.' }] },
+  ];
+
+  it('plays the same tour as the full envelope, and streams the words to onNarrateDelta before onNarrate', async () => {
+    const full = setup(TOUR);
+    const fullResult = await runWebAgent({ plan: full.plan, task: 'Show me the prices', tools });
+    const compact = setup(COMPACT_TOUR, { chunkSize: 3 });
+    const heard: string[] = [];
+    const result = await runWebAgent({
+      plan: compact.plan,
+      task: 'Show me the prices',
+      tools,
+      onNarrateDelta: (delta, target, { index, turn: at }) => heard.push(`${at}.${index} ${target ?? '-'} ${delta}`),
+      onNarrate: (text) => void heard.push(`said ${text}`),
+    });
+    expect(result.todos).toEqual(fullResult.todos);
+    expect(result).toMatchObject({ reason: 'task_finish', turns: 4, summary: 'Toured pricing.' });
+    expect(compact.of('turn-end').map((event) => event.adjust.completed)).toEqual(full.of('turn-end').map((event) => event.adjust.completed));
+    const pieces = heard.filter((line) => line.startsWith('1.1 #pricing '));
+    expect(pieces.length).toBeGreaterThan(2); // in pieces, as they were written
+    expect(pieces.map((line) => line.slice('1.1 #pricing '.length)).join('')).toBe('Here is pricing.');
+    expect(heard.indexOf('said Here is pricing.')).toBe(pieces.length);
+    expect(heard.filter((line) => line.startsWith('said'))).toEqual(['said Here is pricing.', 'said Three tiers.', 'said That was it.']);
+  });
+});
+
 describe('runWebAgent', () => {
   it('plans, plays four turns and finishes, with events, statuses and the final plan', async () => {
     const { plan, model, names, of, userMessage } = setup(TOUR);
@@ -96,7 +127,8 @@ describe('runWebAgent', () => {
     expect(userMessage(0)).toContain('Task: Show me the prices\nTodos (first is next):\nt1 navigate: Open the pricing page (turn 1)\n');
     expect(userMessage(1)).toContain('Last turn:\n- navigate: {"ok":true}');
     expect(userMessage(1)).toContain('Earlier: 1 t1 Work on t1 [navigate, narrate]');
-    expect(userMessage(3)).toMatch(/^Todos \(first is next\):\nt3 click: Open the free-trial form \(turn 3\)\nt4 finish: Wrap up \(turn 4\)\nTurn 4 of 6\.$/m);
+    // t4 is planned for the turn after t3: the order says it, the line does not repeat it.
+    expect(userMessage(3)).toMatch(/^Todos \(first is next\):\nt3 click: Open the free-trial form \(turn 3\)\nt4 finish: Wrap up\nTurn 4 of 6\.$/m);
   });
 
   it('shows the turn todo in progress while the turn runs', async () => {
@@ -128,16 +160,16 @@ describe('runWebAgent', () => {
     expect(echoed?.role).toBe('assistant');
     expect(JSON.stringify(insert).startsWith(echoed?.content ?? '-')).toBe(true);
     expect(echoed?.content).toContain('"insert"');
-    expect(userMessage(1)).toContain('todo_adjust cannot add todos (got the "insert" key); remove or replace existing ids (t1, t2, t3, t4)');
+    expect(userMessage(1)).toContain('Todos cannot be added (got the "insert" key); name or replace existing ids (t1, t2, t3, t4)');
     expect(plan.todos.list()).toHaveLength(4);
-    expect(of('reasoning-step').some((step) => step.phase === 'obs' && step.summary.startsWith('Rejected reply: todo_adjust cannot add'))).toBe(true);
+    expect(of('reasoning-step').some((step) => step.phase === 'obs' && step.summary.startsWith('Rejected reply: Todos cannot be added'))).toBe(true);
   });
 
   it('refuses a replace of a new id like an insert', async () => {
     const sneaky = turn('t1', [], [say('Hi')], { replace: [{ id: 't9', description: 'New stop', intent: 'narrate' }] });
     const { plan, userMessage } = setup([sneaky, ...TOUR]);
     await runWebAgent({ plan, task: 'Tour', tools });
-    expect(userMessage(1)).toContain('cannot add todos (got a replace of the new id t9)');
+    expect(userMessage(1)).toContain('Todos cannot be added (got a replace of the new id t9)');
     expect(plan.todos.list().map((todo) => todo.id)).toEqual(['t1', 't2', 't3', 't4']);
   });
 

@@ -1,6 +1,8 @@
 import { encode } from 'gpt-tokenizer';
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/artifacts/todos.js';
+import { TURN_ENVELOPE_JSON_SCHEMA } from '../../src/envelope/schema.js';
+import { describedInPrompt, jsonInstruction } from '../../src/llm/json-instruction.js';
 import { NOTHING_LEFT_LINE, renderPlanForTurn } from '../../src/loop/render-plan.js';
 import { buildTurnMessages, clip, TURN_INSTRUCTIONS, turnSystemPrompt, turnUserPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
@@ -39,8 +41,13 @@ describe('renderPlanForTurn', () => {
     const scaffold = turnUserPrompt({ task: '', todos: [], turn: 1, maxTurns: 1 }).replace(NOTHING_LEFT_LINE, '');
     const fixedTokens = encode(system).length + encode(scaffold).length;
     expect(planTokens).toBeLessThanOrEqual(10 * 17);
-    expect(fixedTokens).toBeLessThan(100);
-    expect(encode(TURN_INSTRUCTIONS).length).toBeLessThan(80);
+    // The compact envelope's rules (the todo named implies the ones above are done, last, replace)
+    // cost ~30 input tokens a turn more than the full form's shape did, and save ~30 output tokens.
+    expect(fixedTokens).toBeLessThan(130);
+    expect(encode(TURN_INSTRUCTIONS).length).toBeLessThan(110);
+    // What a backend that cannot enforce the schema gets on top: one line, since the prompt shows the shape.
+    const hint = jsonInstruction(describedInPrompt(TURN_ENVELOPE_JSON_SCHEMA));
+    expect(encode(TURN_INSTRUCTIONS).length + encode(hint).length + planTokens).toBeLessThanOrEqual(250);
   });
 });
 
@@ -62,9 +69,10 @@ describe('the turn prompt', () => {
   });
 
   it('carries the URL after the task and what the page shows at the end, before a nudge', () => {
-    const text = turnUserPrompt({ task: 'Tour', todos, turn: 1, maxTurns: 3, url: '/pricing', page: '[e1] button "Start trial"\n', nudge: 'Go on.' });
+    const text = turnUserPrompt({ task: 'Tour', todos, turn: 1, maxTurns: 3, url: '/pricing', page: '[e1] button "Start trial"\n', nudge: 'Go on.', locale: 'de-DE' });
     expect(text.split('\n')).toEqual([
       'Task: Tour',
+      'Locale: de-DE',
       'URL: /pricing',
       'Todos (first is next):',
       't2 narrate: Show the three tiers (turn 2)',
@@ -90,5 +98,14 @@ describe('the turn prompt', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic.self = cyclic;
     expect(clip(cyclic)).toBe('[object Object]');
+  });
+});
+
+describe('renderPlanForTurn, expected turns', () => {
+  it('writes the expected turn on the first line and wherever the order does not imply it', () => {
+    const at = (id: number, expected_turn?: number): TodoItem => ({ id: `t${id}`, intent: 'narrate', description: `Step ${id}`, status: 'pending', ...(expected_turn ? { expected_turn } : {}) });
+    expect(renderPlanForTurn([at(2, 2), at(3, 3), at(4, 3), at(5, 5), at(6), at(7, 7)])).toBe(
+      't2 narrate: Step 2 (turn 2)\nt3 narrate: Step 3\nt4 narrate: Step 4 (turn 3)\nt5 narrate: Step 5 (turn 5)\nt6 narrate: Step 6\nt7 narrate: Step 7 (turn 7)',
+    );
   });
 });

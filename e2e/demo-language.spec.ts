@@ -1,0 +1,108 @@
+import type { Page } from '@playwright/test';
+import { test, expect, openDemo as open, shot } from './fixtures.js';
+
+// The user's language end to end (issue 13, parts 4 and 5): the demo passes the ask's language (else
+// the browser's) to makeTodos as `locale`, and the offline model plans and narrates in it. And an
+// ask the site has nothing on gets an honest answer, not a tour of the Home page.
+
+test.use({ viewport: { width: 1280, height: 800 } });
+
+const summary = (page: Page) => page.locator('plan-panel').locator('.summary');
+
+/** Records what the guide says and the locale of each planning call. */
+async function record(page: Page): Promise<() => Promise<{ said: string[]; locales: Array<string | undefined> }>> {
+  await page.evaluate(() => {
+    const log = { said: [] as string[], locales: [] as Array<string | undefined> };
+    (window as unknown as { __log: typeof log }).__log = log;
+    const plan = window.__demo!.plan;
+    plan.on('action', ({ action }) => {
+      if (action.type === 'narrate') log.said.push(action.text);
+    });
+    const makeTodos = plan.makeTodos.bind(plan);
+    plan.makeTodos = (input, options) => {
+      log.locales.push(input.locale);
+      return makeTodos(input, options);
+    };
+  });
+  return () => page.evaluate(() => (window as unknown as { __log: { said: string[]; locales: Array<string | undefined> } }).__log);
+}
+
+async function ask(page: Page, task: string): Promise<void> {
+  await page.getByLabel('Ask the guide').fill(task);
+  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+}
+
+test('a German ask is planned, narrated and finished in German', async ({ page }, testInfo) => {
+  await open(page, '/?fast=1&read=200');
+  const log = await record(page);
+  await ask(page, 'Zeig mir die Preise');
+  await expect(summary(page)).toHaveText('Ich bringe dich zur Preisseite und stelle dir die drei Tarife vor.');
+  await expect(page.locator('plan-panel').locator('li .text')).toHaveText([
+    'Die Seite „Preise“ öffnen (/commercial)',
+    'Den kostenlosen Starter-Tarif vorstellen',
+    'Den Team-Tarif zeigen, den beliebtesten',
+    'Zeigen, was Business dazu bietet',
+    'Abschluss',
+  ]);
+  await shot(page, testInfo, '1-german-plan');
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Die Preisseite vorgestellt.', { timeout: 20_000 });
+  const { said, locales } = await log();
+  expect(locales).toEqual(['de']);
+  expect(said).toEqual([
+    'Starter ist für bis zu fünf Personen dauerhaft kostenlos: ein gemeinsamer Kalender und einfache Rotationen.',
+    'Team ist am beliebtesten: 12 $ pro Mitglied, mit Fokuszeiten und Schichttausch.',
+    'Business bietet zusätzlich SSO, ein Audit-Log und bevorzugten Support, für 29 $ pro Mitglied.',
+    'Das sind die drei Tarife. Die Tabelle darunter vergleicht sie Funktion für Funktion.',
+  ]);
+  expect(new URL(page.url()).pathname).toBe('/commercial');
+});
+
+test('a Japanese ask is planned and narrated in Japanese, and the trial form is still filled in', async ({ page }, testInfo) => {
+  await open(page, '/?fast=1&read=200');
+  const log = await record(page);
+  await ask(page, 'プランを比較してトライアルを始めたい');
+  await expect(summary(page)).toHaveText('3つのプランを一緒に比べてから、トライアルのフォームでTeamプランのトライアルを始めます。');
+  await shot(page, testInfo, '1-japanese-plan');
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: プランを比較し、Teamのトライアルを始めました。', { timeout: 20_000 });
+  const { said, locales } = await log();
+  expect(locales).toEqual(['ja']);
+  expect(said).toContain('小さなチームの多くにはTeamがぴったりです。14日間のトライアルもこのプランで試せます。');
+  expect(said.every((line) => /[\u3040-\u30ff]/.test(line))).toBe(true);
+  await expect(page.locator('#trial-result')).toContainText('Welcome aboard, Sam Rivera!');
+});
+
+test.describe('with a German browser', () => {
+  test.use({ locale: 'de-DE' });
+
+  test('an ask that does not show its language is answered in the browser’s', async ({ page }) => {
+    await open(page, '/?fast=1&read=200');
+    const log = await record(page);
+    await ask(page, 'SSO?');
+    await expect(summary(page)).toHaveText('Ich zeige dir die Seite „Preise“.');
+    expect((await log()).locales).toEqual(['de-DE']);
+    await page.keyboard.press('Escape');
+    // An English ask stays English, whatever the browser's language.
+    await ask(page, 'Show me the docs');
+    await expect(summary(page)).toHaveText('I will show you the docs: the quick start, then the API.');
+    expect((await log()).locales).toEqual(['de-DE', 'en']);
+  });
+});
+
+test('an ask the site has nothing on: the guide says so and offers what it can, and goes nowhere', async ({ page }, testInfo) => {
+  await open(page, '/docs?fast=1&read=200');
+  const log = await record(page);
+  await ask(page, 'How do I get a refund?');
+  await expect(summary(page)).toHaveText('This site says nothing about “refund”. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.');
+  await shot(page, testInfo, '1-honest-plan');
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Found nothing about “refund” on this site; offered the pricing, trial and docs tours instead.', { timeout: 20_000 });
+  expect((await log()).said).toEqual([
+    'I looked through the site: nothing on it is about “refund”, so I cannot show you that.',
+    'What I can show you: the plans and prices, how to start a free trial, and the docs. Ask for any of them.',
+  ]);
+  expect(new URL(page.url()).pathname).toBe('/docs');
+  await expect(page.locator('#run-status')).not.toContainText('Home');
+});
