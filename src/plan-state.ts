@@ -183,6 +183,9 @@ export type Tombstone = [number, string, string];
  * - `todos` / `docs`: an {@link ItemClock} per live item id.
  * - `deleted.todos` / `deleted.docs`: a {@link Tombstone} per deleted item (todo tombstones are
  *   dropped with their generation).
+ * - `order` (optional): the last reorder of the todo list in this generation (`todos.move`):
+ *   when, and the todos in that order by born stamp (`'<lamport>:<replica>'`). The newer reorder
+ *   wins; todos it does not name follow in creation order. Without it the list is in creation order.
  *
  * The replica `''` stands for items that came without clocks (a snapshot written before this
  * format): their stamps are `[position + 1, '']`, the same in every tab that reads that snapshot.
@@ -202,4 +205,5 @@ export interface SyncMeta {
   todos: Record<string, ItemClock>;
   docs: Record<string, ItemClock>;
   deleted: { todos: Record<string, Tombstone>; docs: Record<string, Tombstone> };
+  order?: { at: Stamp; keys: string[] };
 }

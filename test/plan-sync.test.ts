@@ -202,6 +202,27 @@ describe('two tabs on one plan', () => {
     await site.close();
   });
 
+  it('a todo moved in one tab stays where it was put, in both tabs, while the other tab adds todos', async () => {
+    // main's todos.move met sync in this branch: merges ordered todos by creation, so a move was
+    // neither passed on nor kept once another tab saved.
+    const site = origin();
+    const a = await site.tab();
+    a.plan.todos.createMany(['one', 'two', 'three'].map((description) => ({ intent: 'narrate', description })));
+    await a.plan.flush();
+    const b = await site.tab();
+    expect(a.plan.todos.move('t3', 0)).toBe(true);
+    b.plan.todos.create({ intent: 'narrate', description: 'four, from B' });
+    await until(() => sameTodos(a.plan, b.plan) && descriptions(a.plan).length === 4 && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved', 'convergence');
+    expect(descriptions(a.plan)).toEqual(['three', 'one', 'two', 'four, from B']);
+    expect(descriptions(b.plan)).toEqual(['three', 'one', 'two', 'four, from B']);
+    // A move in B after seeing A's wins, and a tab opened later reads the same order.
+    b.plan.todos.move('t1', 3);
+    await until(() => sameTodos(a.plan, b.plan) && descriptions(a.plan)[3] === 'one', 'the second move');
+    const c = await site.tab();
+    expect(descriptions(c.plan)).toEqual(['three', 'two', 'four, from B', 'one']);
+    await site.close();
+  });
+
   it('a replan in one tab replaces the other tab’s list whole, as a reset with the new summary', async () => {
     const site = origin();
     const a = await site.tab();

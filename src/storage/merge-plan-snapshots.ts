@@ -93,12 +93,17 @@ export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): M
   const generationOrder = compareStamps(l.meta.generation, r.meta.generation);
   let todos: Merged<TodoItem>;
   let planSide: Side;
+  // The todos' order: the newer reorder (a move) of this generation; creation order without one.
+  let order: SyncMeta['order'];
   if (generationOrder === 0) {
-    todos = mergeItems('todo', sides, (side) => side.snapshot.todos, (meta) => meta.todos, (meta) => meta.deleted.todos, conflicts);
+    const [a, b] = [l.meta.order, r.meta.order];
+    order = a && b ? (compareStamps(a.at, b.at) >= 0 ? a : b) : (a ?? b);
+    todos = mergeItems('todo', sides, (side) => side.snapshot.todos, (meta) => meta.todos, (meta) => meta.deleted.todos, conflicts, order?.keys);
     planSide = pickSide(sides, (side) => [side.snapshot.taskSummary ?? '', side.snapshot.task ?? '']);
   } else {
     const [winner, loser] = generationOrder > 0 ? [l, r] : [r, l];
     planSide = winner;
+    order = winner.meta.order;
     todos = { items: winner.snapshot.todos.map(copy), clocks: { ...winner.meta.todos }, deleted: { ...winner.meta.deleted.todos } };
     if (!includes(winner.meta.seen, loser.meta.generation)) {
       conflicts.push({ kind: 'plan', reason: 'concurrent-plan', kept: planVersion(winner.snapshot), dropped: planVersion(loser.snapshot), from: loser.name });
@@ -119,6 +124,11 @@ export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): M
     docs: docs.clocks,
     deleted: { todos: todos.deleted, docs: docs.deleted },
   };
+  if (order) {
+    // Only the live todos it names: the same in every replica that merged the same writes.
+    const live = new Set(Object.values(todos.clocks).map(bornKey));
+    meta.order = { at: [...order.at] as Stamp, keys: order.keys.filter((key) => live.has(key)) };
+  }
   const version = Math.max(local.version ?? 0, remote.version ?? 0);
   const merged: PlanSnapshot = { ...mergeExtras(local, remote), ...(version ? { version } : {}), todos: todos.items, markdownDocs: docs.items };
   const lastIds = mergeLastIds(local.lastIds, remote.lastIds);
@@ -150,6 +160,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
   clocksOf: (meta: SyncMeta) => Record<string, ItemClock>,
   deletedOf: (meta: SyncMeta) => Record<string, Tombstone>,
   conflicts: MergeConflict[],
+  order?: readonly string[],
 ): Merged<T> {
   // An item is who created it (its born stamp), whatever id each side shows it under.
   const versions = new Map<string, Version<T>[]>();
@@ -222,7 +233,10 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
     });
   }
 
-  live.sort((a, b) => compareStamps([a.newest.clock[2], a.newest.clock[3]], [b.newest.clock[2], b.newest.clock[3]]));
+  // In `order` (born keys) first, in that order; the rest after it, in creation order.
+  const rank = new Map(order?.map((key, index) => [key, index]));
+  const rankOf = (entry: (typeof live)[number]): number => rank.get(bornKey(entry.newest.clock)) ?? rank.size;
+  live.sort((a, b) => rankOf(a) - rankOf(b) || compareStamps([a.newest.clock[2], a.newest.clock[3]], [b.newest.clock[2], b.newest.clock[3]]));
   const items: T[] = [];
   const clocks: Record<string, ItemClock> = {};
   for (const entry of live) {

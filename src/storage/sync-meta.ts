@@ -25,15 +25,17 @@ export type { ItemClock, Stamp, SyncMeta, Tombstone } from '../plan-state.js';
  */
 export function readSyncMeta(raw: unknown): SyncMeta | undefined {
   if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.deleted)) return undefined;
-  const { seen, generation, todos, docs, deleted } = raw;
+  const { seen, generation, todos, docs, deleted, order } = raw;
   const valid =
     isRecordOf(seen, isCounter) &&
     isTuple(generation, 2) &&
     isRecordOf(todos, isClock) &&
     isRecordOf(docs, isClock) &&
     isRecordOf(deleted.todos, isTombstone) &&
-    isRecordOf(deleted.docs, isTombstone);
-  return valid ? (structuredClone({ v: 1, seen, generation, todos, docs, deleted: { todos: deleted.todos, docs: deleted.docs } }) as SyncMeta) : undefined;
+    isRecordOf(deleted.docs, isTombstone) &&
+    (order === undefined || (isRecord(order) && isTuple(order.at, 2) && Array.isArray(order.keys) && order.keys.every((key) => typeof key === 'string')));
+  if (!valid) return undefined;
+  return structuredClone({ v: 1, seen, generation, todos, docs, deleted: { todos: deleted.todos, docs: deleted.docs }, ...(order === undefined ? {} : { order }) }) as SyncMeta;
 }
 
 // Counters stay far below 2^53, so that `+ 1` is always a new number.
@@ -108,7 +110,8 @@ export interface PlanItems {
 /**
  * Stamps one local commit: the meta after `before` became `after` in this replica. New items are
  * born, changed items (compared field by field; unchanged objects are skipped by reference)
- * get a new `at`, removed items get a tombstone. `newGeneration` (a reset: `makeTodos`,
+ * get a new `at`, removed items get a tombstone, and todos put in another order (a move) a new
+ * `order`. `newGeneration` (a reset: `makeTodos`,
  * `todos.reset`, a `write_todos` replace) starts a new todo generation instead: every todo in
  * `after` is born anew, and the old todos and their tombstones are dropped.
  *
@@ -157,11 +160,15 @@ export function advanceSyncMeta(
   if (options.newGeneration) {
     next.generation = [tick(), replica];
     next.deleted.todos = {};
+    delete next.order;
     next.todos = stamp([], after.todos, {}, next.deleted.todos);
   } else {
     next.todos = stamp(before.todos, after.todos, next.todos, next.deleted.todos);
   }
   next.docs = stamp(before.markdownDocs, after.markdownDocs, next.docs, next.deleted.docs);
+  if (!options.newGeneration && reordered(before.todos, after.todos)) {
+    next.order = { at: [tick(), replica], keys: after.todos.map((todo) => bornKey(next.todos[todo.id] as ItemClock)) };
+  }
   if (clock > start) next.seen[replica] = clock;
   return next;
 }
@@ -212,6 +219,15 @@ export function includes(seen: Record<string, number>, stamp: readonly [number, 
  */
 export function bornKey(clock: ItemClock): string {
   return `${clock[2]}:${clock[3]}`;
+}
+
+/** Whether the todos both lists have come in another order (a move, not a create or delete). */
+function reordered(before: readonly { id: string }[], after: readonly { id: string }[]): boolean {
+  const kept = new Set(after.map((item) => item.id));
+  const was = before.filter((item) => kept.has(item.id));
+  const still = new Set(was.map((item) => item.id));
+  const now = after.filter((item) => still.has(item.id));
+  return was.some((item, index) => item.id !== now[index]?.id);
 }
 
 function withAt(clock: ItemClock, lamport: number, replica: string): ItemClock {

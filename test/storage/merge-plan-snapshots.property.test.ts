@@ -12,7 +12,8 @@ import { advanceSyncMeta, bornKey, readSyncMeta, type SyncMeta } from '../../src
 type Op =
   | { type: 'create-todo' | 'create-doc' | 'replan' | 'noop'; replica: number }
   | { type: 'edit-todo' | 'delete-todo' | 'edit-doc' | 'delete-doc'; replica: number; pick: number }
-  | { type: 'pull'; replica: number; from: number };
+  | { type: 'pull'; replica: number; from: number }
+  | { type: 'move-todo'; replica: number; pick: number; to: number };
 
 /** One write, as the test saw it happen. */
 interface Write {
@@ -41,6 +42,7 @@ const opArb = (replicas: number): fc.Arbitrary<Op> => {
     fc.record({ type: fc.constantFrom('edit-todo' as const, 'delete-todo' as const, 'edit-doc' as const, 'delete-doc' as const), replica, pick: fc.nat(20) }),
     fc.record({ type: fc.constant('pull' as const), replica, from: replica }),
     fc.record({ type: fc.constant('pull' as const), replica, from: replica }),
+    fc.record({ type: fc.constant('move-todo' as const), replica, pick: fc.nat(20), to: fc.nat(20) }),
   );
 };
 
@@ -135,6 +137,16 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
       case 'pull':
         if (op.from !== op.replica) pull(tab, tabs[op.from]!);
         break;
+      case 'move-todo': {
+        // A reorder (todos.move) writes no item: the replicas must still agree on the order.
+        const target = todos[op.pick % Math.max(1, todos.length)];
+        if (!target || todos.length < 2) break;
+        const rest = todos.filter((item) => item !== target);
+        rest.splice(op.to % todos.length, 0, target);
+        if (rest.every((item, index) => item === todos[index])) break;
+        commit(tab, op.replica, { ...tab.state, todos: rest }, () => []);
+        break;
+      }
     }
   }
   // Everyone hears from everyone, twice round, so every write reaches every replica.
