@@ -31,6 +31,31 @@ export async function openPlanTab(context: BrowserContext, options: PlanTabOptio
   return page;
 }
 
+/**
+ * Makes `page` an older tab holding the plan's database open (ignoring versionchange) while it
+ * asks for an upgrade: every other open of the database now waits (blocked). `release` ends it.
+ */
+export async function blockUpgrade(page: Page): Promise<{ release(): Promise<void> }> {
+  await page.evaluate(async () => {
+    const holder = await new Promise<IDBDatabase>((resolve) => {
+      const request = indexedDB.open('planloop');
+      request.onsuccess = () => resolve(request.result);
+    });
+    const upgrade = indexedDB.open('planloop', holder.version + 1);
+    const blocked = new Promise((resolve) => (upgrade.onblocked = resolve));
+    Object.assign(window, { holder, upgraded: new Promise<IDBDatabase>((resolve) => (upgrade.onsuccess = () => resolve(upgrade.result))) });
+    await blocked;
+  });
+  return {
+    release: () =>
+      page.evaluate(async () => {
+        const win = window as unknown as { holder: IDBDatabase; upgraded: Promise<IDBDatabase> };
+        win.holder.close();
+        (await win.upgraded).close();
+      }),
+  };
+}
+
 type Report = ReturnType<import('./browser/plan-tab.js').PlanTab['report']>;
 type Todo = { id: string; description: string; status: string };
 type Conflict = { reason: string; dropped?: { description?: string; status?: string } | null };

@@ -1,6 +1,6 @@
 import type { BrowserContext, Page } from '@playwright/test';
 import { test, expect } from './fixtures.js';
-import { checkSavedChanges, openBlank, openPlanTab, settle, startPlanTab } from './plan-tabs.js';
+import { blockUpgrade, checkSavedChanges, openBlank, openPlanTab, settle, startPlanTab } from './plan-tabs.js';
 
 // Storage faults in real Chromium, on planloop's adapters and save queue (demo/fixtures/storage-lab.ts).
 
@@ -341,28 +341,14 @@ test('faults: a blocked IndexedDB upgrade: saves fail with reason blocked, a tab
   const pages = [await firstTab(context, 'idb', { openTimeoutMs: 400 }), await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400, modelDelayMs: 4 })];
   const outsider = await context.newPage();
   await openBlank(outsider);
-  // An older page holds the database and ignores versionchange; another asks for an upgrade.
-  await outsider.evaluate(async () => {
-    const holder = await new Promise<IDBDatabase>((resolve) => {
-      const request = indexedDB.open('planloop');
-      request.onsuccess = () => resolve(request.result);
-    });
-    const upgrade = indexedDB.open('planloop', holder.version + 1);
-    const blocked = new Promise((resolve) => (upgrade.onblocked = resolve));
-    Object.assign(window, { holder, upgraded: new Promise<IDBDatabase>((resolve) => (upgrade.onsuccess = () => resolve(upgrade.result))) });
-    await blocked;
-  });
+  const block = await blockUpgrade(outsider);
   const run = pages[0]!.evaluate(() => window.tab.run());
   const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count, 40), [`T${index}`, 6] as const));
   const late = await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400 });
   expect(await late.evaluate(() => window.tab.plan.saveStatus.state)).toBe('held');
   await late.evaluate(() => window.tab.work('late', 3));
   await pause(outsider, random(100, 600));
-  await outsider.evaluate(async () => {
-    const win = window as unknown as { holder: IDBDatabase; upgraded: Promise<IDBDatabase> };
-    win.holder.close();
-    (await win.upgraded).close();
-  });
+  await block.release();
   await Promise.all([run, ...work]);
   pages.push(late);
   const { final, reports } = await finalCheck(context, pages, 'idb');

@@ -1,5 +1,5 @@
 import { test, expect } from './fixtures.js';
-import { openBlank, startPlanTab } from './plan-tabs.js';
+import { blockUpgrade, openBlank, startPlanTab } from './plan-tabs.js';
 
 // Issue 12's findings on a real Plan in real Chromium (localStorage, IndexedDB, page lifecycle).
 
@@ -125,15 +125,8 @@ test('a blocked IndexedDB: ready settles in bounded time with storage-error bloc
     await window.tab.plan.flush();
     await window.tab.plan.close();
     (window.tab.plan.storage as unknown as { close(): void }).close();
-    const holder = await new Promise<IDBDatabase>((resolve) => {
-      const request = indexedDB.open('planloop');
-      request.onsuccess = () => resolve(request.result);
-    });
-    const upgrade = indexedDB.open('planloop', holder.version + 1);
-    const blocked = new Promise((resolve) => (upgrade.onblocked = resolve));
-    Object.assign(window, { holder, upgraded: new Promise<IDBDatabase>((resolve) => (upgrade.onsuccess = () => resolve(upgrade.result))) });
-    await blocked;
   });
+  const block = await blockUpgrade(page);
   const started = Date.now();
   await startPlanTab(page, { key: 'plan', adapter: 'idb', openTimeoutMs: 500 });
   const blocked = await page.evaluate(() => {
@@ -144,10 +137,8 @@ test('a blocked IndexedDB: ready settles in bounded time with storage-error bloc
   expect(Date.now() - started).toBeLessThan(3000);
   expect(blocked).toEqual({ reasons: ['blocked'], state: 'held', id: 't1', hydrations: 0 });
 
+  await block.release();
   const opened = await page.evaluate(async () => {
-    const win = window as unknown as { holder: IDBDatabase; upgraded: Promise<IDBDatabase> };
-    win.holder.close();
-    (await win.upgraded).close();
     const { plan, log } = window.tab;
     while (log.hydrations === 0) await new Promise((resolve) => setTimeout(resolve, 20));
     await plan.flush();

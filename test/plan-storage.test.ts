@@ -8,20 +8,13 @@ import { createIndexedDbAdapter } from '../src/storage/indexed-db.js';
 import { createMemoryAdapter } from '../src/storage/memory.js';
 import type { PlanSaveStatus } from '../src/storage/save-queue.js';
 import type { PlanSnapshot, PlanStorageAdapter } from '../src/storage/snapshot.js';
+import { openRaw } from './helpers/open-raw-idb.js';
+import { tick, until } from './helpers/wait.js';
 
 // Issue 12, wired into Plan: failed backups (finding 1), save status and retries (finding 2), a
 // blocked IndexedDB (finding 4). Each of these failed on main before the wiring.
 
 const todo = (id: string, description: string) => ({ id, intent: 'narrate', description, status: 'pending' as const });
-const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`still waiting for ${what} after ${ms} ms`);
-    await tick(5);
-  }
-}
 
 function record(plan: Plan) {
   const errors: StorageError[] = [];
@@ -213,24 +206,6 @@ describe('save status (finding 2)', () => {
     }
   });
 });
-
-/** Opens a database outside the adapter (another tab). */
-function openRaw(factory: IDBFactory, name: string, version?: number, upgrade?: (db: IDBDatabase) => void) {
-  const request = version === undefined ? factory.open(name) : factory.open(name, version);
-  let blocked = false;
-  request.onblocked = () => (blocked = true);
-  request.onupgradeneeded = () => upgrade?.(request.result);
-  const done = new Promise<IDBDatabase>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  return {
-    done,
-    get blocked() {
-      return blocked;
-    },
-  };
-}
 
 describe('a blocked IndexedDB (finding 4)', () => {
   it('ready settles in bounded time with storage-error blocked; the plan works in memory, then hydrates, merges and saves once the database opens', async () => {

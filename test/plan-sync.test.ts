@@ -10,20 +10,11 @@ import { createMemoryAdapter } from '../src/storage/memory.js';
 import type { PlanSyncOptions } from '../src/storage/plan-sync.js';
 import type { PlanSnapshot } from '../src/storage/snapshot.js';
 import { fakeBroadcastChannels, fakeLocks, sharedLocalStorage } from './helpers/fake-tabs.js';
+import { tick, until } from './helpers/wait.js';
 
 // Issue 12 finding 5, wired into Plan: tabs on one stored plan (one origin's localStorage,
 // BroadcastChannel and Web Locks, faked as in test/helpers/fake-tabs.ts) converge and lose no one's
 // change, report what a merge drops, and run the turn loop one at a time.
-
-const tick = (ms = 0) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function until(check: () => boolean, what: string, ms = 3000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`still waiting for ${what} after ${ms} ms`);
-    await tick(2);
-  }
-}
 
 /** One origin: tabs share its localStorage (with storage events), its BroadcastChannel and its locks. */
 function origin() {

@@ -5,6 +5,7 @@ import { Plan } from '../../src/plan.js';
 import { StorageError } from '../../src/errors.js';
 import { createIndexedDbAdapter, type IndexedDbAdapterOptions } from '../../src/storage/indexed-db.js';
 import type { PlanSnapshot } from '../../src/storage/snapshot.js';
+import { openRaw } from '../helpers/open-raw-idb.js';
 
 const doc = (id: string, content: string, title = 'Notes') => ({ id, title, content, updatedAt: 1 });
 const todo = (id: string, description: string) => ({ id, intent: 'narrate', description, status: 'pending' as const });
@@ -15,21 +16,6 @@ function setup(options: IndexedDbAdapterOptions = {}) {
   const factory = new IDBFactory();
   const adapter = createIndexedDbAdapter({ key: 'plan', indexedDB: factory, openTimeoutMs: 200, ...options });
   return { factory, adapter };
-}
-
-/** Opens a database outside the adapter (another tab), at `version` when given. */
-function openRaw(factory: IDBFactory, name: string, version?: number, upgrade?: (db: IDBDatabase) => void) {
-  const request = version === undefined ? factory.open(name) : factory.open(name, version);
-  let blocked = false;
-  request.onblocked = () => (blocked = true);
-  request.onupgradeneeded = () => upgrade?.(request.result);
-  const done = new Promise<IDBDatabase>((resolve, reject) => {
-    request.onsuccess = () => resolve(request.result);
-    request.onerror = () => reject(request.error);
-  });
-  return { done, get blocked() {
-    return blocked;
-  } };
 }
 
 /** Every key and value in the adapter's object store, read outside the adapter. */
