@@ -179,6 +179,8 @@ async function applySettings(before: DemoSettings, after: DemoSettings): Promise
   await guide.stop();
   const old = plan;
   await old.flush();
+  // The replaced plan stops syncing and lets go of its channel and page listeners.
+  await old.close();
   if (before.storage !== after.storage) await storageFor(after.storage).save(old.snapshot());
   plan = createPlan(after);
   plan.attachTo(host);
