@@ -1,4 +1,5 @@
-import { z } from 'zod/mini';
+// `import * as z`, not `import { z }`: esbuild bundles all of zod (its locales too) for the named import.
+import * as z from 'zod/mini';
 import { TODO_STATUSES } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
