@@ -65,7 +65,7 @@ export function readMarkdownDoc(value: unknown, path: string, issues: Validation
  * readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true); // { title: 'Notes' }
  * ```
  */
-export function readMarkdownInput(value: unknown, what: string, partial: boolean): MarkdownPatch {
+function readMarkdownInput(value: unknown, what: string, partial: boolean): MarkdownPatch {
   const issues: ValidationIssue[] = [];
   const record = readRecord(value, '', issues);
   const out: MarkdownPatch = {};

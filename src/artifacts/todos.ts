@@ -82,7 +82,7 @@ function readSeeds(items: unknown, what: string): TodoSeed[] {
 }
 
 /** Whether two todos hold the same values (an edit from one to the other changes nothing). */
-export function sameTodo(a: TodoItem, b: TodoItem): boolean {
+function sameTodo(a: TodoItem, b: TodoItem): boolean {
   return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
 }
 

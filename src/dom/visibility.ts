@@ -114,7 +114,7 @@ export function renderedChildren(node: ParentNode): ArrayLike<Element> {
  * renderedParent(slottedSpan); // the <slot> it is shown in
  * ```
  */
-export function renderedParent(element: Element): Element | null {
+function renderedParent(element: Element): Element | null {
   const slot = assignedSlotOf(element);
   if (slot) return slot;
   if (element.parentElement) return element.parentElement;

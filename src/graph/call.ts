@@ -1,7 +1,7 @@
 import { isReferenceString, type Reference, type ReferenceExpression } from './reference.js';
 
 /** The keys of a call that are not arguments. */
-export const RESERVED_KEYS: ReadonlySet<string> = new Set(['_tool', '_outputPath']);
+const RESERVED_KEYS: ReadonlySet<string> = new Set(['_tool', '_outputPath']);
 
 /** A call's arguments: every key but `_tool` and `_outputPath`. */
 export function argumentsOf(call: Record<string, unknown>): Record<string, unknown> {

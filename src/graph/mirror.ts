@@ -51,7 +51,7 @@ export function createTodoMirror(target: TodoMirrorTarget, emitter: TypedEmitter
 }
 
 /** A call in one line: `processPayment → state.receipt | state.error`. */
-export function describeCall(call: Pick<AnalyzedCall, 'call' | 'output'>): string {
+function describeCall(call: Pick<AnalyzedCall, 'call' | 'output'>): string {
   if (!call.output) return call.call._tool;
   const joiner = call.output.op === 'and' ? ' & ' : ' | ';
   return `${call.call._tool} → ${call.output.refs.map(formatReference).join(joiner)}`;

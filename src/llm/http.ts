@@ -121,7 +121,7 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | un
  * errorMessageOf('{"error":{"message":"Invalid API key"}}'); // 'Invalid API key'
  * ```
  */
-export function errorMessageOf(text: string): string | undefined {
+function errorMessageOf(text: string): string | undefined {
   try {
     const json = JSON.parse(text) as { error?: unknown; message?: unknown };
     const inner = json.error;

@@ -14,6 +14,11 @@ import { EDITS_SYSTEM_PROMPT, REWRITE_SYSTEM_PROMPT, editFeedback, editPrompt, w
  * (each block quotes the old text), and the edits prompt is 120 input tokens longer. Below 1,500
  * characters a rewrite stays under about 350 tokens, cannot fail on an anchor and is the cheaper
  * answer to the whole-note instructions short notes get ("make it a list", "friendlier").
+ *
+ * @example
+ * ```ts
+ * const mode = note.content.length >= EDITS_MIN_CHARS ? 'edits' : 'rewrite'; // what `auto` picks
+ * ```
  */
 export const EDITS_MIN_CHARS = 1500;
 

@@ -1,9 +1,9 @@
 /**
- * The prompts of the planning call (`makeTodos`) and of `editWithInstruction`, and the JSON
- * schemas sent with them.
+ * The prompts of the planning call (`makeTodos`) and the JSON schema sent with it (the edit
+ * prompts are in `edit-prompts.ts`).
  *
  * The planner's user message is plain lines with stable markers, so that a scripted or offline
- * model (the demo's) can read it back with {@link readPlannerMessage}:
+ * model can read it back (the demo's does, with `readPlannerMessage` in demo/prompt-reading.ts):
  *
  * ```text
  * Task: <the task, on one line>
@@ -18,19 +18,9 @@
  * ```
  *
  * Only `Task:` is always there. In a sitemap line ` — <title>` and `: <description>` appear only
- * when given; a sitemap given as a string follows `Sitemap:` verbatim. These markers are part of
- * the public contract: change them only together with their readers.
+ * when given; a sitemap given as a string follows `Sitemap:` verbatim. Change the markers only
+ * together with that reader (test/demo/prompt-reading.test.ts keeps the two in step).
  */
-
-/**
- * The intents the built-in planner prompt offers (a todo may carry any other string too).
- *
- * @example
- * ```ts
- * PLANNER_INTENTS.includes(todo.intent as (typeof PLANNER_INTENTS)[number]);
- * ```
- */
-export const PLANNER_INTENTS = ['navigate', 'narrate', 'click', 'fill', 'ask', 'finish'] as const;
 
 /** The most todos a plan may have; a longer list is unusable output (it would not bound a run). */
 export const MAX_TODOS = 50;

@@ -83,7 +83,7 @@ export function syncMetaOf(snapshot: PlanItems & { readonly [SYNC_META_KEY]?: un
  * const meta = emptySyncMeta();
  * ```
  */
-export function emptySyncMeta(): SyncMeta {
+function emptySyncMeta(): SyncMeta {
   return { v: 1, seen: {}, generation: [0, ''], todos: {}, docs: {}, deleted: { todos: {}, docs: {} } };
 }
 
