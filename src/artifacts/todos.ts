@@ -32,7 +32,9 @@ export interface TodosChangeEvent {
 
 /**
  * The longest todo fields, in characters: a description is one user-facing line, an intent one
- * word. Longer input (a model that pasted a page into a todo) is refused, not stored.
+ * word. Longer input (a model that pasted a page into a todo) is refused, not stored. The caps
+ * apply to what is written now (by the model, the host or the user); a plan stored before they
+ * existed (0.1 had none) opens as it was, and its long todos stay usable.
  *
  * @example
  * ```ts
@@ -43,7 +45,9 @@ export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
 
 /**
  * Checks one todo (an id is optional; a missing status becomes `pending`) and pushes what is
- * wrong under `path`. Returns the todo to keep: trimmed, without `undefined` fields.
+ * wrong under `path`. Returns the todo to keep: trimmed, without `undefined` fields. `limits`
+ * are the caps to hold the text fields to: {@link TODO_LIMITS} by default; a stored snapshot is
+ * read with none, and an edit caps only the fields it writes.
  *
  * @example
  * ```ts
@@ -51,15 +55,16 @@ export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
  * readTodoSeed({ intent: 'narrate', description: ' Hi ' }, '[0]', issues); // { intent: 'narrate', description: 'Hi', status: 'pending' }
  * ```
  */
-export function readTodoSeed(value: unknown, path: string, issues: ValidationIssue[]): TodoSeed {
+export function readTodoSeed(value: unknown, path: string, issues: ValidationIssue[], limits: Partial<typeof TODO_LIMITS> = TODO_LIMITS): TodoSeed {
   const record = readRecord(value, path, issues);
   if (!record) return { intent: '', description: '' };
+  const cap = (field: keyof typeof TODO_LIMITS) => (limits[field] === undefined ? {} : { max: limits[field] });
   const item: TodoSeed = {
-    intent: readText(record.intent, pathOf(path, 'intent'), issues, { max: TODO_LIMITS.intent }),
-    description: readText(record.description, pathOf(path, 'description'), issues, { max: TODO_LIMITS.description }),
+    intent: readText(record.intent, pathOf(path, 'intent'), issues, cap('intent')),
+    description: readText(record.description, pathOf(path, 'description'), issues, cap('description')),
     status: record.status === undefined ? 'pending' : readOneOf(record.status, TODO_STATUSES, pathOf(path, 'status'), issues),
   };
-  if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, { max: TODO_LIMITS.id });
+  if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, cap('id'));
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
   return item;
 }
@@ -140,7 +145,10 @@ export function editTodos(
       issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
       return;
     }
-    const seed = readTodoSeed({ ...current, ...definedEntries(patch), id: current.id }, `[${index}]`, issues);
+    // Caps hold what this edit writes, not text stored before the caps existed.
+    const written = definedEntries(patch);
+    const limits = Object.fromEntries(Object.entries(TODO_LIMITS).filter(([field]) => field in written));
+    const seed = readTodoSeed({ ...current, ...written, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save
