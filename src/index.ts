@@ -9,6 +9,7 @@
 
 // The plan: one state, its two artifacts, transactions
 export { Plan, type PlanConfig, type PlanTransaction, type RunHandle, type RunHolder } from './plan.js';
+export type { PlanStore, PlanStoreListener } from './plan-store.js';
 export {
   TODO_STATUSES,
   type PlanState,
@@ -59,6 +60,8 @@ export {
   ConflictError,
   StorageError,
   EditError,
+  RefusalError,
+  refusalOf,
   type EditErrorCode,
   type PlanloopErrorCode,
   type StorageErrorReason,
@@ -111,7 +114,7 @@ export {
   type ChromeExpectedIO,
 } from './llm/chrome-prompt.js';
 export { createWebLLMProvider, type WebLLMEngine, type WebLLMProviderOptions } from './llm/webllm.js';
-export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput } from './llm/function-provider.js';
+export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput, type FunctionProviderResult } from './llm/function-provider.js';
 export { withRetry, type RetryOptions } from './llm/retry.js';
 
 // Planning (types; the functions, which Plan loads on first use, are on `planloop/planning`)
