@@ -231,7 +231,8 @@ function backgroundBehind(element: Element): number[] | undefined {
   for (let node: Element | null = element; node; node = composedParent(node)) {
     const style = styleOf(node);
     if (!style) continue;
-    if (style.backgroundImage && style.backgroundImage !== 'none') return undefined;
+    // ('initial': happy-dom's value after the `background` shorthand.)
+    if (style.backgroundImage && style.backgroundImage !== 'none' && style.backgroundImage !== 'initial') return undefined;
     const color = parseColor(style.backgroundColor || 'transparent');
     if (!color) return undefined;
     if (color[3] > 0) layers.push(color);
