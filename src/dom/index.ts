@@ -15,13 +15,18 @@
  * ```
  */
 export { accessibleName } from './accessible-name.js';
+export { activate, type ActivateApproval, type ActivateOptions, type ActivateRefusal, type ActivateResult, type ActivateStep } from './activate.js';
+export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
-export { PRIVATE_ATTRIBUTE, isSecretField, type ElementState } from './element-state.js';
+export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, looksSecret, rememberPasswordFields, type ElementState } from './element-state.js';
 export { estimateTokens } from './estimate-tokens.js';
+export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
+export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export type { PageElementKind } from './page-elements.js';
 export type { PageRoot } from './page-root.js';
 export { renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 export { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions, type ResolveTargetResult } from './resolve-target.js';
+export { contrastRatio, isSeen, unseenReason, type UnseenReason } from './sighted.js';
 export { isElementVisible, type HiddenReason } from './visibility.js';

@@ -1,7 +1,9 @@
 import { accessibleName } from './accessible-name.js';
 import { BLOCK_ROLES, INTERACTIVE_ROLES, LANDMARK_ROLES, elementRole, headingLevel } from './element-role.js';
 import { PRIVATE_ATTRIBUTE } from './element-state.js';
+import { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 import { documentOf, type PageRoot } from './page-root.js';
+import { createSightCheck } from './sighted.js';
 import { hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
 
 /*
@@ -73,6 +75,8 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   const exclude = options.exclude;
   const privateSelector = options.privateSelector;
   const found: PageElement[] = [];
+  // What a sighted user sees (transparent, clipped, out of reach, unreadable heading text): the host's own UI and those are never listed.
+  const unseen = createSightCheck(layout);
 
   const matches = (element: Element, selector: string | undefined): boolean => {
     if (!selector) return false;
@@ -89,7 +93,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       if (!options.includeHidden) return;
       hiddenHere = true;
     }
-    if (exclude && matches(element, exclude)) return;
+    if ((exclude && matches(element, exclude)) || (element.hasAttributes() && element.hasAttribute(IGNORE_ATTRIBUTE))) return;
     const role = elementRole(element);
     const privateHere = isPrivate || (element.hasAttributes() && element.hasAttribute(PRIVATE_ATTRIBUTE)) || matches(element, privateSelector);
     const inMainHere = inMain || role === 'main';
@@ -111,7 +115,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       const name = kind === 'control' || kind === 'heading' ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
-      const selfHidden = hiddenHere || (listed && selfHiddenBy(style, box) !== undefined);
+      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || unseen(element, kind === 'heading') !== undefined));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;
@@ -143,6 +147,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   let inMain = false;
   let isPrivate = false;
   if (top) {
+    if (isOffLimits(top, exclude)) return found;
     const reason = hiddenReason(top, { layout: false });
     hidden = reason !== undefined && reason !== 'visibility';
     if (hidden && !options.includeHidden) return found;

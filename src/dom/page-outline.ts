@@ -1,6 +1,6 @@
 import { ValidationError } from '../errors.js';
 import { refRegistryFor, type RefRegistry } from './element-ref.js';
-import { elementState } from './element-state.js';
+import { elementState, rememberPasswordFields } from './element-state.js';
 import { estimateTokens as defaultEstimate } from './estimate-tokens.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
@@ -22,6 +22,12 @@ export interface OutlinePageOptions {
   exclude?: CollectOptions['exclude'] | undefined;
   /** Elements whose values (and their descendants') are never read (CSS selector), besides `[data-planloop-private]`. */
   privateSelector?: CollectOptions['privateSelector'] | undefined;
+  /**
+   * Fields whose values may be shown although the secret rules would withhold them (CSS
+   * selector): the host's per-field opt-in, e.g. `'#promo-code'`. Never a password field's
+   * (present or former) nor a private one's. Default: none.
+   */
+  revealValues?: string | undefined;
   /** Whether boxes have real sizes (checks zero size, orders by viewport distance). Default: detected. */
   layout?: boolean | undefined;
 }
@@ -77,6 +83,8 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   }
   const document = documentOf(root);
   const registry = options.registry ?? refRegistryFor(document);
+  rememberPasswordFields(root);
+  const reveal = (element: Element): boolean => !!options.revealValues && safeMatches(element, options.revealValues);
   const found = collectPageElements(modalDialogIn(root, document) ?? root, {
     ...(options.layout === undefined ? {} : { layout: options.layout }),
     ...(options.include ? { include: options.include } : {}),
@@ -89,7 +97,7 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   // name and state, so it is done only for the elements the budget gets to.
   const longRef = `e${registry.nextNumber() + found.length}`;
   const drafts: Array<OutlineNode | undefined> = [];
-  const draftAt = (i: number): OutlineNode => (drafts[i] ??= draftNode(found[i] as PageElement, longRef, registry));
+  const draftAt = (i: number): OutlineNode => (drafts[i] ??= draftNode(found[i] as PageElement, longRef, registry, reveal));
   const costs: number[] = [];
   const costAt = (i: number): number => (costs[i] ??= estimate(`${renderOutlineLine(draftAt(i))}\n`));
   const keep = fit(found, costAt, maxTokens, estimate(omittedLine(found.length)));
@@ -111,7 +119,7 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   }
 }
 
-function draftNode(item: PageElement, longRef: string, registry: RefRegistry): OutlineNode {
+function draftNode(item: PageElement, longRef: string, registry: RefRegistry, reveal: (element: Element) => boolean): OutlineNode {
   const id = item.element.id;
   const name = nameOf(item);
   return {
@@ -121,7 +129,7 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry): O
     name,
     ...(item.level === undefined ? {} : { level: item.level }),
     ...(id && !name ? { id } : {}),
-    state: elementState(item.element, item.role, item.isPrivate),
+    state: elementState(item.element, item.role, item.isPrivate, reveal(item.element)),
     depth: item.depth,
     element: item.element,
   };
@@ -194,4 +202,12 @@ function modalDialogIn(root: PageRoot, document: Document): Element | undefined 
   }
   if (!modal) return undefined;
   return root.nodeType === 9 || root.contains(modal) ? modal : undefined;
+}
+
+function safeMatches(element: Element, selector: string): boolean {
+  try {
+    return element.matches(selector);
+  } catch {
+    return false;
+  }
 }

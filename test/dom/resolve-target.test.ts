@@ -84,7 +84,7 @@ describe('resolveTarget with refs', () => {
     const site = document.getElementById('site') as HTMLElement;
     expect(resolveTarget(ref('Buy'), { registry, root: site })).toMatchObject({ ok: true });
     expect(resolveTarget(ref('Ask'), { registry, root: site })).toMatchObject({ ok: false, reason: 'not-found' });
-    expect(resolveTarget('#guide button', { registry, root: site })).toMatchObject({ ok: false, reason: 'not-found' });
+    expect(resolveTarget('#guide button', { registry, root: site, selectors: true })).toMatchObject({ ok: false, reason: 'not-found' });
   });
 
   it('resolves refs inside shadow roots', () => {
@@ -95,26 +95,28 @@ describe('resolveTarget with refs', () => {
     const id = refIn(lineOf(renderOutline(outlinePage({ registry })), 'Buy Team'));
     expect(resolveTarget(id, { registry })).toMatchObject({ ok: true, element: shadow.querySelector('.buy') });
     // A CSS selector finds it too: every open shadow root is searched.
-    expect(resolveTarget('.buy', { registry })).toMatchObject({ ok: true, element: shadow.querySelector('.buy'), ref: id, via: 'selector' });
+    expect(resolveTarget('.buy', { registry, selectors: true })).toMatchObject({ ok: true, element: shadow.querySelector('.buy'), ref: id, via: 'selector' });
   });
 });
 
-describe('resolveTarget with CSS selectors (as tools took before outlines)', () => {
+describe('resolveTarget with CSS selectors (opt-in: selectors: true)', () => {
   it('resolves the first visible match, and gives its ref when it has one', () => {
     loadDemo().show('commercial');
     const registry = createRefRegistry();
     outlinePage({ registry });
     const team = document.getElementById('tier-team');
-    expect(resolveTarget('#tier-team', { registry })).toEqual({ ok: true, element: team, ref: expect.stringMatching(/^e\d+$/), via: 'selector' });
+    expect(resolveTarget('#tier-team', { registry, selectors: true })).toEqual({ ok: true, element: team, ref: expect.stringMatching(/^e\d+$/), via: 'selector' });
     document.body.insertAdjacentHTML('afterbegin', '<p hidden class="price">hidden</p>');
-    expect(resolveTarget('.price', { registry })).toMatchObject({ ok: true, element: document.querySelector('#tier-starter .price') });
+    expect(resolveTarget('.price', { registry, selectors: true })).toMatchObject({ ok: true, element: document.querySelector('#tier-starter .price') });
   });
 
-  it('says not-found, hidden or invalid in words for the model', () => {
+  it('says not-found or invalid in words for the model; a match that is hidden is not-found too', () => {
     document.body.innerHTML = '<div hidden><button class="x">X</button></div>';
-    expect(resolveTarget('#nothing')).toMatchObject({ ok: false, reason: 'not-found', message: 'Nothing on the page matches "#nothing"; use a ref from the page outline, such as e3.' });
-    expect(resolveTarget('.x')).toMatchObject({ ok: false, reason: 'hidden' });
-    expect(resolveTarget('button[')).toMatchObject({ ok: false, reason: 'invalid', message: '"button[" is neither a ref from the page outline (such as e3) nor a valid CSS selector.' });
+    const notFound = (selector: string) => ({ ok: false, reason: 'not-found', message: `Nothing visible on the page matches "${selector}"; use a ref from the page outline, such as e3.` });
+    expect(resolveTarget('#nothing', { selectors: true })).toEqual({ ...notFound('#nothing'), target: '#nothing' });
+    expect(resolveTarget('.x', { selectors: true })).toEqual({ ...notFound('.x'), target: '.x' });
+    expect(resolveTarget('button[', { selectors: true })).toMatchObject({ ok: false, reason: 'refused' });
+    expect(resolveTarget('button >', { selectors: true })).toMatchObject({ ok: false, reason: 'invalid', message: '"button >" is neither a ref from the page outline (such as e3) nor a valid CSS selector.' });
   });
 
   it('never throws on what a model sends', () => {
@@ -128,5 +130,83 @@ describe('resolveTarget with CSS selectors (as tools took before outlines)', () 
 
   it('refuses a root that is not a node, as a host mistake', () => {
     expect(() => resolveTarget('e1', { root: 'main' as never })).toThrow(ValidationError);
+  });
+});
+
+describe('resolveTarget acts only on what the model was shown (issue 20 item 3)', () => {
+  it('takes refs only by default: a CSS selector is refused with a pointer to the refs', () => {
+    const { registry } = setUp('<main><button id="go">Go</button><div id="secret-div" onclick="">Never shown</div></main>');
+    for (const selector of ['#go', '#secret-div', 'main button']) {
+      expect(resolveTarget(selector, { registry })).toEqual({
+        ok: false,
+        reason: 'invalid',
+        target: selector,
+        message: `"${selector}" is not a ref from the page outline; use one of the refs it lists, such as e3.`,
+      });
+    }
+  });
+
+  it('refuses selectors that test attribute values, look at siblings or contents, even when opted in', () => {
+    document.body.innerHTML = '<form><input type="password" value="hunter2" name="pw"><input type="hidden" name="csrf" value="abc123"><button>Go</button></form>';
+    for (const selector of [
+      'input[type=password][value^="hun"]',
+      '[value^=h]',
+      'input[name=csrf]',
+      '[name|=pw]',
+      'form:has(input[value^=a]) button',
+      'button:not([disabled])',
+      ':is(input) ~ button',
+      'input + button',
+      'input:placeholder-shown',
+      'input:invalid',
+      'button:nth-child(2n of [value^=a])',
+      'input::before',
+      '#a\\31 b',
+    ]) {
+      const result = resolveTarget(selector, { selectors: true });
+      expect(result, selector).toMatchObject({ ok: false, reason: 'refused' });
+      expect(!result.ok && result.message, selector).toMatch(/use a ref from the page outline/);
+    }
+    // The safe subset still works.
+    for (const selector of ['form button', 'form > button', 'button:last-child', 'form button:nth-of-type(1)', 'input[name]', 'form, main']) {
+      expect(resolveTarget(selector, { selectors: true }).ok, selector).toBe(true);
+    }
+  });
+
+  it('answers a selector that matches only a hidden element exactly as one that matches nothing (no oracle)', () => {
+    document.body.innerHTML = '<main><div hidden><button class="csrf">Secret</button></div><button class="shown" style="opacity:0">Ghost</button></main>';
+    const answer = (selector: string) => {
+      const result = resolveTarget(selector, { selectors: true });
+      return result.ok ? 'ok' : `${result.reason}: ${result.message.replace(selector, 'S')}`;
+    };
+    expect(answer('.csrf')).toBe(answer('.nothing-at-all'));
+    expect(answer('.shown')).toBe(answer('.nothing-at-all'));
+  });
+
+  it('refuses a ref to an element a sighted user cannot see now: opacity 0, clipped, transparent ancestors', () => {
+    const { registry, ref } = setUp('<main><div id="wrap"><button id="b">Pay now</button></div><button id="c">Close</button></main>');
+    (document.getElementById('wrap') as HTMLElement).style.opacity = '0';
+    expect(resolveTarget(ref('Pay now'), { registry })).toMatchObject({ ok: false, reason: 'hidden' });
+    (document.getElementById('c') as HTMLElement).style.cssText = 'position:absolute;clip-path:inset(50%)';
+    expect(resolveTarget(ref('Close'), { registry })).toMatchObject({ ok: false, reason: 'hidden' });
+  });
+
+  it('counts a visually hidden checkbox as seen through its visible label', () => {
+    const { registry, ref } = setUp('<main><label><input type="checkbox" style="opacity:0"> Remember me</label></main>');
+    expect(resolveTarget(ref('Remember me'), { registry })).toMatchObject({ ok: true });
+  });
+
+  it("keeps the host's own UI off-limits: [data-planloop-ignore] and exclude, for refs and selectors alike", () => {
+    document.body.innerHTML = '<aside id="guide"><button class="g">Ask the guide</button></aside><div data-planloop-ignore><button class="p">Panel</button></div><main><button>Buy</button></main>';
+    const registry = createRefRegistry();
+    // An outline made without exclude gave the guide's button a ref; the tool still refuses it.
+    const text = renderOutline(outlinePage({ registry }));
+    expect(text).not.toContain('Panel');
+    const guideRef = refIn(lineOf(text, 'Ask the guide'));
+    expect(resolveTarget(guideRef, { registry, exclude: '#guide' })).toMatchObject({ ok: false, reason: 'not-found' });
+    expect(resolveTarget('.g', { registry, exclude: ['#guide'], selectors: true })).toMatchObject({ ok: false, reason: 'not-found' });
+    expect(resolveTarget('.p', { registry, selectors: true })).toMatchObject({ ok: false, reason: 'not-found' });
+    expect(resolveTarget('main button', { registry, exclude: '#guide', selectors: true })).toMatchObject({ ok: true });
+    expect(renderOutline(outlinePage({ registry, exclude: '#guide' }))).not.toContain('Ask the guide');
   });
 });
