@@ -3,18 +3,33 @@ import { styleOf } from './visibility.js';
 
 /*
  * The accessible name: what a screen reader would announce for an element, which is also the
- * best short description for a model. A simplified accname 1.2: aria-labelledby, aria-label, the
- * element's own labelling (label, legend, caption, alt, value), its content for roles named by
- * content, then title and placeholder. Names are whitespace-collapsed and at most
- * 160 characters.
+ * best short description for a model. It follows the W3C accessible name computation (accname
+ * 1.2) as Chromium applies it to HTML:
+ *   2A hidden content is left out (display:none, `hidden`, aria-hidden="true"; the text of a
+ *      visibility:hidden element, though a visible child of it counts), unless it is referenced
+ *      by aria-labelledby or a <label>, which name with everything they contain;
+ *   2B aria-labelledby (each id in turn, not followed again from a referenced element);
+ *   2C inside a name being computed, an embedded control gives its value;
+ *   2D aria-label;
+ *   2E the element's own labelling: <label>s, legend, caption, figcaption, alt, an input
+ *      button's value, an <svg>'s <title>;
+ *   2F content, for roles named by content and inside a name being computed: text, CSS
+ *      ::before/::after text, each child's own text alternative; block boxes are set apart by a
+ *      space, inline ones are not;
+ *   2I title, then placeholder.
+ * Whitespace is collapsed as the name is built, and the walk stops once the name is longer than
+ * 160 characters, which is where the name is cut.
  */
 
 /** Longest name kept; the outline clips further when it renders. */
 const MAX_NAME_LENGTH = 160;
 
-/** Never part of a name: form controls (a label's own input) and non-content elements. */
-const SKIPPED = new Set(['input', 'select', 'textarea', 'script', 'style', 'template', 'noscript']);
+/** Never part of a name, even when referenced: they are not text. */
+const NOT_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'datalist']);
 const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', image: 'Submit' };
+/** Input types whose value, inside a label, is part of the name (2C). */
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'number', '']);
+const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 
 /**
  * The accessible name of `element` given its `role`; `''` when it has none.
@@ -26,85 +41,232 @@ const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset:
  * ```
  */
 export function accessibleName(element: Element, role: string | undefined): string {
-  return clean(rawName(element, role));
+  const name = new NameText();
+  alternative(element, name, { root: element, role, inLabelledBy: false, inContent: false, hiddenOk: false, visited: new Set() });
+  return name.text.length > MAX_NAME_LENGTH ? name.text.slice(0, MAX_NAME_LENGTH).trimEnd() : name.text.trimEnd();
 }
 
-function rawName(element: Element, role: string | undefined): string {
-  const labelledBy = element.getAttribute('aria-labelledby');
-  if (labelledBy) {
-    const root = element.getRootNode() as Document | ShadowRoot;
-    const text = labelledBy
-      .split(/\s+/)
-      .map((id) => (id && typeof root.getElementById === 'function' ? root.getElementById(id) : null))
-      .map((label) => (label ? (label === element ? (element.getAttribute('aria-label') ?? '') : contentText(label)) : ''))
-      .join(' ');
-    if (text.trim()) return text;
+/** A name being built: whitespace collapsed as text comes in. */
+class NameText {
+  text = '';
+  get full(): boolean {
+    return this.text.length > MAX_NAME_LENGTH;
   }
-  const label = element.getAttribute('aria-label');
-  if (label?.trim()) return label;
-  const own = nativeName(element);
-  if (own.trim()) return own;
-  if (role && NAME_FROM_CONTENT.has(role)) {
-    const text = contentText(element);
-    if (text.trim()) return text;
+  add(piece: string): void {
+    if (!piece || this.full) return;
+    let collapsed = piece.replace(/\s+/g, ' ');
+    if ((this.text === '' || this.text.endsWith(' ')) && collapsed.startsWith(' ')) collapsed = collapsed.slice(1);
+    this.text += collapsed;
   }
-  const title = element.getAttribute('title');
-  if (title?.trim()) return title;
-  return element.getAttribute('placeholder') ?? '';
+  space(): void {
+    if (this.text !== '' && !this.text.endsWith(' ')) this.text += ' ';
+  }
 }
 
-/** The name an element gets from its own HTML: labels, legend, caption, figcaption, alt, a button's value. */
-function nativeName(element: Element): string {
-  const tag = element.localName;
-  if (tag === 'input') {
-    const input = element as HTMLInputElement;
-    const type = (element.getAttribute('type') ?? 'text').toLowerCase();
-    if (type === 'button' || type === 'submit' || type === 'reset') return element.getAttribute('value') ?? BUTTON_INPUT_DEFAULTS[type] ?? '';
-    if (type === 'image') return element.getAttribute('alt') ?? element.getAttribute('value') ?? 'Submit';
-    return labelsText(input.labels);
-  }
-  if (tag === 'select' || tag === 'textarea') return labelsText((element as HTMLSelectElement).labels);
-  if (tag === 'img' || tag === 'area') return element.getAttribute('alt') ?? '';
-  const captionTag = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : '';
-  if (captionTag) {
-    for (const child of Array.from(element.children)) if (child.localName === captionTag) return contentText(child);
-  }
-  return '';
+interface Walk {
+  /** The element whose name is being computed (a label does not name it with its own value). */
+  root: Element;
+  /** The role of the element being named at this step (the root's, or undefined below it). */
+  role: string | undefined;
+  inLabelledBy: boolean;
+  /** Below the root, in a name being computed from content or a reference. */
+  inContent: boolean;
+  /** Inside something referenced by aria-labelledby or a label: hidden content counts. */
+  hiddenOk: boolean;
+  visited: Set<Element>;
 }
 
-function labelsText(labels: NodeListOf<HTMLLabelElement> | null | undefined): string {
-  return labels ? Array.from(labels, (label) => contentText(label)).join(' ') : '';
-}
+/** Adds `element`'s text alternative to `out` (accname step 2, for one node). */
+function alternative(element: Element, out: NameText, walk: Walk): void {
+  if (out.full || NOT_TEXT.has(element.localName)) return;
+  const style = styleOf(element);
+  if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
+  if (walk.visited.has(element)) return;
+  walk.visited.add(element);
 
-/**
- * The text a person sees inside `element`, as a name: text nodes, `alt` of images, `aria-label`
- * of labelled children; skipping hidden children and form controls (a label's own input), and
- * stopping once it has enough for a name. Walks the flat tree (shadow roots, slots).
- */
-function contentText(element: Element): string {
-  let text = '';
-  const visit = (node: Node): void => {
-    for (const child of renderedNodes(node)) {
-      if (text.length > MAX_NAME_LENGTH) return;
-      if (child.nodeType === 3) text += child.nodeValue ?? '';
-      if (child.nodeType !== 1) continue;
-      const el = child as Element;
-      const tag = el.localName;
-      if (SKIPPED.has(tag) || el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') continue;
-      if (styleOf(el)?.display === 'none') continue;
-      const label = el.getAttribute('aria-label');
-      if (label?.trim()) text += ` ${label} `;
-      else if (tag === 'img') text += ` ${el.getAttribute('alt') ?? ''} `;
-      else if (tag === 'svg') text += ` ${el.querySelector('title')?.textContent ?? ''} `;
-      else {
-        text += ' ';
-        visit(el);
-        text += ' ';
+  // 2B: aria-labelledby (the non-standard aria-labeledby when it is absent), not followed twice.
+  if (!walk.inLabelledBy) {
+    const ids = element.getAttribute('aria-labelledby') ?? element.getAttribute('aria-labeledby');
+    if (ids) {
+      const root = element.getRootNode() as Document | ShadowRoot;
+      const parts: string[] = [];
+      for (const id of ids.split(/\s+/)) {
+        const target = id && typeof root.getElementById === 'function' ? root.getElementById(id) : null;
+        if (!target) continue;
+        const part = new NameText();
+        if (target === element) part.add(element.getAttribute('aria-label') ?? '');
+        else alternative(target, part, { root: walk.root, role: undefined, inLabelledBy: true, inContent: true, hiddenOk: true, visited: walk.visited });
+        if (part.text.trim()) parts.push(part.text.trim());
+      }
+      if (parts.length > 0) {
+        out.add(parts.join(' '));
+        return;
       }
     }
+  }
+
+  // 2C: a control inside a name being computed gives its value (not the control being named).
+  if (walk.inContent && element !== walk.root) {
+    const value = embeddedValue(element);
+    if (value !== undefined) {
+      out.add(value);
+      return;
+    }
+  }
+
+  // 2D: aria-label.
+  const label = element.getAttribute('aria-label');
+  if (label?.trim()) {
+    out.add(label);
+    return;
+  }
+
+  // 2E: the host language's own labelling.
+  const native = new NameText();
+  nativeName(element, native, walk);
+  if (native.text.trim()) {
+    out.add(native.text);
+    return;
+  }
+
+  // 2F: content, for roles named by content and for everything inside a name being computed.
+  const before = out.text.length;
+  if (walk.inContent || (walk.role !== undefined && NAME_FROM_CONTENT.has(walk.role))) {
+    const visible = walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse');
+    const block = walk.inContent && isBlock(style, element);
+    if (block) out.space();
+    if (visible) out.add(pseudoText(element, '::before'));
+    for (const child of renderedNodes(element)) {
+      if (out.full) break;
+      if (child.nodeType === 3) {
+        if (visible) out.add(child.nodeValue ?? '');
+      } else if (child.nodeType === 1) {
+        alternative(child as Element, out, { ...walk, role: undefined, inContent: true });
+      }
+    }
+    if (visible) out.add(pseudoText(element, '::after'));
+    if (block) out.space();
+    if (out.text.trim().length > 0 && out.text.length > before) return;
+  }
+
+  // 2I: the tooltip, then a field's placeholder (named elements only: not text inside a name).
+  if (out.text.length === before || !out.text.slice(before).trim()) {
+    const title = element.getAttribute('title');
+    if (title?.trim()) out.add(title);
+    else if (element === walk.root) out.add(element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder') ?? '');
+  }
+}
+
+/** Hidden for a name computed from content: never rendered, or hidden from assistive technology. */
+function hiddenForName(element: Element, style: CSSStyleDeclaration | undefined): boolean {
+  if (element.hasAttributes() && (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true')) return true;
+  return style?.display === 'none';
+}
+
+/** Block-level boxes are set apart from their neighbours by a space in a name; inline ones are not. */
+function isBlock(style: CSSStyleDeclaration | undefined, element: Element): boolean {
+  if (element.localName === 'br') return true;
+  const display = style?.display;
+  // Without computed styles (a DOM without CSS), treat every element as a block: words stay apart.
+  if (!display) return true;
+  return !display.startsWith('inline') && display !== 'contents';
+}
+
+/** The value a control inside a label gives to the label's name (2C), or undefined for other elements. */
+function embeddedValue(element: Element): string | undefined {
+  const tag = element.localName;
+  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (tag === 'input') {
+    const type = (element.getAttribute('type') ?? '').toLowerCase();
+    if (TEXT_INPUTS.has(type)) return (element as HTMLInputElement).value;
+    if (type === 'range') return element.getAttribute('aria-valuetext') ?? (element as HTMLInputElement).value;
+    return undefined;
+  }
+  if (tag === 'textarea') return (element as HTMLTextAreaElement).value;
+  if (tag === 'select') {
+    const select = element as HTMLSelectElement;
+    return Array.from(select.selectedOptions ?? [], (option) => option.textContent ?? '').join(' ');
+  }
+  if (role === 'textbox') return element.textContent ?? '';
+  if (role === 'slider' || role === 'spinbutton' || role === 'scrollbar' || role === 'progressbar') {
+    return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
+  }
+  if (role === 'combobox' || role === 'listbox') {
+    const selected = element.querySelector('[aria-selected="true"]');
+    return selected?.textContent ?? '';
+  }
+  return undefined;
+}
+
+/** The name an element gets from its own HTML (2E): labels, legend, caption, figcaption, alt, a button's value, an svg's title. */
+function nativeName(element: Element, out: NameText, walk: Walk): void {
+  const tag = element.localName;
+  const labels = (labelled: { labels?: NodeListOf<HTMLLabelElement> | null }) => {
+    for (const label of Array.from(labelled.labels ?? [])) {
+      if (label === element) continue;
+      out.space();
+      alternative(label, out, { root: walk.root, role: undefined, inLabelledBy: walk.inLabelledBy, inContent: true, hiddenOk: true, visited: walk.visited });
+    }
   };
-  visit(element);
-  return text;
+  if (tag === 'input') {
+    const type = (element.getAttribute('type') ?? 'text').toLowerCase();
+    if (BUTTON_INPUTS.has(type)) {
+      labels(element as HTMLInputElement);
+      if (!out.text.trim()) out.add(element.getAttribute('value') ?? BUTTON_INPUT_DEFAULTS[type] ?? '');
+      return;
+    }
+    if (type === 'image') {
+      out.add(element.getAttribute('alt') || element.getAttribute('value') || element.getAttribute('title') || 'Submit');
+      return;
+    }
+    labels(element as HTMLInputElement);
+    return;
+  }
+  if (tag === 'select' || tag === 'textarea' || tag === 'meter' || tag === 'progress' || tag === 'output') {
+    labels(element as HTMLSelectElement);
+    return;
+  }
+  if (tag === 'img' || tag === 'area') {
+    out.add(element.getAttribute('alt') ?? '');
+    return;
+  }
+  if (tag === 'svg') {
+    const title = Array.from(element.children).find((child) => child.localName === 'title');
+    if (title) out.add(title.textContent ?? '');
+    return;
+  }
+  const captionTag = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : '';
+  if (captionTag) {
+    const caption = Array.from(element.children).find((child) => child.localName === captionTag);
+    if (caption) alternative(caption, out, { ...walk, role: undefined, inContent: true });
+  }
+}
+
+/** The text of a ::before or ::after box (its CSS alternative text when it has one). */
+function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
+  let content: string | undefined;
+  try {
+    content = element.ownerDocument.defaultView?.getComputedStyle(element, pseudo).content;
+  } catch {
+    return '';
+  }
+  if (!content || content === 'none' || content === 'normal' || !content.includes('"')) return '';
+  // `"text" / "alt text"`: the part after the slash is what assistive technology reads.
+  const strings = Array.from(content.matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? ''));
+  const slash = content.lastIndexOf('/');
+  const alt = slash > content.lastIndexOf('"', slash) && content.slice(slash).includes('"');
+  if (alt) {
+    const altPart = Array.from(content.slice(slash).matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? ''));
+    return altPart.join('');
+  }
+  return strings.join('');
+}
+
+function unescapeCss(text: string): string {
+  return text.replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, code: string) => {
+    const hex = code.trim();
+    return /^[0-9a-fA-F]+$/.test(hex) ? String.fromCodePoint(Number.parseInt(hex, 16)) : code;
+  });
 }
 
 /** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
@@ -118,10 +280,4 @@ function renderedNodes(node: Node): readonly Node[] {
     }
   }
   return Array.from(node.childNodes);
-}
-
-/** Collapses whitespace and clips to 160 characters. */
-function clean(text: string): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim();
-  return collapsed.length > MAX_NAME_LENGTH ? collapsed.slice(0, MAX_NAME_LENGTH) : collapsed;
 }
