@@ -1,13 +1,13 @@
-import { NAME_FROM_CONTENT } from './element-role.js';
-import { styleOf } from './visibility.js';
+import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
+import { hiddenReason, styleOf } from './visibility.js';
 
 /*
  * The accessible name: what a screen reader would announce for an element, which is also the
  * best short description for a model. It follows the W3C accessible name computation (accname
  * 1.2) as Chromium applies it to HTML:
  *   2A hidden content is left out (display:none, `hidden`, aria-hidden="true"; the text of a
- *      visibility:hidden element, though a visible child of it counts), unless it is referenced
- *      by aria-labelledby or a <label>, which name with everything they contain;
+ *      visibility:hidden element, though a visible child of it counts); an element referenced by
+ *      aria-labelledby or a <label> that is hidden itself names with everything it contains;
  *   2B aria-labelledby (each id in turn, not followed again from a referenced element);
  *   2C inside a name being computed, an embedded control gives its value;
  *   2D aria-label;
@@ -27,6 +27,18 @@ const MAX_NAME_LENGTH = 160;
 /** Never part of a name, even when referenced: they are not text. */
 const NOT_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'datalist']);
 const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', image: 'Submit' };
+/**
+ * Roles whose content never names anything, even inside another element's name (Chromium's
+ * rule): a link around an <article> or a <figure> is named by their own names only.
+ */
+const NEVER_FROM_CONTENT = new Set([
+  'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'complementary', 'contentinfo', 'dialog',
+  'document', 'feed', 'figure', 'form', 'grid', 'img', 'listbox', 'log', 'main', 'marquee', 'math', 'menu', 'menubar',
+  'meter', 'navigation', 'note', 'progressbar', 'radiogroup', 'region', 'search', 'searchbox', 'slider', 'spinbutton',
+  'status', 'table', 'tablist', 'tabpanel', 'textbox', 'timer', 'toolbar', 'tree', 'treegrid', 'scrollbar', 'separator',
+]);
+/** Elements drawn as one box inside a line (replaced or atomic): set apart by a space in a name, as Chromium does. */
+const ATOMIC = new Set(['img', 'svg', 'input', 'button', 'select', 'textarea', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'meter', 'progress', 'wbr']);
 /** Input types whose value, inside a label, is part of the name (2C). */
 const TEXT_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'number', '']);
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
@@ -83,6 +95,14 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
+  // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
+  const apart = walk.inContent && isBlock(style, element);
+  if (apart) out.space();
+  ownAlternative(element, style, out, walk);
+  if (apart) out.space();
+}
+
+function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
 
   // 2B: aria-labelledby (the non-standard aria-labeledby when it is absent), not followed twice.
   if (!walk.inLabelledBy) {
@@ -95,7 +115,7 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
         if (!target) continue;
         const part = new NameText();
         if (target === element) part.add(element.getAttribute('aria-label') ?? '');
-        else alternative(target, part, { root: walk.root, role: undefined, inLabelledBy: true, inContent: true, hiddenOk: true, visited: walk.visited });
+        else alternative(target, part, { root: walk.root, role: undefined, inLabelledBy: true, inContent: true, hiddenOk: walk.hiddenOk || isHidden(target), visited: walk.visited });
         if (part.text.trim()) parts.push(part.text.trim());
       }
       if (parts.length > 0) {
@@ -123,29 +143,27 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
 
   // 2E: the host language's own labelling.
   const native = new NameText();
-  nativeName(element, native, walk);
-  if (native.text.trim()) {
+  const settled = nativeName(element, native, walk);
+  if (settled || native.text.trim()) {
     out.add(native.text);
     return;
   }
 
   // 2F: content, for roles named by content and for everything inside a name being computed.
   const before = out.text.length;
-  if (walk.inContent || (walk.role !== undefined && NAME_FROM_CONTENT.has(walk.role))) {
+  if (walk.inContent ? fromContentInside(element) : walk.role !== undefined && NAME_FROM_CONTENT.has(walk.role)) {
     const visible = walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse');
-    const block = walk.inContent && isBlock(style, element);
-    if (block) out.space();
-    if (visible) out.add(pseudoText(element, '::before'));
+    const transform = style?.textTransform;
+    if (visible) addPseudo(element, '::before', out);
     for (const child of renderedNodes(element)) {
       if (out.full) break;
       if (child.nodeType === 3) {
-        if (visible) out.add(child.nodeValue ?? '');
+        if (visible) out.add(transformed(child.nodeValue ?? '', transform));
       } else if (child.nodeType === 1) {
         alternative(child as Element, out, { ...walk, role: undefined, inContent: true });
       }
     }
-    if (visible) out.add(pseudoText(element, '::after'));
-    if (block) out.space();
+    if (visible) addPseudo(element, '::after', out);
     if (out.text.trim().length > 0 && out.text.length > before) return;
   }
 
@@ -157,19 +175,57 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   }
 }
 
+/** A referenced element (aria-labelledby, a label) that is hidden names with everything it contains, hidden or not. */
+function isHidden(element: Element): boolean {
+  return hiddenReason(element, { layout: false }) !== undefined;
+}
+
+/** Text as drawn: CSS text-transform applies to names too (Chromium names from the rendered text). */
+function transformed(text: string, transform: string | undefined): string {
+  if (!transform || transform === 'none') return text;
+  if (transform === 'uppercase') return text.toUpperCase();
+  if (transform === 'lowercase') return text.toLowerCase();
+  if (transform === 'capitalize') return text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+  return text;
+}
+
 /** Hidden for a name computed from content: never rendered, or hidden from assistive technology. */
 function hiddenForName(element: Element, style: CSSStyleDeclaration | undefined): boolean {
   if (element.hasAttributes() && (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true')) return true;
   return style?.display === 'none';
 }
 
-/** Block-level boxes are set apart from their neighbours by a space in a name; inline ones are not. */
+/**
+ * Whether an element is set apart from its neighbours by a space in a name: everything but inline
+ * boxes of text (a <span>, an <a>) is (blocks, inline-blocks, images, svgs, controls, line breaks).
+ */
 function isBlock(style: CSSStyleDeclaration | undefined, element: Element): boolean {
-  if (element.localName === 'br') return true;
+  if (element.localName === 'br' || ATOMIC.has(element.localName)) return true;
   const display = style?.display;
   // Without computed styles (a DOM without CSS), treat every element as a block: words stay apart.
   if (!display) return true;
-  return !display.startsWith('inline') && display !== 'contents';
+  return display !== 'inline' && display !== 'contents';
+}
+
+/** Whether an element inside a name being computed gives its content to it (see NEVER_FROM_CONTENT). */
+function fromContentInside(element: Element): boolean {
+  const role = elementRole(element);
+  if (!role || !NEVER_FROM_CONTENT.has(role)) return true;
+  // An unnamed <section> or <form> is a plain container to a browser, not a region or a form.
+  if ((element.localName === 'section' || element.localName === 'form') && !element.hasAttribute('role')) {
+    return !element.hasAttribute('aria-label') && !element.hasAttribute('aria-labelledby');
+  }
+  return false;
+}
+
+/** Adds a ::before or ::after box's text: set apart by spaces when it is CSS alternative text or not an inline box. */
+function addPseudo(element: Element, pseudo: '::before' | '::after', out: NameText): void {
+  const { text, alt, inline } = pseudoText(element, pseudo);
+  if (!text) return;
+  const apart = alt || !inline;
+  if (apart) out.space();
+  out.add(text);
+  if (apart) out.space();
 }
 
 /** The value a control inside a label gives to the label's name (2C), or undefined for other elements. */
@@ -198,14 +254,17 @@ function embeddedValue(element: Element): string | undefined {
   return undefined;
 }
 
-/** The name an element gets from its own HTML (2E): labels, legend, caption, figcaption, alt, a button's value, an svg's title. */
-function nativeName(element: Element, out: NameText, walk: Walk): void {
+/**
+ * The name an element gets from its own HTML (2E): labels, legend, caption, figcaption, alt, a
+ * button's value, an svg's title. True when that settles the name even if it is empty.
+ */
+function nativeName(element: Element, out: NameText, walk: Walk): boolean {
   const tag = element.localName;
   const labels = (labelled: { labels?: NodeListOf<HTMLLabelElement> | null }) => {
     for (const label of Array.from(labelled.labels ?? [])) {
       if (label === element) continue;
       out.space();
-      alternative(label, out, { root: walk.root, role: undefined, inLabelledBy: walk.inLabelledBy, inContent: true, hiddenOk: true, visited: walk.visited });
+      alternative(label, out, { root: walk.root, role: undefined, inLabelledBy: walk.inLabelledBy, inContent: true, hiddenOk: walk.hiddenOk || isHidden(label), visited: walk.visited });
     }
   };
   if (tag === 'input') {
@@ -213,53 +272,56 @@ function nativeName(element: Element, out: NameText, walk: Walk): void {
     if (BUTTON_INPUTS.has(type)) {
       labels(element as HTMLInputElement);
       if (!out.text.trim()) out.add(element.getAttribute('value') ?? BUTTON_INPUT_DEFAULTS[type] ?? '');
-      return;
+      // A value attribute names the button even when empty (Chromium): no title, no content.
+      return element.hasAttribute('value');
     }
     if (type === 'image') {
       out.add(element.getAttribute('alt') || element.getAttribute('value') || element.getAttribute('title') || 'Submit');
-      return;
+      return false;
     }
     labels(element as HTMLInputElement);
-    return;
+    return false;
   }
   if (tag === 'select' || tag === 'textarea' || tag === 'meter' || tag === 'progress' || tag === 'output') {
     labels(element as HTMLSelectElement);
-    return;
+    return false;
   }
   if (tag === 'img' || tag === 'area') {
     out.add(element.getAttribute('alt') ?? '');
-    return;
+    return false;
   }
   if (tag === 'svg') {
     const title = Array.from(element.children).find((child) => child.localName === 'title');
     if (title) out.add(title.textContent ?? '');
-    return;
+    return false;
   }
   const captionTag = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : '';
   if (captionTag) {
     const caption = Array.from(element.children).find((child) => child.localName === captionTag);
     if (caption) alternative(caption, out, { ...walk, role: undefined, inContent: true });
   }
+  return false;
 }
 
-/** The text of a ::before or ::after box (its CSS alternative text when it has one). */
-function pseudoText(element: Element, pseudo: '::before' | '::after'): string {
-  let content: string | undefined;
+const NO_TEXT = { text: '', alt: false, inline: true };
+
+/** The text of a ::before or ::after box: its CSS alternative text (`content: "★" / "Rated"`) when it has one. */
+function pseudoText(element: Element, pseudo: '::before' | '::after'): { text: string; alt: boolean; inline: boolean } {
+  let style: CSSStyleDeclaration | undefined;
   try {
-    content = element.ownerDocument.defaultView?.getComputedStyle(element, pseudo).content;
+    style = element.ownerDocument.defaultView?.getComputedStyle(element, pseudo);
   } catch {
-    return '';
+    return NO_TEXT;
   }
-  if (!content || content === 'none' || content === 'normal' || !content.includes('"')) return '';
-  // `"text" / "alt text"`: the part after the slash is what assistive technology reads.
-  const strings = Array.from(content.matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? ''));
-  const slash = content.lastIndexOf('/');
-  const alt = slash > content.lastIndexOf('"', slash) && content.slice(slash).includes('"');
-  if (alt) {
-    const altPart = Array.from(content.slice(slash).matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? ''));
-    return altPart.join('');
-  }
-  return strings.join('');
+  const content = style?.content;
+  if (!content || content === 'none' || content === 'normal' || !content.includes('"')) return NO_TEXT;
+  const strings = (part: string) => Array.from(part.matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? '')).join('');
+  // A slash outside the quoted strings starts the alternative text.
+  const outside = content.replace(/"((?:[^"\\]|\\.)*)"/g, (match) => ' '.repeat(match.length));
+  const slash = outside.indexOf('/');
+  const inline = style?.display === 'inline';
+  if (slash >= 0) return { text: strings(content.slice(slash)), alt: true, inline };
+  return { text: strings(content), alt: false, inline };
 }
 
 function unescapeCss(text: string): string {
