@@ -1,13 +1,25 @@
-import { NAME_FROM_CONTENT } from './element-role.js';
+import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
 import { textUnseenBy, unseenReason } from './sighted.js';
-import { styleOf } from './visibility.js';
+import { hiddenReason, styleOf } from './visibility.js';
 
 /*
  * The accessible name: what a screen reader would announce for an element, which is also the
- * best short description for a model. A simplified accname 1.2: aria-labelledby, aria-label, the
- * element's own labelling (label, legend, caption, alt, value), its content for roles named by
- * content, then title and placeholder. Names are whitespace-collapsed and at most
- * 160 characters.
+ * best short description for a model. It follows the W3C accessible name computation (accname
+ * 1.2) as Chromium applies it to HTML:
+ *   2A hidden content is left out (display:none, `hidden`, aria-hidden="true"; the text of a
+ *      visibility:hidden element, though a visible child of it counts); an element referenced by
+ *      aria-labelledby or a <label> that is hidden itself names with everything it contains;
+ *   2B aria-labelledby (each id in turn, not followed again from a referenced element);
+ *   2C inside a name being computed, an embedded control gives its value;
+ *   2D aria-label;
+ *   2E the element's own labelling: <label>s, legend, caption, figcaption, alt, an input
+ *      button's value, an <svg>'s <title>;
+ *   2F content, for roles named by content and inside a name being computed: text, CSS
+ *      ::before/::after text, each child's own text alternative; block boxes are set apart by a
+ *      space, inline ones are not;
+ *   2I title, then placeholder.
+ * Whitespace is collapsed as the name is built, and the walk stops once the name is longer than
+ * 160 characters, which is where the name is cut.
  */
 
 /** Longest name kept; the outline clips further when it renders. */
@@ -15,13 +27,28 @@ const MAX_NAME_LENGTH = 160;
 /**
  * Longest text a name takes from what a sighted user cannot see (aria-label, a visually hidden or
  * display:none label, title, alt): enough for a label ("Close menu", "Search products"), too
- * little for a paragraph of instructions. Issue 20 item 7: such text is an injection channel.
+ * little for a paragraph of instructions. Such text is an injection channel (see "Safety").
  */
 const MAX_UNSEEN_LENGTH = 40;
 
-/** Never part of a name: form controls (a label's own input) and non-content elements. */
-const SKIPPED = new Set(['input', 'select', 'textarea', 'script', 'style', 'template', 'noscript']);
+/** Never part of a name, even when referenced: they are not text. */
+const NOT_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'datalist']);
 const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset: 'Reset', image: 'Submit' };
+/**
+ * Roles whose content never names anything, even inside another element's name (Chromium's
+ * rule): a link around an <article> or a <figure> is named by their own names only.
+ */
+const NEVER_FROM_CONTENT = new Set([
+  'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'complementary', 'contentinfo', 'dialog',
+  'document', 'feed', 'figure', 'form', 'grid', 'img', 'listbox', 'log', 'main', 'marquee', 'math', 'menu', 'menubar',
+  'meter', 'navigation', 'note', 'progressbar', 'radiogroup', 'region', 'search', 'searchbox', 'slider', 'spinbutton',
+  'status', 'table', 'tablist', 'tabpanel', 'textbox', 'timer', 'toolbar', 'tree', 'treegrid', 'scrollbar', 'separator',
+]);
+/** Elements drawn as one box inside a line (replaced or atomic): set apart by a space in a name, as Chromium does. */
+const ATOMIC = new Set(['img', 'svg', 'input', 'button', 'select', 'textarea', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'meter', 'progress', 'wbr']);
+/** Input types whose value, inside a label, is part of the name (2C). */
+const TEXT_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'number', '']);
+const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
 
 /**
  * The accessible name of `element` given its `role`; `''` when it has none.
@@ -33,113 +60,332 @@ const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset:
  * ```
  */
 export function accessibleName(element: Element, role: string | undefined): string {
-  return clean(rawName(element, role));
+  const name = new NameText();
+  const walk: Walk = { root: element, role, inLabelledBy: false, inContent: false, hiddenOk: false, sighted: true, visited: new Set() };
+  // A heading is named only by the text a person sees in it: never by aria-label, aria-labelledby,
+  // a title or text inside it that is visually hidden, transparent, same-coloured or tiny.
+  if (role === 'heading') addContent(element, styleOf(element), name, walk);
+  else alternative(element, name, walk);
+  return name.text.length > MAX_NAME_LENGTH ? name.text.slice(0, MAX_NAME_LENGTH).trimEnd() : name.text.trimEnd();
 }
 
 /*
- * What a sighted user cannot see (issue 20 item 7). A heading is named only by the text a person
- * sees in it: aria-label, aria-labelledby and visually hidden, transparent, same-coloured or tiny
- * text inside it never are. Other elements keep the accessible name screen readers use (it matters
- * to them), but each part that a person cannot see (aria-label, a hidden or visually hidden
- * label, title, alt, a control's visually hidden content when it shows no text) is cut to 40
- * characters, and a control's visible content wins over its visually hidden content.
+ * What a sighted user cannot see. Names follow the accname computation screen readers use (it
+ * matters to them), with two limits on what no one sees: content a sighted user cannot see is left
+ * out of a name computed from content while anything visible is there (a control shows its visible
+ * text, not its visually hidden one), and each part taken from an unseen source (aria-label, a
+ * hidden or visually hidden label, title, alt, unseen content when nothing visible names a control)
+ * is cut to MAX_UNSEEN_LENGTH characters.
  */
-function rawName(element: Element, role: string | undefined): string {
-  if (role === 'heading') return contentText(element, true);
-  const labelledBy = element.getAttribute('aria-labelledby');
-  if (labelledBy) {
-    const root = element.getRootNode() as Document | ShadowRoot;
-    const text = labelledBy
-      .split(/\s+/)
-      .map((id) => (id && typeof root.getElementById === 'function' ? root.getElementById(id) : null))
-      .map((label) => (label ? (label === element ? short(element.getAttribute('aria-label') ?? '') : labelText(label)) : ''))
-      .join(' ');
-    if (text.trim()) return text;
-  }
-  const label = element.getAttribute('aria-label');
-  if (label?.trim()) return short(label);
-  const own = nativeName(element);
-  if (own.trim()) return own;
-  if (role && NAME_FROM_CONTENT.has(role)) {
-    const text = contentText(element, true);
-    if (text.trim()) return text;
-    const unseen = contentText(element, false);
-    if (unseen.trim()) return short(unseen);
-  }
-  const title = element.getAttribute('title');
-  if (title?.trim()) return short(title);
-  return element.getAttribute('placeholder') ?? '';
-}
-
-/** A label's text: what a person sees of it, else (a visually hidden or display:none label) at most 40 characters. */
-function labelText(label: Element): string {
-  if (!unseenReason(label, { layout: false })) {
-    const seen = contentText(label, true);
-    if (seen.trim()) return seen;
-  }
-  return short(contentText(label, false));
-}
-
-/** Text no one sees, cut to a label's length. */
 function short(text: string): string {
   const collapsed = text.replace(/\s+/g, ' ').trim();
   return collapsed.length > MAX_UNSEEN_LENGTH ? `${collapsed.slice(0, MAX_UNSEEN_LENGTH - 1)}…` : collapsed;
 }
 
-/** The name an element gets from its own HTML: labels, legend, caption, figcaption, alt, a button's value. */
-function nativeName(element: Element): string {
-  const tag = element.localName;
-  if (tag === 'input') {
-    const input = element as HTMLInputElement;
-    const type = (element.getAttribute('type') ?? 'text').toLowerCase();
-    if (type === 'button' || type === 'submit' || type === 'reset') return element.getAttribute('value') ?? BUTTON_INPUT_DEFAULTS[type] ?? '';
-    if (type === 'image') return short(element.getAttribute('alt') ?? element.getAttribute('value') ?? 'Submit');
-    return labelsText(input.labels);
+/** A name being built: whitespace collapsed as text comes in. */
+class NameText {
+  text = '';
+  get full(): boolean {
+    return this.text.length > MAX_NAME_LENGTH;
   }
-  if (tag === 'select' || tag === 'textarea') return labelsText((element as HTMLSelectElement).labels);
-  if (tag === 'img' || tag === 'area') return short(element.getAttribute('alt') ?? '');
-  const captionTag = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : '';
-  if (captionTag) {
-    for (const child of Array.from(element.children)) if (child.localName === captionTag) return labelText(child);
+  add(piece: string): void {
+    if (!piece || this.full) return;
+    let collapsed = piece.replace(/\s+/g, ' ');
+    if ((this.text === '' || this.text.endsWith(' ')) && collapsed.startsWith(' ')) collapsed = collapsed.slice(1);
+    this.text += collapsed;
   }
-  return '';
+  space(): void {
+    if (this.text !== '' && !this.text.endsWith(' ')) this.text += ' ';
+  }
 }
 
-function labelsText(labels: NodeListOf<HTMLLabelElement> | null | undefined): string {
-  return labels ? Array.from(labels, labelText).join(' ') : '';
+interface Walk {
+  /** The element whose name is being computed (a label does not name it with its own value). */
+  root: Element;
+  /** The role of the element being named at this step (the root's, or undefined below it). */
+  role: string | undefined;
+  inLabelledBy: boolean;
+  /** Below the root, in a name being computed from content or a reference. */
+  inContent: boolean;
+  /** Inside something referenced by aria-labelledby or a label: hidden content counts. */
+  hiddenOk: boolean;
+  /** Leave out content a sighted user cannot see (see `short`). */
+  sighted: boolean;
+  visited: Set<Element>;
+}
+
+/** Adds `element`'s text alternative to `out` (accname step 2, for one node). */
+function alternative(element: Element, out: NameText, walk: Walk): void {
+  if (out.full || NOT_TEXT.has(element.localName)) return;
+  const style = styleOf(element);
+  if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
+  if (walk.sighted && walk.inContent && textUnseenBy(element, style, true)) return;
+  if (walk.visited.has(element)) return;
+  walk.visited.add(element);
+  // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
+  const apart = walk.inContent && isBlock(style, element);
+  if (apart) out.space();
+  ownAlternative(element, style, out, walk);
+  if (apart) out.space();
+}
+
+function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
+
+  // 2B: aria-labelledby (the non-standard aria-labeledby when it is absent), not followed twice.
+  if (!walk.inLabelledBy) {
+    const ids = element.getAttribute('aria-labelledby') ?? element.getAttribute('aria-labeledby');
+    if (ids) {
+      const root = element.getRootNode() as Document | ShadowRoot;
+      const parts: string[] = [];
+      for (const id of ids.split(/\s+/)) {
+        const target = id && typeof root.getElementById === 'function' ? root.getElementById(id) : null;
+        if (!target) continue;
+        const part = target === element ? short(element.getAttribute('aria-label') ?? '') : referencedText(target, walk, true);
+        if (part) parts.push(part);
+      }
+      if (parts.length > 0) {
+        out.add(parts.join(' '));
+        return;
+      }
+    }
+  }
+
+  // 2C: a control inside a name being computed gives its value (not the control being named).
+  if (walk.inContent && element !== walk.root) {
+    const value = embeddedValue(element);
+    if (value !== undefined) {
+      out.add(value);
+      return;
+    }
+  }
+
+  // 2D: aria-label.
+  const label = element.getAttribute('aria-label');
+  if (label?.trim()) {
+    out.add(short(label));
+    return;
+  }
+
+  // 2E: the host language's own labelling.
+  const native = new NameText();
+  const settled = nativeName(element, native, walk);
+  if (settled || native.text.trim()) {
+    out.add(native.text);
+    return;
+  }
+
+  // 2F: content, for roles named by content and for everything inside a name being computed.
+  const before = out.text.length;
+  if (walk.inContent ? fromContentInside(element) : walk.role !== undefined && NAME_FROM_CONTENT.has(walk.role)) {
+    addContent(element, style, out, walk);
+    if (out.text.trim().length > 0 && out.text.length > before) return;
+    // Nothing visible names it: its unseen content may, as a label would (icon buttons with
+    // visually hidden text), cut short.
+    if (!walk.inContent && walk.sighted) {
+      const unseen = new NameText();
+      addContent(element, style, unseen, { ...walk, sighted: false });
+      if (unseen.text.trim()) {
+        out.add(short(unseen.text));
+        return;
+      }
+    }
+  }
+
+  // 2I: the tooltip, then a field's placeholder (named elements only: not text inside a name).
+  if (out.text.length === before || !out.text.slice(before).trim()) {
+    const title = element.getAttribute('title');
+    if (title?.trim()) out.add(short(title));
+    else if (element === walk.root) out.add(element.getAttribute('placeholder') ?? element.getAttribute('aria-placeholder') ?? '');
+  }
+}
+
+/** The text content of `element` (2F), its ::before and ::after boxes and its children, in order. */
+function addContent(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
+  const visible = walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse');
+  const transform = style?.textTransform;
+  if (visible) addPseudo(element, '::before', out);
+  for (const child of renderedNodes(element)) {
+    if (out.full) break;
+    if (child.nodeType === 3) {
+      if (visible) out.add(transformed(child.nodeValue ?? '', transform));
+    } else if (child.nodeType === 1) {
+      alternative(child as Element, out, { ...walk, role: undefined, inContent: true });
+    }
+  }
+  if (visible) addPseudo(element, '::after', out);
 }
 
 /**
- * The text inside `element`, as a name: text nodes, `alt` of images, `aria-label` of labelled
- * children (cut to 40 characters); skipping display:none children (`sighted`: also children a
- * sighted user cannot see, see `textUnseenBy`) and form controls (a label's own input), and
- * stopping once it has enough for a name. Walks the flat tree (shadow roots, slots).
+ * The text a referenced element (aria-labelledby, a label, a caption) gives a name: what a person
+ * sees of it, else (a visually hidden or display:none label) at most MAX_UNSEEN_LENGTH characters.
  */
-function contentText(element: Element, sighted: boolean): string {
-  let text = '';
-  const visit = (node: Node): void => {
-    for (const child of renderedNodes(node)) {
-      if (text.length > MAX_NAME_LENGTH) return;
-      if (child.nodeType === 3) text += child.nodeValue ?? '';
-      if (child.nodeType !== 1) continue;
-      const el = child as Element;
-      const tag = el.localName;
-      if (SKIPPED.has(tag) || el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true') continue;
-      const style = styleOf(el);
-      if (style?.display === 'none' || (sighted && textUnseenBy(el, style, true))) continue;
-      const label = el.getAttribute('aria-label');
-      if (label?.trim()) text += ` ${short(label)} `;
-      else if (tag === 'img') text += ` ${short(el.getAttribute('alt') ?? '')} `;
-      else if (tag === 'svg') text += ` ${el.querySelector('title')?.textContent ?? ''} `;
-      else {
-        text += ' ';
-        visit(el);
-        text += ' ';
-      }
+function referencedText(target: Element, walk: Walk, inLabelledBy: boolean): string {
+  const hidden = isHidden(target);
+  const base = { root: walk.root, role: undefined, inLabelledBy, inContent: true, visited: walk.visited };
+  if (!hidden && !unseenReason(target, { layout: false })) {
+    const seen = new NameText();
+    alternative(target, seen, { ...base, hiddenOk: walk.hiddenOk, sighted: true, visited: new Set(walk.visited) });
+    if (seen.text.trim()) return seen.text.trim();
+  }
+  const unseen = new NameText();
+  alternative(target, unseen, { ...base, hiddenOk: walk.hiddenOk || hidden, sighted: false });
+  return short(unseen.text);
+}
+
+/** A referenced element (aria-labelledby, a label) that is hidden names with everything it contains, hidden or not. */
+function isHidden(element: Element): boolean {
+  return hiddenReason(element, { layout: false }) !== undefined;
+}
+
+/** Text as drawn: CSS text-transform applies to names too (Chromium names from the rendered text). */
+function transformed(text: string, transform: string | undefined): string {
+  if (!transform || transform === 'none') return text;
+  if (transform === 'uppercase') return text.toUpperCase();
+  if (transform === 'lowercase') return text.toLowerCase();
+  if (transform === 'capitalize') return text.replace(/(^|\s)(\p{L})/gu, (_, space: string, letter: string) => space + letter.toUpperCase());
+  return text;
+}
+
+/** Hidden for a name computed from content: never rendered, or hidden from assistive technology. */
+function hiddenForName(element: Element, style: CSSStyleDeclaration | undefined): boolean {
+  if (element.hasAttributes() && (element.hasAttribute('hidden') || element.getAttribute('aria-hidden') === 'true')) return true;
+  return style?.display === 'none';
+}
+
+/**
+ * Whether an element is set apart from its neighbours by a space in a name: everything but inline
+ * boxes of text (a <span>, an <a>) is (blocks, inline-blocks, images, svgs, controls, line breaks).
+ */
+function isBlock(style: CSSStyleDeclaration | undefined, element: Element): boolean {
+  if (element.localName === 'br' || ATOMIC.has(element.localName)) return true;
+  const display = style?.display;
+  // Without computed styles (a DOM without CSS), treat every element as a block: words stay apart.
+  if (!display) return true;
+  return display !== 'inline' && display !== 'contents';
+}
+
+/** Whether an element inside a name being computed gives its content to it (see NEVER_FROM_CONTENT). */
+function fromContentInside(element: Element): boolean {
+  const role = elementRole(element);
+  if (!role || !NEVER_FROM_CONTENT.has(role)) return true;
+  // An unnamed <section> or <form> is a plain container to a browser, not a region or a form.
+  if ((element.localName === 'section' || element.localName === 'form') && !element.hasAttribute('role')) {
+    return !element.hasAttribute('aria-label') && !element.hasAttribute('aria-labelledby');
+  }
+  return false;
+}
+
+/** Adds a ::before or ::after box's text: set apart by spaces when it is CSS alternative text or not an inline box. */
+function addPseudo(element: Element, pseudo: '::before' | '::after', out: NameText): void {
+  const { text, alt, inline } = pseudoText(element, pseudo);
+  if (!text) return;
+  const apart = alt || !inline;
+  if (apart) out.space();
+  out.add(text);
+  if (apart) out.space();
+}
+
+/** The value a control inside a label gives to the label's name (2C), or undefined for other elements. */
+function embeddedValue(element: Element): string | undefined {
+  const tag = element.localName;
+  const role = element.getAttribute('role')?.trim().split(/\s+/)[0];
+  if (tag === 'input') {
+    const type = (element.getAttribute('type') ?? '').toLowerCase();
+    if (TEXT_INPUTS.has(type)) return (element as HTMLInputElement).value;
+    if (type === 'range') return element.getAttribute('aria-valuetext') ?? (element as HTMLInputElement).value;
+    return undefined;
+  }
+  if (tag === 'textarea') return (element as HTMLTextAreaElement).value;
+  if (tag === 'select') {
+    const select = element as HTMLSelectElement;
+    return Array.from(select.selectedOptions ?? [], (option) => option.textContent ?? '').join(' ');
+  }
+  if (role === 'textbox') return element.textContent ?? '';
+  if (role === 'slider' || role === 'spinbutton' || role === 'scrollbar' || role === 'progressbar') {
+    return element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow') ?? '';
+  }
+  if (role === 'combobox' || role === 'listbox') {
+    const selected = element.querySelector('[aria-selected="true"]');
+    return selected?.textContent ?? '';
+  }
+  return undefined;
+}
+
+/**
+ * The name an element gets from its own HTML (2E): labels, legend, caption, figcaption, alt, a
+ * button's value, an svg's title. True when that settles the name even if it is empty.
+ */
+function nativeName(element: Element, out: NameText, walk: Walk): boolean {
+  const tag = element.localName;
+  const labels = (labelled: { labels?: NodeListOf<HTMLLabelElement> | null }) => {
+    for (const label of Array.from(labelled.labels ?? [])) {
+      if (label === element) continue;
+      out.space();
+      out.add(referencedText(label, walk, walk.inLabelledBy));
     }
   };
-  visit(element);
-  return text;
+  if (tag === 'input') {
+    const type = (element.getAttribute('type') ?? 'text').toLowerCase();
+    if (BUTTON_INPUTS.has(type)) {
+      labels(element as HTMLInputElement);
+      if (!out.text.trim()) out.add(element.getAttribute('value') ?? BUTTON_INPUT_DEFAULTS[type] ?? '');
+      // A value attribute names the button even when empty (Chromium): no title, no content.
+      return element.hasAttribute('value');
+    }
+    if (type === 'image') {
+      out.add(short(element.getAttribute('alt') || element.getAttribute('value') || element.getAttribute('title') || 'Submit'));
+      return false;
+    }
+    labels(element as HTMLInputElement);
+    return false;
+  }
+  if (tag === 'select' || tag === 'textarea' || tag === 'meter' || tag === 'progress' || tag === 'output') {
+    labels(element as HTMLSelectElement);
+    return false;
+  }
+  if (tag === 'img' || tag === 'area') {
+    out.add(short(element.getAttribute('alt') ?? ''));
+    return false;
+  }
+  if (tag === 'svg') {
+    const title = Array.from(element.children).find((child) => child.localName === 'title');
+    if (title) out.add(title.textContent ?? '');
+    return false;
+  }
+  const captionTag = tag === 'fieldset' ? 'legend' : tag === 'table' ? 'caption' : tag === 'figure' ? 'figcaption' : '';
+  if (captionTag) {
+    const caption = Array.from(element.children).find((child) => child.localName === captionTag);
+    if (caption) alternative(caption, out, { ...walk, role: undefined, inContent: true });
+  }
+  return false;
+}
+
+const NO_TEXT = { text: '', alt: false, inline: true };
+
+/** The text of a ::before or ::after box: its CSS alternative text (`content: "★" / "Rated"`) when it has one. */
+function pseudoText(element: Element, pseudo: '::before' | '::after'): { text: string; alt: boolean; inline: boolean } {
+  let style: CSSStyleDeclaration | undefined;
+  try {
+    style = element.ownerDocument.defaultView?.getComputedStyle(element, pseudo);
+  } catch {
+    return NO_TEXT;
+  }
+  const content = style?.content;
+  if (!content || content === 'none' || content === 'normal' || !content.includes('"')) return NO_TEXT;
+  const strings = (part: string) => Array.from(part.matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? '')).join('');
+  // A slash outside the quoted strings starts the alternative text.
+  const outside = content.replace(/"((?:[^"\\]|\\.)*)"/g, (match) => ' '.repeat(match.length));
+  const slash = outside.indexOf('/');
+  const inline = style?.display === 'inline';
+  if (slash >= 0) return { text: strings(content.slice(slash)), alt: true, inline };
+  return { text: strings(content), alt: false, inline };
+}
+
+function unescapeCss(text: string): string {
+  return text.replace(/\\([0-9a-fA-F]{1,6}\s?|.)/g, (_, code: string) => {
+    const hex = code.trim();
+    return /^[0-9a-fA-F]+$/.test(hex) ? String.fromCodePoint(Number.parseInt(hex, 16)) : code;
+  });
 }
 
 /** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
@@ -153,10 +399,4 @@ function renderedNodes(node: Node): readonly Node[] {
     }
   }
   return Array.from(node.childNodes);
-}
-
-/** Collapses whitespace and clips to 160 characters. */
-function clean(text: string): string {
-  const collapsed = text.replace(/\s+/g, ' ').trim();
-  return collapsed.length > MAX_NAME_LENGTH ? collapsed.slice(0, MAX_NAME_LENGTH) : collapsed;
 }

@@ -24,7 +24,7 @@ export const LANDMARK_ROLES: ReadonlySet<string> = new Set(['banner', 'navigatio
  */
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'focusable',
+  'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'focusable', 'clickable',
 ]);
 
 /**
@@ -50,7 +50,7 @@ export const BLOCK_ROLES: ReadonlySet<string> = new Set([
  */
 export const NAME_FROM_CONTENT: ReadonlySet<string> = new Set([
   'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
-  'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'tooltip',
+  'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'tooltip', 'clickable', 'focusable',
 ]);
 
 const INPUT_ROLES: Record<string, string> = {
@@ -72,7 +72,9 @@ const SECTIONING = 'article, aside, main, nav, section';
  * The role of `element` (its first `role` token, else the implicit role of its tag), or
  * `undefined` for generic elements and `role="none"`/`"presentation"`. A `<section>` is `region`
  * whether or not it has a name (the outline lists unnamed ones only when they have an id); an
- * element with `tabindex` ≥ 0 and no role is `focusable`.
+ * element with `tabindex` ≥ 0 and no role is `focusable`; one with an `onclick` attribute and no role is
+ * `clickable` (the outline also calls a `focusable` one with `cursor: pointer` `clickable`). Both
+ * are named by their content, as a button is.
  *
  * @example
  * ```ts
@@ -89,6 +91,7 @@ export function elementRole(element: Element): string | undefined {
   if (explicit) return role && INTERACTIVE_ROLES.has(role) ? role : undefined;
   if (role) return role;
   if (isEditingHost(element)) return 'textbox';
+  if (element.hasAttribute('onclick') && element.localName !== 'body' && element.localName !== 'html') return 'clickable';
   const tabindex = element.getAttribute('tabindex');
   return tabindex !== null && Number(tabindex) >= 0 ? 'focusable' : undefined;
 }

@@ -49,6 +49,9 @@ export interface ActionHandlers {
   onAsk?: ((question: string, context: LoopToolContext) => string | Promise<string>) | undefined;
 }
 
+/** Longest result of a tool declared `risk: 'read'` that goes into the next prompt (others: 160 characters). */
+const READ_RESULT_CHARS = 6000;
+
 /** What dispatching one action produced. */
 export interface ActionOutcome {
   /** What the next prompt should say about it (a tool's result or error, the user's answer). */
@@ -94,7 +97,9 @@ export async function dispatchAction(action: TurnAction, handlers: ActionHandler
         }
         const result = await (typeof tool === 'function' ? tool : tool.run)(action.args, context);
         if (signal?.aborted) return {};
-        return { observation: { kind: 'tool-result', name, summary: `${name}: ${result === undefined ? 'ok' : clip(result)}`, data: result } };
+        // A read tool's result is what the model asked to see: it is kept whole up to READ_RESULT_CHARS.
+        const max = typeof tool === 'object' && (tool as { risk?: unknown }).risk === 'read' ? READ_RESULT_CHARS : undefined;
+        return { observation: { kind: 'tool-result', name, summary: `${name}: ${result === undefined ? 'ok' : clip(result, max)}`, data: result } };
       }
     }
   } catch (error) {

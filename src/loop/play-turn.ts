@@ -40,7 +40,16 @@ export interface PlayTurnInput {
 
 /** How a turn ended: applied, or refused (its plan change rolled back) with an error to feed back. */
 export type TurnOutcome =
-  | { ok: true; envelope: TurnEnvelope; adjust: AdjustResult; observations: Observation[]; usage: LLMUsage | undefined; finishSummary: string | undefined }
+  | {
+      ok: true;
+      envelope: TurnEnvelope;
+      adjust: AdjustResult;
+      observations: Observation[];
+      usage: LLMUsage | undefined;
+      finishSummary: string | undefined;
+      /** Every action was a `risk: 'read'` tool: the turn's plan change was undone. */
+      lookOnly: boolean;
+    }
   | {
       ok: false;
       /** An `EnvelopeError`, `output_too_long`, or a `timeout` `AbortError`: worded for the model. */
@@ -210,8 +219,27 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     return fail(cutOff ? new EnvelopeError(failure.code as 'envelope_invalid', failure.message + cutOff, { raw: failure.raw, issues: failure.issues }) : failure);
   }
   await untilAborted(chain, signal);
-  turn.commit();
-  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary };
+  // A turn that only looked (every action a tool declared `risk: 'read'`) changes nothing in the
+  // plan: it gathered what the next turn acts on, so its todo change is undone.
+  const lookOnly = isLookOnly(envelope.actions, input.handlers);
+  if (lookOnly) {
+    turn.rollback();
+    adjust = { completed: [], replaced: [], ignored: adjust.ignored };
+  } else turn.commit();
+  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary, lookOnly };
+}
+
+/** Whether every action is a call of a tool that declares `risk: 'read'` (and there is at least one). */
+function isLookOnly(actions: readonly TurnAction[], handlers: ActionHandlers): boolean {
+  const tools = handlers.tools ?? {};
+  return (
+    actions.length > 0 &&
+    actions.every((action) => {
+      if (action.type !== 'tool' || !Object.hasOwn(tools, action.name)) return false;
+      const tool = tools[action.name];
+      return typeof tool === 'object' && (tool as { risk?: unknown }).risk === 'read';
+    })
+  );
 }
 
 /**

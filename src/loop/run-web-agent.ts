@@ -38,6 +38,12 @@ export interface RunWebAgentOptions extends ActionHandlers {
   resume?: boolean | undefined;
   /** Turns allowed beyond the remaining todos; the bound is fixed when the turns start. Default 2. */
   maxTurnSlack?: number | undefined;
+  /**
+   * Turns that only look (every action a tool with `risk: 'read'`, such as `planloop/dom`'s
+   * `createLookTools`) that do not count against the turn bound. Such a turn never completes or
+   * rewrites a todo, nor finishes the run. Default 3.
+   */
+  maxLookTurns?: number | undefined;
   /** Turns without a todo completed or replaced before the prompt nudges the model (0: never). Default 2. */
   stallTurns?: number | undefined;
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
@@ -131,7 +137,7 @@ const MAX_ATTEMPTS = 2;
  * (`plan.acquireRun`), and starting another while one runs, here or in another tab, throws code
  * `run_in_progress` naming the holder (`takeOver: true` takes it over instead). The run stops, as
  * an abort, when another tab takes the lease over or asks it to stop (`plan.requestStop()`).
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `observeBudget` 400, `resume` only
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `maxLookTurns` 3, `observeBudget` 400, `resume` only
  * for the same task; each of these numbers must be a whole number of at least 0, else a
  * `ValidationError` (`invalid_input`) before any model call.
  *
@@ -154,6 +160,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   // A NaN slack (say from Number(field.value)) would make the bound never hit: refuse it up front.
   const slack = wholeNumber(options.maxTurnSlack ?? 2, 'maxTurnSlack');
   const stallTurns = wholeNumber(options.stallTurns ?? 2, 'stallTurns');
+  const maxLooks = wholeNumber(options.maxLookTurns ?? 3, 'maxLookTurns');
   const memory = new TurnMemory(wholeNumber(options.memorySize ?? 4, 'memorySize'));
   const observeTokens = wholeNumber(options.observeBudget ?? 400, 'observeBudget');
   const limits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
@@ -200,7 +207,8 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
     }
 
-    const maxTurns = plan.todos.remaining().length + slack;
+    let maxTurns = plan.todos.remaining().length + slack;
+    let looks = 0;
     let observations: Observation[] = [];
     for (;;) {
       if (plan.todos.remaining().length === 0) return finish('no_todos');
@@ -252,7 +260,13 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
       memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
       const planning = envelope.turn_planning;
-      const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
+      // A turn that only looked finishes nothing (its plan change was undone) and, up to
+      // `maxLookTurns`, does not use up a turn of the bound.
+      const finishing = !outcome.lookOnly && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
+      if (outcome.lookOnly && looks < maxLooks) {
+        looks += 1;
+        maxTurns += 1;
+      }
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
       step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
       plan.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
