@@ -7,6 +7,7 @@ import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
+import { fenceBlock } from './prompt-fence.js';
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
@@ -250,7 +251,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         observations.push(ignored);
         step('obs', ignored.summary);
       }
-      memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
+      memory.record(envelope, adjust);
       const planning = envelope.turn_planning;
       const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
@@ -321,10 +322,10 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
-/** What the model is told after a bad reply: the error, and what already ran. */
+/** What the model is told after a bad reply: the error, and what already ran (what the tools said, fenced as in the turn prompt). */
 function retryMessage(error: PlanloopError, done: string[], observations: Observation[]): string {
   const parts = [error.message];
   if (done.length > 0) parts.push(`Already done this turn, do not repeat: ${done.join('; ')}.`);
-  if (observations.length > 0) parts.push(`Observed: ${observations.map((observation) => observation.summary).join(' ')}`);
+  if (observations.length > 0) parts.push(fenceBlock('data', `Observed:\n${observations.map((observation) => `- ${clip(observation.summary, 400)}`).join('\n')}`));
   return parts.join('\n');
 }
