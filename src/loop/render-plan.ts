@@ -18,7 +18,7 @@ export const NOTHING_LEFT_LINE = 'No todos left: finish now with task_finish.';
  * page` is a navigate), so the turn prompt leaves them out; any other intent (a host's own) is
  * shown.
  */
-const PLANNER_INTENTS: ReadonlySet<string> = new Set(['navigate', 'narrate', 'click', 'fill', 'ask', 'finish']);
+const IMPLIED_INTENTS: ReadonlySet<string> = new Set(['navigate', 'narrate', 'click', 'fill', 'ask', 'finish']);
 
 /**
  * The plan as the model sees it each turn: only the todos not completed, head first, one line
@@ -49,7 +49,7 @@ export function renderPlanForTurn(source: TodoSource): string {
       const implied = above?.expected_turn !== undefined && todo.expected_turn === above.expected_turn + 1;
       const turn = todo.expected_turn && !implied ? ` (turn ${todo.expected_turn})` : '';
       const intent = oneLine(todo.intent).replace(/ /g, '-');
-      return `${todo.id} ${PLANNER_INTENTS.has(intent) ? '' : `${intent}: `}${oneLine(todo.description)}${turn}`;
+      return `${todo.id} ${IMPLIED_INTENTS.has(intent) ? '' : `${intent}: `}${oneLine(todo.description)}${turn}`;
     })
     .join('\n');
 }

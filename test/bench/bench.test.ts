@@ -32,6 +32,17 @@ describe('benchmarks (smoke)', () => {
     expect(span?.output[3]?.outputPerTurn.mean).toBeLessThan(span?.output[3]?.outputPerTurn.max ?? 0);
   });
 
+  it('counts a planloop turn all in: the turn line, memory, fences and labels besides the todo lines', async () => {
+    const { scenarios, fixedByBackend } = await benchTokens({ scenarios: [tourScenario(4)] });
+    const tour = scenarios[0];
+    expect(tour?.failedTurns).toEqual([]);
+    // The user message holds more than the todo lines, and the fencing is counted in it.
+    expect(tour?.planContext.userMessageMax).toBeGreaterThan((tour?.planContext.max ?? 0) + (tour?.fencing.tags ?? 0));
+    expect(tour?.fencing.tags).toBeGreaterThanOrEqual(8);
+    expect(tour?.fencing.rule).toBeGreaterThanOrEqual(10);
+    expect(tour?.planloopInput[0]?.perTurnMax).toBe(fixedByBackend['schema enforced'] + (tour?.planContext.userMessageMax ?? 0));
+  });
+
   it('reads LangChain from the installed package, or says plainly that its sizes are estimated', async () => {
     const missing = await loadLangChainWriteTodos(4, '/nonexistent-project');
     expect(missing.exact).toBe(false);
@@ -59,6 +70,9 @@ describe('benchmarks (smoke)', () => {
     expect(firstAction.textShare).toBeLessThan(firstAction.firstActionClosesAt); // the words show before the narrate closes
 
     const tokens = await benchTokens({ scenarios: [tourScenario(2)] });
+    const tokensWithFailures = await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 });
+    expect(tokens.scenarios[0]?.failedTurns).toEqual([]); // the headline has no failed turns
+    expect(tokensWithFailures.scenarios[0]?.failedTurns).toEqual([1]);
     const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
@@ -71,13 +85,14 @@ describe('benchmarks (smoke)', () => {
       'IndexedDB: the large document',
     ]);
     expect(storage.rows.every((row) => row.whole > 0 && row.parts > 0)).toBe(true);
-    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage });
+    const targets = checkTargets({ tokens, tokensWithFailures, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage });
     expect(targets.map((check) => check.target)).toContain('first visible action (first narrated words or first tool call)');
     expect(targets.map((check) => check.target)).toContain('save after a todo change, with a 10,000-character document');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens,
+      tokensWithFailures,
       bundle: { sizes },
       overhead,
       firstAction,
@@ -90,6 +105,8 @@ describe('benchmarks (smoke)', () => {
     expect(markdown).toContain('## Markdown editing');
     expect(markdown).toContain('## Storage');
     expect(markdown).toContain('write_todos ÷ this');
+    expect(markdown).toContain('### With failed turns: one in 2');
+    expect(markdown).toMatch(/Data fencing.*tags cost \d+ tokens and the instructions' data rule \d+/);
   });
 
   it('counts the tokens of a markdown edit answered as edits and as a rewrite', () => {
@@ -114,6 +131,7 @@ describe('benchmarks (smoke)', () => {
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens: await benchTokens({ scenarios: [tourScenario(2)] }),
+      tokensWithFailures: await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 }),
       bundle: { sizes: [] },
       overhead: await benchOverhead({ sizes: [5], iterations: 2, planSizes: [3], planIterations: 1 }),
       firstAction: await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 }),
