@@ -61,7 +61,7 @@ export interface RunWebAgentOptions extends ActionHandlers {
   url?: (() => string | undefined) | false | undefined;
   /** Bounds of each turn (answer time, characters, actions). Defaults: {@link DEFAULT_TURN_LIMITS}. */
   turnLimits?: Partial<TurnLimits> | undefined;
-  /** Replaces the envelope instructions (the turn system prompt). */
+  /** Replaces the envelope instructions (the turn system prompt); the data rule (`DATA_RULE`: what the fences mean) is kept after it. */
   systemPrompt?: string | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;

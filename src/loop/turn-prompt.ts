@@ -82,7 +82,8 @@ export interface TurnToolSpec {
 
 /**
  * The system message of a turn: the envelope instructions (or `systemPrompt`, which replaces
- * them) and a `Tools:` line.
+ * them) and a `Tools:` line. A replacement that does not carry {@link DATA_RULE} gets it after
+ * it: the user message always fences the page, so the model is always told what the fences mean.
  *
  * @example
  * ```ts
@@ -93,7 +94,8 @@ export interface TurnToolSpec {
 export function turnSystemPrompt(options: { tools?: readonly TurnToolSpec[]; systemPrompt?: string } = {}): string {
   const tools = options.tools ?? [];
   const toolLine = tools.length === 0 ? '' : `\nTools: ${tools.map((tool) => (tool.description ? `${tool.name} (${oneLine(tool.description)})` : tool.name)).join('; ')}`;
-  return (options.systemPrompt ?? TURN_INSTRUCTIONS) + toolLine;
+  const instructions = options.systemPrompt ?? TURN_INSTRUCTIONS;
+  return (instructions.includes(DATA_RULE) ? instructions : `${instructions}\n${DATA_RULE}`) + toolLine;
 }
 
 /** What {@link turnUserPrompt} renders. */

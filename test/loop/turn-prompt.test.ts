@@ -4,7 +4,7 @@ import type { TodoItem } from '../../src/artifacts/todos.js';
 import { TURN_ENVELOPE_JSON_SCHEMA } from '../../src/envelope/schema.js';
 import { describedInPrompt, jsonInstruction } from '../../src/llm/json-instruction.js';
 import { NOTHING_LEFT_LINE, renderPlanForTurn } from '../../src/loop/render-plan.js';
-import { buildTurnMessages, clip, TURN_INSTRUCTIONS, turnSystemPrompt, turnUserPrompt } from '../../src/loop/turn-prompt.js';
+import { buildTurnMessages, clip, DATA_RULE, TURN_INSTRUCTIONS, turnSystemPrompt, turnUserPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
 
 const todos: TodoItem[] = [
@@ -187,7 +187,9 @@ describe('the turn system message and clip', () => {
     const [system, user] = buildTurnMessages({ task: 'x', todos, turn: 1, maxTurns: 3 }, { tools: [{ name: 'navigate', description: 'open a page {path}' }, { name: 'click' }] });
     expect(system).toEqual({ role: 'system', content: `${TURN_INSTRUCTIONS}\nTools: navigate (open a page {path}); click` });
     expect(user?.role).toBe('user');
-    expect(turnSystemPrompt({ systemPrompt: 'Mine.' })).toBe('Mine.');
+    // A replacement keeps the data rule: the user message fences the page whatever the instructions.
+    expect(turnSystemPrompt({ systemPrompt: 'Mine.' })).toBe(`Mine.\n${DATA_RULE}`);
+    expect(turnSystemPrompt({ systemPrompt: `${TURN_INSTRUCTIONS}\nBe brief.` })).toBe(`${TURN_INSTRUCTIONS}\nBe brief.`);
   });
 
   it('clips values to one short line', () => {
