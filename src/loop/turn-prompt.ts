@@ -105,17 +105,17 @@ export interface TurnPromptInput {
   todos: readonly TodoItem[];
   turn: number;
   maxTurns: number;
-  /** Short lines about earlier turns, oldest first. */
+  /** Short lines about earlier turns, oldest first: the model's own record, shown inside `<plan>`. */
   memory?: readonly string[];
-  /** What the last turn observed. */
+  /** What the last turn observed: answers (`kind: 'answer'`, the user's words) stand on their own lines, the rest goes inside `<data>`. */
   observations?: readonly Observation[];
   /** A one-line push after turns without progress. */
   nudge?: string | undefined;
-  /** Where the page is now (a path or URL). */
+  /** Where the page is now (a path or URL), shown inside `<data>` (a page can set it). */
   url?: string | undefined;
   /** The user's language (BCP-47), as the planning call had it: the model speaks it every turn. */
   locale?: string | undefined;
-  /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget. */
+  /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget; shown inside `<data>`. */
   page?: string | undefined;
 }
 
