@@ -7,7 +7,7 @@ import { benchOverhead } from '../../bench/overhead.js';
 import { benchStorage } from '../../bench/storage.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
 import { formScenario, replanScenario, spanScenario, tourScenario } from '../../bench/scenarios.js';
-import { benchTokens, loadLangChainWriteTodos } from '../../bench/tokens.js';
+import { benchTokens, countTokens, loadLangChainWriteTodos } from '../../bench/tokens.js';
 
 // Each benchmark once, on tiny inputs, so that none of them rots. The figures are not asserted.
 
@@ -30,6 +30,15 @@ describe('benchmarks (smoke)', () => {
     const span = result.scenarios.find((scenario) => scenario.key === 'span');
     expect(span?.turns).toBe(6);
     expect(span?.output[3]?.outputPerTurn.mean).toBeLessThan(span?.output[3]?.outputPerTurn.max ?? 0);
+  });
+
+  it('counts write_todos\' last call, which marks the last todo done, also when the list did not change otherwise', async () => {
+    const scenario = spanScenario(2); // two todos over four turns: a todo starts at turns 1 and 3, the run ends at 4
+    const { scenarios } = await benchTokens({ scenarios: [scenario] });
+    const [a, b] = scenario.todos.map((todo) => todo.description) as [string, string];
+    const call = (first: string, second: string) => countTokens(JSON.stringify({ name: 'write_todos', arguments: { todos: [{ content: a, status: first }, { content: b, status: second }] } }));
+    const expected = call('in_progress', 'pending') + call('completed', 'in_progress') + call('completed', 'completed');
+    expect(scenarios[0]?.output[3]?.totalOutput).toBe(expected);
   });
 
   it('counts a planloop turn all in: the turn line, memory, fences and labels besides the todo lines', async () => {
