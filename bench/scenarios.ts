@@ -5,12 +5,16 @@ export interface TokenScenario {
   /** Stable key: `tour`, `form`, `replan` or `span`. */
   key: 'tour' | 'form' | 'replan' | 'span';
   name: string;
+  /** The user's task, as a turn prompt carries it (its own tokens are not counted). */
+  task: string;
   todos: TodoInput[];
   /** Turns each todo takes (the model works on it that many turns in a row). Default 1. */
   turnsPerTodo?: number;
   /** Turn (1-based) at which the run rewrites todos, and how many (the last `count` todos). */
   replaceAt?: { turn: number; count: number; rewrite: (todo: TodoInput, index: number) => TodoInput };
 }
+
+const TOUR_TASK = 'Show me the pricing, the integrations and the free trial';
 
 const TOUR: TodoInput[] = [
   { intent: 'navigate', description: 'Open the pricing page' },
@@ -66,7 +70,7 @@ function take(items: readonly TodoInput[], n: number): TodoInput[] {
  * ```
  */
 export function tourScenario(size = 10): TokenScenario {
-  return { key: 'tour', name: `${size}-todo tour, ${size} turns`, todos: take(TOUR, size) };
+  return { key: 'tour', name: `${size}-todo tour, ${size} turns`, task: TOUR_TASK, todos: take(TOUR, size) };
 }
 
 /**
@@ -78,7 +82,7 @@ export function tourScenario(size = 10): TokenScenario {
  * ```
  */
 export function formScenario(size = 30): TokenScenario {
-  return { key: 'form', name: `${size}-todo form filling, ${size} turns`, todos: take(formTodos(), size) };
+  return { key: 'form', name: `${size}-todo form filling, ${size} turns`, task: 'Sign me up for a Team account with my details', todos: take(formTodos(), size) };
 }
 
 /**
@@ -95,6 +99,7 @@ export function replanScenario(size = 20): TokenScenario {
   return {
     key: 'replan',
     name: `${size}-todo tour, half rewritten at turn ${half + 1}`,
+    task: TOUR_TASK,
     todos: take(TOUR, size),
     replaceAt: {
       turn: half + 1,
@@ -118,7 +123,7 @@ export function replanScenario(size = 20): TokenScenario {
  * ```
  */
 export function spanScenario(size = 10): TokenScenario {
-  return { key: 'span', name: `${size}-todo tour, each todo over 2 turns`, todos: take(TOUR, size), turnsPerTodo: 2 };
+  return { key: 'span', name: `${size}-todo tour, each todo over 2 turns`, task: TOUR_TASK, todos: take(TOUR, size), turnsPerTodo: 2 };
 }
 
 /**

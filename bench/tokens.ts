@@ -9,8 +9,10 @@ import { TURN_ENVELOPE_JSON_SCHEMA } from '../src/envelope/schema.js';
 import { createEnvelopeStreamParser } from '../src/envelope/stream.js';
 import { createWriteTodos } from '../src/interop/write-todos.js';
 import { describedInPrompt, jsonInstruction } from '../src/llm/json-instruction.js';
+import type { Observation } from '../src/events.js';
 import { renderPlanForTurn } from '../src/loop/render-plan.js';
-import { TURN_INSTRUCTIONS } from '../src/loop/turn-prompt.js';
+import { TurnMemory } from '../src/loop/turn-memory.js';
+import { DATA_RULE, TURN_INSTRUCTIONS, turnUserPrompt } from '../src/loop/turn-prompt.js';
 import { Plan } from '../src/plan.js';
 import { plannerSystemPrompt } from '../src/planning/prompts.js';
 import { ratio, round } from './measure.js';
@@ -205,9 +207,15 @@ export interface ScenarioTokens {
   output: ProtocolTokens[];
   /** write_todos output ÷ each planloop form and ÷ the floor. */
   ratios: { compact: number | null; full: number | null; floor: number | null };
-  /** planloop's plan context per turn: the rendered todos (first / largest). */
-  planContext: { first: number; max: number };
-  /** planloop input per turn (largest) and per run, by backend kind. */
+  /**
+   * planloop's plan context per turn: the rendered todos (first turn / largest), and the largest
+   * user message less the task, URL and page text (fences, turn line, memory, observations'
+   * framing included) and the turn it happens on.
+   */
+  planContext: { first: number; max: number; userMessageMax: number; largestTurn: number };
+  /** What the data fencing costs on that largest turn: the `<plan>`/`<data>` tags, and the instructions' data rule. */
+  fencing: { tags: number; rule: number };
+  /** planloop input per turn (largest) and per run, by backend kind: the system message and all of the user message but the task, URL and page text. */
   planloopInput: Array<{ backend: BackendKind; perTurnMax: number; total: number }>;
   /** write_todos input per turn (largest) and per run: LangChain's middleware and planloop's own tool. */
   writeTodosInput: Array<{ protocol: string; perTurnMax: number; total: number; fixed: number }>;
@@ -229,7 +237,7 @@ export interface TokensResult {
 /** Options of {@link benchTokens}. */
 export interface BenchTokensOptions {
   scenarios?: readonly TokenScenario[];
-  /** One turn in this many fails once on both sides and is sent again (turns failEvery/2, 1.5·failEvery, …). Default 10; 0: none. */
+  /** One turn in this many fails once on both sides and is sent again (turns failEvery/2, 1.5·failEvery, …). Default 0: none (`npm run bench` also runs 10). */
   failEvery?: number;
   /** Where to look for `langchain`. Default this project. */
   langchainRoot?: string;
@@ -245,6 +253,8 @@ function upkeepTokens(members: string): number {
 
 interface Turn {
   render: string;
+  /** The turn's whole user message as `runWebAgent` builds it, and the tokens of what the host and the page put in it (task, URL, page text). */
+  prompt: { user: string; excluded: number };
   compact: string;
   full: string;
   floor: string;
@@ -252,10 +262,24 @@ interface Turn {
   call: WriteTodosArgs | undefined;
 }
 
+/** Stand-ins for what the host and the page put into a turn's prompt: built into it, then subtracted. */
+const PAGE_TEXT = '[e1] heading "Pricing"\n[e2] button "Start free trial"';
+const PAGE_URL = '/pricing';
+
+/** The actions a todo of this intent takes in the replay: a tool call for page actions (with a narrate), else its own kind. */
+function actionsFor(intent: string): string {
+  if (intent === 'finish') return '[{"type":"task_finish","summary":"Done."}]';
+  if (intent === 'narrate') return '[{"type":"narrate","text":"Here."}]';
+  return `[{"type":"tool","name":${JSON.stringify(intent)},"args":{}},{"type":"narrate","text":"Here."}]`;
+}
+
 /**
  * Replays a scenario turn by turn on a real plan: the compact envelope the prompt teaches (parsed
  * and applied as a turn would), the full envelope of the same changes, the floor (bare ids), and
- * the write_todos call a model would make (only on turns where the list changes).
+ * the write_todos call a model would make (only on turns where the list changes). Each turn's
+ * user message is the one `runWebAgent` builds (`turnUserPrompt`, with the real `TurnMemory` at
+ * its default size, the last turn's tool observations as a tool that returns nothing gives them,
+ * and stand-ins for the task, the URL and the page, whose tokens are noted to be left out).
  */
 function replay(scenario: TokenScenario): Turn[] {
   const plan = new Plan();
@@ -265,10 +289,14 @@ function replay(scenario: TokenScenario): Turn[] {
   const ids = plan.todos.list().map((todo) => todo.id);
   let contents = scenario.todos.map((todo) => todo.description);
   const turns: Turn[] = [];
+  const memory = new TurnMemory(4);
+  const excluded = countTokens(scenario.task) + countTokens(PAGE_URL) + countTokens(PAGE_TEXT);
+  let observations: Observation[] = [];
   for (let turn = 1; turn <= n * span; turn++) {
     const index = Math.floor((turn - 1) / span);
     const firstOfTodo = (turn - 1) % span === 0;
-    const render = `Todos (first is next):\n${renderPlanForTurn(plan)}`;
+    const render = renderPlanForTurn(plan);
+    const user = turnUserPrompt({ task: scenario.task, todos: plan.todos.list(), turn, maxTurns: n * span + 2, memory: memory.lines, observations, url: PAGE_URL, page: PAGE_TEXT });
     const id = ids[index] as string;
     const last = turn === n * span;
     const replace: Array<{ id: string; intent: string; description: string }> = [];
@@ -284,14 +312,19 @@ function replay(scenario: TokenScenario): Turn[] {
     const remove = firstOfTodo && index > 0 ? [ids[index - 1] as string] : [];
     const full = `"turn_planning":${JSON.stringify({ todo_id: id, does: contents[index], is_last_turn: last })},"todo_adjust":${JSON.stringify({ remove, replace })}`;
     const floor = [id, ...replace.flatMap((entry) => [entry.id, entry.intent, entry.description])].map((value) => JSON.stringify(value)).join(',');
-    // Apply the compact envelope as a turn does, so the next render is what the model would see.
-    const envelope = parseTurnEnvelope(`{${compact},"actions":[]}`);
-    plan.adjust(envelope.todo_adjust ?? {}, { inProgress: envelope.turn_planning?.todo_id });
-    const changed = firstOfTodo || replace.length > 0;
-    const call: WriteTodosArgs | undefined = changed
-      ? { todos: contents.map((content, i) => ({ content, status: i < index ? 'completed' : i === index ? 'in_progress' : 'pending' })) }
-      : undefined;
-    turns.push({ render, compact, full, floor, call });
+    // Apply the compact envelope as a turn does, so the next prompt is what the model would see.
+    const intent = plan.todos.get(id)?.intent ?? 'narrate';
+    const envelope = parseTurnEnvelope(`{${compact},"actions":${actionsFor(intent)}}`);
+    const adjust = plan.adjust(envelope.todo_adjust ?? {}, { inProgress: envelope.turn_planning?.todo_id });
+    memory.record(envelope, adjust);
+    observations = envelope.actions.flatMap((action): Observation[] => (action.type === 'tool' ? [{ kind: 'tool-result', name: action.name, summary: `${action.name}: ok` }] : []));
+    // write_todos writes when the list changes: a todo starts, todos are rewritten, and on the last
+    // turn, when the last todo is done (LangChain's prompt: "mark todos as completed as soon as
+    // you are done"; planloop's side pays "last":true for the same). One call a turn at most.
+    const changed = firstOfTodo || replace.length > 0 || last;
+    const status = (i: number) => (last || i < index ? 'completed' : i === index ? 'in_progress' : 'pending');
+    const call: WriteTodosArgs | undefined = changed ? { todos: contents.map((content, i) => ({ content, status: status(i) })) } : undefined;
+    turns.push({ render, prompt: { user, excluded }, compact, full, floor, call });
   }
   return turns;
 }
@@ -328,15 +361,19 @@ function summarize(protocol: string, perTurn: number[], resent: number): Protoco
  *   `"last":true` on the final turn, `"replace":[…]` on a rewrite), the full envelope of the same
  *   changes, the floor (bare ids, and the rewritten texts), and write_todos' calls with their
  *   tool-call syntax (`{"name":"write_todos","arguments":{…}}`), only on turns where the list
- *   changes (write_todos may skip a turn; planloop names its todo every turn). Each planloop
- *   member list is counted as what it adds to an envelope. One turn in `failEvery` fails once on
- *   both sides: planloop's reply is cut where the stream parser refused it, write_todos' whole
- *   call is refused; both are sent again.
- * - Input: planloop's fixed instructions, what the backend adds (by kind), the remaining todos,
- *   and on a failed turn the retry (the refused text and the error). write_todos: the tool
- *   definition and its system prompt on every call, and the whole history (every earlier call
- *   and tool answer, refused ones included). Task, page and memory lines are not counted on
- *   either side.
+ *   changes (a todo starts, todos are rewritten, the last one is done; write_todos may skip a
+ *   turn, planloop names its todo every turn). Each planloop member list is counted as what it
+ *   adds to an envelope. With `failEvery`, one turn in that many fails once on both sides:
+ *   planloop's reply is cut where the stream parser refused it, write_todos' whole call is
+ *   refused; both are sent again.
+ * - Input: planloop's whole turn as `runWebAgent` sends it, less what the host and the page put
+ *   in it: the instructions, what the backend adds (by kind), and the user message (`Task:`
+ *   label, turn line, the `<plan>` block with the remaining todos and the memory, the `<data>`
+ *   block with the URL label, the last turn's observations and the `Page:` label), without the
+ *   task's words, the URL and the page text; on a failed turn the retry too (the refused text
+ *   and the error). write_todos: the tool definition and its system prompt on every call, and
+ *   the whole history (every earlier call and tool answer, refused ones included); its task and
+ *   page are not counted either.
  *
  * @example
  * ```ts
@@ -345,7 +382,7 @@ function summarize(protocol: string, perTurn: number[], resent: number): Protoco
  */
 export async function benchTokens(options: BenchTokensOptions = {}): Promise<TokensResult> {
   const scenarios = options.scenarios ?? tokenScenarios();
-  const failEvery = options.failEvery ?? 10;
+  const failEvery = options.failEvery ?? 0;
   const probe = createWriteTodos(new Plan());
   const prose = [TURN_INSTRUCTIONS, plannerSystemPrompt('Guide'), probe.description, probe.systemPrompt()].join('\n\n');
   const charsPerToken = prose.length / countTokens(prose);
@@ -377,11 +414,18 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
 
     // planloop input, by backend kind.
     const renders = turns.map((turn) => countTokens(turn.render));
+    // Everything planloop puts into a turn's user message: the prompt less the task, URL and page text.
+    const users = turns.map((turn) => countTokens(turn.prompt.user) - turn.prompt.excluded);
     const retryInput = planloopFailures.map((failure) => countTokens(failure.text) + countTokens(failure.error));
     const planloopInput = backends.map((backend) => {
-      const perTurn = renders.map((render, i) => fixed[backend] + render + (fails(i + 1) ? fixed[backend] + render + (retryInput[failed.indexOf(i + 1)] ?? 0) : 0));
-      return { backend, perTurnMax: Math.max(...renders) + fixed[backend], total: perTurn.reduce((a, b) => a + b, 0) };
+      const perTurn = users.map((user, i) => fixed[backend] + user + (fails(i + 1) ? fixed[backend] + user + (retryInput[failed.indexOf(i + 1)] ?? 0) : 0));
+      return { backend, perTurnMax: Math.max(...users) + fixed[backend], total: perTurn.reduce((a, b) => a + b, 0) };
     });
+    const largest = users.indexOf(Math.max(...users));
+    // The fencing at that turn: the block tags in the user message, and the data rule in the instructions.
+    const user = (turns[largest] as Turn).prompt.user;
+    const unfenced = user.split('\n').filter((line) => !/^<\/?(plan|data)>$/.test(line)).join('\n');
+    const fencing = { tags: countTokens(user) - countTokens(unfenced), rule: countTokens(`\n${DATA_RULE}`) };
 
     // write_todos input: every model call sends the tool, the system prompt and the whole history.
     const plan = new Plan();
@@ -426,7 +470,8 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
         full: ratio(writeTodos.totalOutput, (output[1] as ProtocolTokens).totalOutput),
         floor: ratio(writeTodos.totalOutput, (output[2] as ProtocolTokens).totalOutput),
       },
-      planContext: { first: renders[0] ?? 0, max: Math.max(...renders) },
+      planContext: { first: renders[0] ?? 0, max: Math.max(...renders), userMessageMax: users[largest] ?? 0, largestTurn: largest + 1 },
+      fencing,
       planloopInput,
       writeTodosInput: [
         { protocol: `write_todos (LangChain, ${langchain.exact ? langchain.source : 'estimated'})`, perTurnMax: Math.max(...langchainPerTurn), total: sum(langchainPerTurn), fixed: langchain.toolTokens + langchain.systemPromptTokens },

@@ -3,8 +3,8 @@
 // - the planning call: the `Task:` and `Locale:` lines and the `Sitemap:` block of the planner's
 //   user message (read back with readPlannerMessage, ./prompt-reading.ts), and answers in the
 //   user's language (English, German or Japanese: it says so when asked in another);
-// - a turn: the `Task:` line and the `Todos (first is next):` lines (`t2 narrate: …`), read with
-//   readTurnMessage, and the `Earlier:` memory (which todos earlier turns worked on);
+// - a turn: the `Task:` line, and in the `<plan>` block the todo lines (`t2 Show the tiers`) and the
+//   `Earlier:` memory (which todos earlier turns worked on), read with readTurnMessage;
 // - editWithInstruction: the system prompt (a rewrite, or SEARCH/REPLACE edits for a long note),
 //   the `Instruction:` line and the text between the document markers (./offline-edit.ts); it
 //   answers in the form the prompt asks for, and declines in words what it cannot do.
@@ -72,7 +72,7 @@ export function callKind(request: LLMRequest): OfflineCallKind {
   const all = request.messages.map((message) => message.content).join('\n');
   // A document first: a note may well contain "todo" or a line like the turn prompt's.
   if (all.includes('--- document start ---')) return 'edit';
-  if (/^Todos \(first is next\):/m.test(all) || all.includes('"todo"')) return 'turn';
+  if (/^<plan>$/m.test(all) || all.includes('"todo"')) return 'turn';
   if (/^Task:/m.test(all)) return 'plan';
   return 'other';
 }
@@ -92,9 +92,20 @@ function planAnswer(prompt: string): string {
 }
 
 /** Todo ids the `Earlier:` memory says earlier turns of this run worked on. */
-function readEarlierIds(prompt: string): Set<string> {
-  const line = /^Earlier:(.*)$/m.exec(prompt)?.[1] ?? '';
-  return new Set(line.match(/\bt\d+\b/g) ?? []);
+function earlierIds(earlier: readonly string[]): Set<string> {
+  return new Set(earlier.flatMap((entry) => /^t\d+\b/.exec(entry)?.[0] ?? []));
+}
+
+/**
+ * What a todo line asks for, read from its words as a model would (the turn prompt names only a
+ * host's own intents): a page to open, a question, the wrap-up, else something to explain.
+ */
+function intentOf(description: string): string {
+  const d = description.toLowerCase();
+  if (/\(\/[a-z0-9-]*\)/.test(description) || /^(open|go to|visit|öffne|gehe|zeige die seite)\b/.test(d) || /を開/.test(d)) return 'navigate';
+  if (/[?？]$/.test(description) || /^(ask|frage)\b/.test(d)) return 'ask';
+  if (/^(wrap up|finish|sum up|zum abschluss|fasse|abschluss)/.test(d) || /まとめ/.test(d)) return 'finish';
+  return 'narrate';
 }
 
 /** A turn's answer in the compact envelope the turn prompt teaches (`{"todo":"t3","actions":[…]}`). */
@@ -105,8 +116,8 @@ interface CompactEnvelope {
 }
 
 function turnAnswer(prompt: string): CompactEnvelope {
-  const { task = '', todos, page } = readTurnMessage(prompt);
-  const earlier = readEarlierIds(prompt);
+  const { task = '', todos, page, earlier: memory } = readTurnMessage(prompt);
+  const earlier = earlierIds(memory);
   // A todo an earlier turn worked on is done now. Naming the next one says so: the todos above it
   // count as done. The next one is the first of the rest.
   const rest = todos.filter((todo) => !earlier.has(todo.id));
@@ -115,7 +126,7 @@ function turnAnswer(prompt: string): CompactEnvelope {
     return { todo: todos.at(-1)?.id ?? '', last: true, actions: [{ type: 'task_finish', summary: phrasesFor(task).finishedTour }] };
   }
   const step = findStep(task, next.description);
-  const planned = step?.actions ?? actionsForTodo(next.intent, next.description);
+  const planned = step?.actions ?? actionsForTodo(next.intent ?? intentOf(next.description), next.description);
   const actions = planned.map((action) => pointAt(action, page));
   const last = rest.length === 1 || actions.some((action) => action.type === 'task_finish');
   return { todo: next.id, ...(last ? { last: true as const } : {}), actions };

@@ -51,21 +51,28 @@ export function readPlannerMessage(text: string): { task?: string; locale?: stri
 /** What {@link readTurnMessage} finds in a turn's user message. */
 export interface TurnMessageReading {
   task?: string;
-  todos: Array<{ id: string; intent: string; description: string; expected_turn?: number }>;
+  /** The todo lines of the `<plan>` block; `intent` only where the line names one (a host's own intent). */
+  todos: Array<{ id: string; intent?: string; description: string; expected_turn?: number }>;
   turn?: number;
   maxTurns?: number;
-  /** The `- ` lines under `Last turn:`, without the dash. */
+  /** The `User answered:` lines, without the label. */
+  answers: string[];
+  /** The entries of the `Earlier:` line in `<plan>` (the model's own memory), oldest first. */
+  earlier: string[];
+  /** The `- ` lines under `Last turn:` in `<data>`, without the dash. */
   lastTurn: string[];
   nudge?: string;
-  /** The `URL:` line. */
+  /** The `URL:` line in `<data>`. */
   url?: string;
-  /** The lines under `Page …:` (what `observe` said the page shows). */
+  /** The lines under `Page:` in `<data>` (what `observe` said the page shows). */
   page: string[];
 }
 
 /**
  * Reads a turn's user message back (the inverse of planloop's `turnUserPrompt`): for scripted and
- * offline models that answer from the prompt, like the demo's.
+ * offline models that answer from the prompt, like the demo's. Only the lines outside the blocks
+ * are read as the user's and planloop's (the task, the turn, answers, a nudge); a `Task:` line the
+ * page wrote inside `<data>` is page text.
  *
  * @example
  * ```ts
@@ -74,30 +81,35 @@ export interface TurnMessageReading {
  * ```
  */
 export function readTurnMessage(text: string): TurnMessageReading {
-  const reading: TurnMessageReading = { todos: [], lastTurn: [], page: [] };
-  let section: 'todos' | 'last' | 'page' | undefined;
+  const reading: TurnMessageReading = { todos: [], answers: [], earlier: [], lastTurn: [], page: [] };
+  let block: 'plan' | 'data' | undefined;
+  let section: 'last' | 'page' | undefined;
   for (const line of text.split('\n')) {
-    const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
-    if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
-    else if (line.startsWith('URL: ') && reading.url === undefined) reading.url = line.slice(5);
-    else if (line.startsWith('Page')) section = 'page';
-    else if (line === 'Todos (first is next):') section = 'todos';
-    else if (line === 'Last turn:') section = 'last';
-    else if (turn) {
-      reading.turn = Number(turn[1]);
-      reading.maxTurns = Number(turn[2]);
+    if (block === undefined) {
+      const turn = /^Turn (\d+) of (\d+)\.$/.exec(line);
+      if (line === '<plan>' || line === '<data>') block = line === '<plan>' ? 'plan' : 'data';
+      else if (line.startsWith('Task: ') && reading.task === undefined) reading.task = line.slice(6);
+      else if (line.startsWith('User answered: ')) reading.answers.push(line.slice(15));
+      else if (line.startsWith('Nudge: ')) reading.nudge = line.slice(7);
+      else if (turn) {
+        reading.turn = Number(turn[1]);
+        reading.maxTurns = Number(turn[2]);
+      }
+    } else if (line === `</${block}>`) {
+      block = undefined;
       section = undefined;
-    } else if (line.startsWith('Nudge: ')) reading.nudge = line.slice(7);
+    } else if (block === 'plan') {
+      const todo = /^(t\d+) (?:(\S+): )?(.*?)(?: \(turn (\d+)\))?$/.exec(line);
+      if (line.startsWith('Earlier: ')) reading.earlier.push(...line.slice(9).split('; '));
+      else if (todo) {
+        const [, id = '', intent, description = '', expected] = todo;
+        reading.todos.push({ id, ...(intent ? { intent } : {}), description, ...(expected ? { expected_turn: Number(expected) } : {}) });
+      }
+    } else if (section !== 'page' && line.startsWith('URL: ') && reading.url === undefined) reading.url = line.slice(5);
+    else if (section !== 'page' && line === 'Last turn:') section = 'last';
+    else if (section !== 'page' && line === 'Page:') section = 'page';
     else if (section === 'page') reading.page.push(line);
     else if (section === 'last' && line.startsWith('- ')) reading.lastTurn.push(line.slice(2));
-    else if (section === 'todos') {
-      const todo = /^(\S+) (\S+): (.*?)(?: \(turn (\d+)\))?$/.exec(line);
-      if (todo) {
-        const [, id = '', intent = '', description = '', expected] = todo;
-        reading.todos.push({ id, intent, description, ...(expected ? { expected_turn: Number(expected) } : {}) });
-      }
-    }
   }
   return reading;
 }
-

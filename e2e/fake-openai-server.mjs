@@ -4,7 +4,7 @@
 // so the demo page (another origin) can call it.
 //
 // Like the demo's offline model it reads what to do from the prompt: the planner's `Task:` line,
-// the per-turn `Todos (first is next):` lines and `Earlier:` memory, the edit's document markers.
+// the per-turn todo lines and `Earlier:` memory in the `<plan>` block, the edit's document markers.
 // A task containing "hostile" gets answers carrying HTML and script, to check the demo renders
 // model text as text.
 //
@@ -36,7 +36,7 @@ function kindOf(body) {
   if ('turn_planning' in props) return 'turn';
   if ('content' in props) return 'edit';
   const text = (body.messages ?? []).map((m) => String(m.content)).join('\n');
-  if (/^Todos \(first is next\):/m.test(text)) return 'turn';
+  if (/^<plan>$/m.test(text)) return 'turn';
   if (text.includes('--- document start ---')) return 'edit';
   return 'plan';
 }
@@ -66,12 +66,14 @@ function planFor(task) {
 
 function turnFor(prompt) {
   const lines = prompt.split('\n');
-  const start = lines.findIndex((line) => line.startsWith('Todos'));
+  const start = lines.indexOf('<plan>');
   const todos = [];
   for (const line of lines.slice(start + 1)) {
-    const match = /^(t\d+) ([^:]+): (.*?)(?: \(turn \d+\))?$/.exec(line.trim());
+    const match = /^(t\d+) (?:(\S+): )?(.*?)(?: \(turn \d+\))?$/.exec(line.trim());
     if (!match) break;
-    todos.push({ id: match[1], intent: match[2], description: match[3] });
+    // The prompt names only a host's own intents; the planner's are read from the words, as a model would.
+    const intent = match[2] ?? (/\(\/[a-z0-9-]*\)/.test(match[3]) ? 'navigate' : /^wrap up/i.test(match[3]) ? 'finish' : 'narrate');
+    todos.push({ id: match[1], intent, description: match[3] });
   }
   const earlier = new Set((/^Earlier:(.*)$/m.exec(prompt)?.[1] ?? '').match(/\bt\d+\b/g) ?? []);
   const remove = todos.filter((t) => earlier.has(t.id)).map((t) => t.id);

@@ -161,7 +161,7 @@ export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeSt
 
 // The turn loop
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
-export { TURN_INSTRUCTIONS, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './loop/turn-prompt.js';
+export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './loop/turn-prompt.js';
 export {
   runWebAgent,
   type RunWebAgentOptions,

@@ -14,20 +14,29 @@ export type TodoSource = { todos: { list(): TodoItem[] } } | readonly TodoItem[]
 export const NOTHING_LEFT_LINE = 'No todos left: finish now with task_finish.';
 
 /**
+ * The intents planloop's planner names. Each restates its todo's description (`Open the pricing
+ * page` is a navigate), so the turn prompt leaves them out; any other intent (a host's own) is
+ * shown.
+ */
+const IMPLIED_INTENTS: ReadonlySet<string> = new Set(['navigate', 'narrate', 'click', 'fill', 'ask', 'finish']);
+
+/**
  * The plan as the model sees it each turn: only the todos not completed, head first, one line
- * each: `<id> <intent>: <description>`. Every line starts with the todo id (hosts and the offline
- * demo model parse that). The planner's expected turn is added as `(turn <n>)` on the first line
- * (is the run on schedule?) and after that only where the order does not say it: on a todo
- * planned for another turn than the one after the todo above it (two todos in one turn, or a
- * gap); one todo a turn, in order, costs nothing more. About 12 tokens per todo. When nothing
- * remains, one line saying the model must finish.
+ * each: `<id> <description>`, or `<id> <intent>: <description>` for an intent other than the
+ * planner's six (navigate, narrate, click, fill, ask, finish: the description already says
+ * which). Every line starts with the todo id (hosts and the offline demo model parse that). The
+ * planner's expected turn is added as `(turn <n>)` on the first line (is the run on schedule?)
+ * and after that only where the order does not say it: on a todo planned for another turn than
+ * the one after the todo above it (two todos in one turn, or a gap); one todo a turn, in order,
+ * costs nothing more. About 9 tokens per todo. When nothing remains, one line saying the model
+ * must finish.
  *
  * @example
  * ```ts
  * renderPlanForTurn(plan);
- * // t2 narrate: Show the three tiers (turn 2)
- * // t3 click: Open the free-trial form
- * // t4 fill: Fill in the email (turn 3)
+ * // t2 Show the three tiers (turn 2)
+ * // t3 Open the free-trial form
+ * // t4 highlight: Point at the price (turn 3)
  * ```
  */
 export function renderPlanForTurn(source: TodoSource): string {
@@ -39,7 +48,8 @@ export function renderPlanForTurn(source: TodoSource): string {
       const above = remaining[index - 1];
       const implied = above?.expected_turn !== undefined && todo.expected_turn === above.expected_turn + 1;
       const turn = todo.expected_turn && !implied ? ` (turn ${todo.expected_turn})` : '';
-      return `${todo.id} ${oneLine(todo.intent).replace(/ /g, '-')}: ${oneLine(todo.description)}${turn}`;
+      const intent = oneLine(todo.intent).replace(/ /g, '-');
+      return `${todo.id} ${IMPLIED_INTENTS.has(intent) ? '' : `${intent}: `}${oneLine(todo.description)}${turn}`;
     })
     .join('\n');
 }

@@ -7,6 +7,7 @@ import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
+import { fenceBlock } from './prompt-fence.js';
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
@@ -66,7 +67,7 @@ export interface RunWebAgentOptions extends ActionHandlers {
   url?: (() => string | undefined) | false | undefined;
   /** Bounds of each turn (answer time, characters, actions). Defaults: {@link DEFAULT_TURN_LIMITS}. */
   turnLimits?: Partial<TurnLimits> | undefined;
-  /** Replaces the envelope instructions (the turn system prompt). */
+  /** Replaces the envelope instructions (the turn system prompt); the data rule (`DATA_RULE`: what the fences mean) is kept after it. */
   systemPrompt?: string | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
@@ -258,7 +259,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         observations.push(ignored);
         step('obs', ignored.summary);
       }
-      memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
+      memory.record(envelope, adjust);
       const planning = envelope.turn_planning;
       // A turn that only looked finishes nothing (its plan change was undone) and, up to
       // `maxLookTurns`, does not use up a turn of the bound.
@@ -335,10 +336,10 @@ function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 
-/** What the model is told after a bad reply: the error, and what already ran. */
+/** What the model is told after a bad reply: the error, and what already ran (what the tools said, fenced as in the turn prompt). */
 function retryMessage(error: PlanloopError, done: string[], observations: Observation[]): string {
   const parts = [error.message];
   if (done.length > 0) parts.push(`Already done this turn, do not repeat: ${done.join('; ')}.`);
-  if (observations.length > 0) parts.push(`Observed: ${observations.map((observation) => observation.summary).join(' ')}`);
+  if (observations.length > 0) parts.push(fenceBlock('data', `Observed:\n${observations.map((observation) => `- ${clip(observation.summary, 400)}`).join('\n')}`));
   return parts.join('\n');
 }

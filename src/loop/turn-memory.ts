@@ -4,13 +4,17 @@ import { clip } from './turn-prompt.js';
 
 /**
  * What the loop remembers between turns, since each turn's prompt is built afresh (no chat
- * history): one short line per recent turn, and how many turns in a row made no progress.
+ * history): one short line per recent turn, oldest first, and how many turns in a row made no
+ * progress. A line is the model's own record: the todo it named and the kinds of actions it
+ * took, and `does` when it wrote one (the full envelope); the todo's description is not repeated
+ * (it is in the plan while the todo is open). The turn prompt shows the lines inside the
+ * model's own `<plan>` block.
  *
  * @example
  * ```ts
  * const memory = new TurnMemory(4);
- * memory.record(1, envelope, adjust, 'Open pricing');
- * memory.lines; // ['1 t1 Open pricing [navigate]']
+ * memory.record(envelope, adjust); // envelope: {"todo":"t1","actions":[navigate, narrate]}
+ * memory.lines; // ['t1 navigate, narrate']
  * ```
  */
 export class TurnMemory {
@@ -24,14 +28,15 @@ export class TurnMemory {
   }
 
   /**
-   * Notes a finished turn: what it worked on and did (`does`, else the todo's `description`: the
-   * compact envelope says no more than the todo), and whether it completed or rewrote a todo.
+   * Notes a finished turn: the todo it named (`-` for none), its actions' kinds (a tool by its
+   * name), what it said it does (`does`, clipped to 60 characters), and whether it completed or
+   * rewrote a todo.
    */
-  record(turn: number, envelope: TurnEnvelope, adjust: AdjustResult, description?: string): void {
+  record(envelope: TurnEnvelope, adjust: AdjustResult): void {
     const planning = envelope.turn_planning;
     const kinds = envelope.actions.map((action) => (action.type === 'tool' ? action.name : action.type)).join(', ');
-    const what = planning?.does || description;
-    const line = `${turn} ${planning?.todo_id ?? '-'}${what ? ` ${clip(what, 60)}` : ''} [${kinds}]`;
+    const does = planning?.does ? ` (${clip(planning.does, 60)})` : '';
+    const line = `${planning?.todo_id ?? '-'} ${kinds || 'nothing'}${does}`;
     this.#lines = this.#size === 0 ? [] : [...this.#lines, line].slice(-this.#size);
     this.#stalled = adjust.completed.length + adjust.replaced.length > 0 ? 0 : this.#stalled + 1;
   }

@@ -7,7 +7,7 @@ import { benchOverhead } from '../../bench/overhead.js';
 import { benchStorage } from '../../bench/storage.js';
 import { checkTargets, renderMarkdown } from '../../bench/report.js';
 import { formScenario, replanScenario, spanScenario, tourScenario } from '../../bench/scenarios.js';
-import { benchTokens, loadLangChainWriteTodos } from '../../bench/tokens.js';
+import { benchTokens, countTokens, loadLangChainWriteTodos } from '../../bench/tokens.js';
 
 // Each benchmark once, on tiny inputs, so that none of them rots. The figures are not asserted.
 
@@ -30,6 +30,26 @@ describe('benchmarks (smoke)', () => {
     const span = result.scenarios.find((scenario) => scenario.key === 'span');
     expect(span?.turns).toBe(6);
     expect(span?.output[3]?.outputPerTurn.mean).toBeLessThan(span?.output[3]?.outputPerTurn.max ?? 0);
+  });
+
+  it('counts write_todos\' last call, which marks the last todo done, also when the list did not change otherwise', async () => {
+    const scenario = spanScenario(2); // two todos over four turns: a todo starts at turns 1 and 3, the run ends at 4
+    const { scenarios } = await benchTokens({ scenarios: [scenario] });
+    const [a, b] = scenario.todos.map((todo) => todo.description) as [string, string];
+    const call = (first: string, second: string) => countTokens(JSON.stringify({ name: 'write_todos', arguments: { todos: [{ content: a, status: first }, { content: b, status: second }] } }));
+    const expected = call('in_progress', 'pending') + call('completed', 'in_progress') + call('completed', 'completed');
+    expect(scenarios[0]?.output[3]?.totalOutput).toBe(expected);
+  });
+
+  it('counts a planloop turn all in: the turn line, memory, fences and labels besides the todo lines', async () => {
+    const { scenarios, fixedByBackend } = await benchTokens({ scenarios: [tourScenario(4)] });
+    const tour = scenarios[0];
+    expect(tour?.failedTurns).toEqual([]);
+    // The user message holds more than the todo lines, and the fencing is counted in it.
+    expect(tour?.planContext.userMessageMax).toBeGreaterThan((tour?.planContext.max ?? 0) + (tour?.fencing.tags ?? 0));
+    expect(tour?.fencing.tags).toBeGreaterThanOrEqual(8);
+    expect(tour?.fencing.rule).toBeGreaterThanOrEqual(10);
+    expect(tour?.planloopInput[0]?.perTurnMax).toBe(fixedByBackend['schema enforced'] + (tour?.planContext.userMessageMax ?? 0));
   });
 
   it('reads LangChain from the installed package, or says plainly that its sizes are estimated', async () => {
@@ -59,6 +79,9 @@ describe('benchmarks (smoke)', () => {
     expect(firstAction.textShare).toBeLessThan(firstAction.firstActionClosesAt); // the words show before the narrate closes
 
     const tokens = await benchTokens({ scenarios: [tourScenario(2)] });
+    const tokensWithFailures = await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 });
+    expect(tokens.scenarios[0]?.failedTurns).toEqual([]); // the headline has no failed turns
+    expect(tokensWithFailures.scenarios[0]?.failedTurns).toEqual([1]);
     const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
@@ -71,13 +94,14 @@ describe('benchmarks (smoke)', () => {
       'IndexedDB: the large document',
     ]);
     expect(storage.rows.every((row) => row.whole > 0 && row.parts > 0)).toBe(true);
-    const targets = checkTargets({ tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage });
+    const targets = checkTargets({ tokens, tokensWithFailures, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage });
     expect(targets.map((check) => check.target)).toContain('first visible action (first narrated words or first tool call)');
     expect(targets.map((check) => check.target)).toContain('save after a todo change, with a 10,000-character document');
     const markdown = renderMarkdown({
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens,
+      tokensWithFailures,
       bundle: { sizes },
       overhead,
       firstAction,
@@ -90,6 +114,8 @@ describe('benchmarks (smoke)', () => {
     expect(markdown).toContain('## Markdown editing');
     expect(markdown).toContain('## Storage');
     expect(markdown).toContain('write_todos ÷ this');
+    expect(markdown).toContain('### With failed turns: one in 2');
+    expect(markdown).toMatch(/Data fencing.*tags cost \d+ tokens and the instructions' data rule \d+/);
   });
 
   it('counts the tokens of a markdown edit answered as edits and as a rewrite', () => {
@@ -114,6 +140,7 @@ describe('benchmarks (smoke)', () => {
       generatedAt: new Date().toISOString(),
       environment: { node: process.versions.node, platform: 'test', cpu: 'test', cpus: 1 },
       tokens: await benchTokens({ scenarios: [tourScenario(2)] }),
+      tokensWithFailures: await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 }),
       bundle: { sizes: [] },
       overhead: await benchOverhead({ sizes: [5], iterations: 2, planSizes: [3], planIterations: 1 }),
       firstAction: await benchFirstAction({ delayMs: 0, runs: 1, chunkSize: 64 }),

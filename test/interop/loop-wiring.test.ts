@@ -25,7 +25,7 @@ describe('dialects in the turn loop', () => {
     const result = await runWebAgent({ plan, task: 'Answer the customer' });
     expect(result.reason).toBe('task_finish');
     expect(llm.calls).toHaveLength(2); // two turns, no planning call
-    expect(llm.calls[0]?.messages.at(-1)?.content).toContain('t2 narrate: Check account context');
+    expect(llm.calls[0]?.messages.at(-1)?.content).toContain('<plan>\nt2 Check account context\n');
     expect(llm.calls[0]?.messages.at(-1)?.content).not.toContain('Understand the customer request');
     expect(plan.todos.list().map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed']);
   });

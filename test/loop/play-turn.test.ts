@@ -313,7 +313,7 @@ describe('a turn sends the schema only where the backend needs it', () => {
       for (const system of [turnSystemPrompt({ systemPrompt: `${TURN_INSTRUCTIONS}\nBe brief.` }), 'You guide visitors. Answer in JSON.']) {
         const { plan } = await startedPlan();
         const input = turnInput(plan, claude);
-        input.messages = [{ role: 'system', content: system }, { role: 'user', content: 'Todos (first is next):\nt3 narrate: Compare plans' }];
+        input.messages = [{ role: 'system', content: system }, { role: 'user', content: '<plan>\nt3 Compare plans\n</plan>' }];
         expect((await playTurn(input)).ok).toBe(true);
       }
       const [taught, replaced] = server.requests.map((request) => (request.json as { system: string }).system);
@@ -347,7 +347,7 @@ describe('each turn sees the page', () => {
     const prompt = model.calls[0]?.messages.at(-1)?.content ?? '';
     expect(budgets).toEqual([10]);
     expect(prompt).toContain('URL: /pricing?tier=team');
-    expect(prompt).toMatch(/Page \(targets: \[eN\] refs or CSS\):\n\[e1\] button "Start"\nx+\n… \(cut to the budget\)/);
+    expect(prompt).toMatch(/Page:\n\[e1\] button "Start"\nx+\n… \(cut to the budget\)\n<\/data>$/);
     expect(prompt.length).toBeLessThan(1000);
   });
 

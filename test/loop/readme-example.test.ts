@@ -57,7 +57,7 @@ it('runs as written', async () => {
   expect(document.querySelector('#bubble')?.textContent).toBe('Our prices.');
   expect(clicked).toBe(1);
   // Each turn's prompt carried the page outline, with a ref for the Team button.
-  expect(prompts[1]).toMatch(/Page \(targets: \[eN\] refs or CSS\):\n[\s\S]*\[e\d+\] button "Team"/);
+  expect(prompts[1]).toMatch(/<data>\n[\s\S]*Page:\n[\s\S]*\[e\d+\] button "Team"\n<\/data>/);
   expect(prompts[0]).toContain('URL: /');
   const stored = JSON.parse(localStorage.getItem('guide-plan') ?? '{}') as { todos?: Array<{ status: string }> };
   expect(stored.todos?.map((todo) => todo.status)).toEqual(['completed', 'completed']);

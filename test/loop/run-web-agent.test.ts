@@ -120,15 +120,16 @@ describe('runWebAgent', () => {
     ]);
     expect(plan.todos.list()).toEqual(result.todos);
 
-    // The prompts: fixed instructions as system, the task and the remaining todos as user lines.
+    // The prompts: fixed instructions as system; the task and the turn as user lines, the remaining
+    // todos and the memory in the model's own <plan> block, what the tools said in <data>.
     expect(model.calls).toHaveLength(4);
     expect(model.calls[0]?.messages[0]?.content).toContain(TURN_INSTRUCTIONS);
     expect(model.calls[0]?.messages[0]?.content).toContain('Tools: navigate; click');
-    expect(userMessage(0)).toContain('Task: Show me the prices\nTodos (first is next):\nt1 navigate: Open the pricing page (turn 1)\n');
-    expect(userMessage(1)).toContain('Last turn:\n- navigate: {"ok":true}');
-    expect(userMessage(1)).toContain('Earlier: 1 t1 Work on t1 [navigate, narrate]');
+    expect(userMessage(0)).toContain('Task: Show me the prices\nTurn 1 of 6.\n<plan>\nt1 Open the pricing page (turn 1)\n');
+    expect(userMessage(1)).toContain('<data>\nLast turn:\n- navigate: {"ok":true}\n</data>');
+    expect(userMessage(1)).toContain('Earlier: t1 navigate, narrate (Work on t1)\n</plan>');
     // t4 is planned for the turn after t3: the order says it, the line does not repeat it.
-    expect(userMessage(3)).toMatch(/^Todos \(first is next\):\nt3 click: Open the free-trial form \(turn 3\)\nt4 finish: Wrap up\nTurn 4 of 6\.$/m);
+    expect(userMessage(3)).toMatch(/^Turn 4 of 6\.\n<plan>\nt3 Open the free-trial form \(turn 3\)\nt4 Wrap up\n/m);
   });
 
   it('shows the turn todo in progress while the turn runs', async () => {
@@ -328,7 +329,9 @@ describe('runWebAgent', () => {
     const first = turn('t1', [], [{ type: 'ask', question: 'Monthly or yearly?' }]);
     const { plan, userMessage } = setup([first, ...TOUR.slice(1)]);
     await runWebAgent({ plan, task: 'Tour', tools, onAsk: async (question) => (question.includes('yearly') ? 'Yearly' : '?') });
-    expect(userMessage(1)).toContain('- User answered: Yearly');
+    // The answer is the user's own word: it stands outside the blocks, not among what the tools said.
+    expect(userMessage(1)).toContain('Turn 2 of 6.\nUser answered: Yearly\n<plan>');
+    expect(userMessage(1)).not.toContain('<data>');
   });
 
   it('waits for announcePlan, and a decline ends the run cleanly', async () => {
@@ -457,7 +460,7 @@ describe('runWebAgent', () => {
     expect(starts).toEqual([true]);
     expect(model.calls).toHaveLength(3); // turns only: no planning call
     const prompt = model.calls[0]?.messages.at(-1)?.content ?? '';
-    expect(prompt).toContain('Todos (first is next):\nt2 narrate: Show the three tiers (turn 2)\nt3 click');
+    expect(prompt).toContain('<plan>\nt2 Show the three tiers (turn 2)\nt3 Open');
     expect(prompt).not.toMatch(/^t1 /m);
     expect(prompt).toContain('Turn 1 of 5.');
     expect(result).toMatchObject({ reason: 'task_finish', turns: 3 });
