@@ -47,7 +47,7 @@ li[aria-current] { background: var(--plan-panel-current-bg, #eef3ff); }
 li[data-status='in_progress'] .mark { color: var(--plan-panel-accent, #2f5bd3); }
 li[data-status='completed'] .mark { color: var(--plan-panel-done, #1a7a43); }
 li[data-status='completed'] .text { color: var(--plan-panel-muted, #5b6476); text-decoration: line-through; }
-.status { font-size: 0.8em; color: var(--plan-panel-muted, #5b6476); white-space: nowrap; }
+.status { grid-column: 3; grid-row: 1; font-size: 0.8em; color: var(--plan-panel-muted, #5b6476); white-space: nowrap; }
 li[data-status='in_progress'] .status { color: var(--plan-panel-accent, #2f5bd3); font-weight: 600; }
 li[data-status='completed'] .status { color: var(--plan-panel-done, #1a7a43); }
 .empty { margin: 0; color: var(--plan-panel-muted, #5b6476); }

@@ -410,7 +410,7 @@ export class PlanPanelElement extends Base {
     };
     on('state-change', ({ state, previous, origin }) => {
       if (state.summary !== previous.summary) this.#hostSummary = null;
-      const news = origin === 'hydrate' ? [] : statusNews(previous, state);
+      const news = origin === 'hydrate' ? [] : statusNews(previous, state, this.#strings);
       this.#render();
       if (news.length > 0) this.#announce(news.join(' '), 'steps');
     });
@@ -524,10 +524,11 @@ export class PlanPanelElement extends Base {
         const changed = doc.createElement('span');
         changed.className = 'changed';
         changed.setAttribute('part', 'changed');
-        item.append(mark, text, status, changed);
+        item.append(mark, text, changed, status);
         this.#items.set(todo.id, item);
       }
-      const [mark, text, status, changed] = Array.from(item.children) as HTMLElement[];
+      // The mark "changed by the model" is read right after the text it is about.
+      const [mark, text, changed, status] = Array.from(item.children) as HTMLElement[];
       const controls = this.#controls(item, this.#review !== null && todo.status === 'pending');
       if (mark) mark.textContent = STATUS_MARK[todo.status];
       if (text && !text.querySelector('input') && text.textContent !== todo.description) text.textContent = todo.description;
@@ -852,15 +853,15 @@ export class PlanPanelElement extends Base {
 }
 
 /** "Now: …" and "Done: …" lines for todos whose status changed between two states. */
-function statusNews(previous: PlanState, state: PlanState): string[] {
+function statusNews(previous: PlanState, state: PlanState, words: PlanPanelStrings): string[] {
   if (state.todos === previous.todos) return [];
   const before = new Map(previous.todos.map((todo) => [todo.id, todo.status]));
   const news: string[] = [];
   for (const todo of state.todos) {
     const was = before.get(todo.id);
     if (was === undefined || was === todo.status) continue;
-    if (todo.status === 'completed') news.push(`Done: ${todo.description}.`);
-    else if (todo.status === 'in_progress') news.push(`Now: ${todo.description}.`);
+    if (todo.status === 'completed') news.push(words.say.done(todo.description));
+    else if (todo.status === 'in_progress') news.push(words.say.now(todo.description));
   }
   return news;
 }
