@@ -157,7 +157,11 @@ export function createGuide(options: {
     const remaining = options.plan().todos.remaining().length;
     el.resume.hidden = busy || remaining === 0;
     el.clear.hidden = busy || options.plan().todos.list().length === 0;
-    if (ending && focusLost()) el.askInput.focus();
+    // Asking disables the ask box under the focus: Stop, shown while planning and touring, takes it.
+    if (focusLost()) {
+      if (!el.stop.hidden) el.stop.focus();
+      else if (ending) el.askInput.focus();
+    }
     options.onRunChange?.(state);
   };
 
