@@ -63,3 +63,98 @@ test.describe('on a phone', () => {
     await clean(page);
   });
 });
+
+test.describe('what axe does not check', () => {
+  test.use({ viewport: { width: 1280, height: 800 } });
+
+  test('focus rings are at 3:1 or more against what is around them (demo and panel)', async ({ page }) => {
+    await open(page, '/?fast=1&read=60000');
+    // Asked with the keyboard, so that the focus shows as it does for a keyboard user (:focus-visible).
+    await page.getByLabel('Ask the guide').focus();
+    await page.keyboard.type('Introduce the pricing page');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+    const rings: Array<{ what: string; ratio: number }> = [];
+    const measure = async (what: string): Promise<void> => {
+      rings.push({ what, ratio: await focusRingContrast(page) });
+    };
+    await measure('Start the tour');
+    await page.keyboard.press('Shift+Tab');
+    await measure('Remove step 1');
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+Tab');
+    await measure('a step');
+    await page.keyboard.press('Escape');
+    await page.getByLabel('Ask the guide').focus();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Tab');
+    await measure('the ask box');
+    await page.keyboard.press('Tab');
+    await measure('Ask');
+    expect(rings.filter((ring) => ring.ratio < 3), JSON.stringify(rings)).toEqual([]);
+  });
+
+  test('one announcement per event: the end of a tour is heard once, a narration without the Next label', async ({ page }) => {
+    await open(page, '/?fast=1&read=100');
+    await page.evaluate(() => {
+      const heard: string[] = [];
+      (window as unknown as { __heard: string[] }).__heard = heard;
+      const regions = [
+        ...document.querySelectorAll('[aria-live], [role="status"]'),
+        ...(document.querySelector('plan-panel')?.shadowRoot?.querySelectorAll('[aria-live], [role="status"]') ?? []),
+      ];
+      for (const region of regions) {
+        new MutationObserver(() => {
+          const text = region.textContent?.trim();
+          if (text && !(region as HTMLElement).closest('[hidden]')) heard.push(text);
+        }).observe(region, { childList: true, characterData: true, subtree: true });
+      }
+    });
+    await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+    await page.getByRole('button', { name: 'Start the tour' }).press('Enter');
+    await expect(page.locator('#run-status')).toHaveText('Tour finished: Introduced the pricing page.', { timeout: 20_000 });
+    const heard = [...new Set(await page.evaluate(() => (window as unknown as { __heard: string[] }).__heard))];
+    expect(heard.filter((text) => /finished/i.test(text))).toEqual(['Tour finished: Introduced the pricing page.']);
+    expect(heard.filter((text) => /approved|Touring/i.test(text))).toEqual(['Touring… Esc or Stop ends it.']);
+    expect(heard.filter((text) => /Next/.test(text))).toEqual([]);
+    expect(heard).toContain('Team is the most popular: $12 per member, with focus blocks and rotation swaps.');
+  });
+});
+
+/**
+ * The contrast of the focused element's ring (its outline, or for the panel's steps the box-shadow)
+ * against the background behind it, through open shadow roots; a translucent ring is blended over
+ * that background first.
+ */
+async function focusRingContrast(page: Page): Promise<number> {
+  return page.evaluate(() => {
+    let element = document.activeElement as HTMLElement;
+    while (element.shadowRoot?.activeElement) element = element.shadowRoot.activeElement as HTMLElement;
+    const style = getComputedStyle(element);
+    const colour = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 ? style.outlineColor : (/(rgba?|color)\([^)]*\)/.exec(style.boxShadow)?.[0] ?? 'rgba(0,0,0,0)');
+    // rgb()/rgba() in 0-255, or color(srgb …) in 0-1 (what color-mix() computes to).
+    const parse = (text: string): number[] => {
+      const numbers = (text.match(/[\d.]+/g) ?? []).map(Number);
+      return text.startsWith('color(srgb') ? numbers.map((value, index) => (index < 3 ? value * 255 : value)) : numbers;
+    };
+    // The background: the first opaque one up the tree (shadow hosts included).
+    let background = [255, 255, 255];
+    for (let node: Element | null = element.parentElement ?? (element.getRootNode() as ShadowRoot).host ?? null; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host ?? null)) {
+      const [r, g, b, a = 1] = parse(getComputedStyle(node).backgroundColor);
+      if (a > 0.99) {
+        background = [r as number, g as number, b as number];
+        break;
+      }
+    }
+    const [r, g, b, a = 1] = parse(colour);
+    const ring = [r as number, g as number, b as number].map((channel, index) => channel * a + (background[index] as number) * (1 - a));
+    const luminance = (rgb: number[]): number => {
+      const [lr, lg, lb] = rgb.map((channel) => {
+        const c = channel / 255;
+        return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+      }) as [number, number, number];
+      return 0.2126 * lr + 0.7152 * lg + 0.0722 * lb;
+    };
+    const [light, dark] = [luminance(ring), luminance(background)].sort((x, y) => y - x) as [number, number];
+    return Math.round(((light + 0.05) / (dark + 0.05)) * 100) / 100;
+  });
+}

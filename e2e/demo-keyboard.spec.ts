@@ -121,3 +121,24 @@ test('keyboard only: ask, edit, move, remove, start, Next to the end, Stop; the 
   expect(await focusedElement(page)).not.toBe('body');
   expect(await pointer()).toBe(0);
 });
+
+test('Next keeps the focus between narrations: after each Enter it is on Next again or on Stop, never on <body>', async ({ page }) => {
+  await open(page, '/?fast=1&read=60000');
+  await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+  await page.keyboard.press('Space');
+  const next = page.locator('#narration-next');
+  const said: string[] = [];
+  for (let narration = 0; narration < 4; narration += 1) {
+    // Each narration's Next is reachable without a hunt: it has the focus.
+    await expect(next).toBeFocused({ timeout: 15_000 });
+    const words = await page.locator('#narration-text').innerText();
+    said.push(words);
+    await page.keyboard.press('Enter');
+    expect(await focusedElement(page), `after Next on “${words}”`).not.toBe('body');
+    if (narration < 3) await expect(page.locator('#narration-text')).not.toHaveText(words, { timeout: 15_000 });
+  }
+  expect(said).toHaveLength(4);
+  await expect(page.locator('#run-status')).toHaveText('Tour finished: Introduced the pricing page.', { timeout: 15_000 });
+  await expect(page.getByLabel('Ask the guide')).toBeFocused();
+});
