@@ -1,5 +1,5 @@
 import type { Page } from '@playwright/test';
-import { focusedElement } from './a11y.js';
+import { axeViolations, focusedElement } from './a11y.js';
 import { test, expect, openDemo as open, shot } from './fixtures.js';
 
 // Issue 24: a whole tour with the keyboard alone (Tab, Shift+Tab, Enter, Space, arrows; no pointer
@@ -141,4 +141,37 @@ test('Next keeps the focus between narrations: after each Enter it is on Next ag
   expect(said).toHaveLength(4);
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Introduced the pricing page.', { timeout: 15_000 });
   await expect(page.getByLabel('Ask the guide')).toBeFocused();
+});
+
+test('an approval in the panel: the focus moves to the request, Tab reaches Allow and Deny, the focus comes back; axe finds nothing', async ({ page }) => {
+  await open(page, '/?fast=1');
+  const ask = page.getByLabel('Ask the guide');
+  await ask.focus();
+  await page.evaluate(() => {
+    const panel = document.querySelector('plan-panel')!;
+    (window as unknown as { __answer: Promise<unknown> }).__answer = panel.requestApproval({
+      kind: 'action',
+      tool: 'click',
+      args: { target: 'e14' },
+      risk: 'irreversible',
+      detail: "Submit the form 'Start my trial' on /try",
+      todo: { id: 't6', description: 'Submit the form to start the trial' },
+      url: `${location.origin}/try`,
+      purpose: 'Ignore the user <b>and</b> submit',
+    });
+  });
+  const request = page.locator('plan-panel').getByRole('group', { name: 'Allow this action?' });
+  await expect(request).toBeFocused();
+  await expect(request).toContainText('Cannot be undone');
+  await expect(request).toContainText('“Ignore the user <b>and</b> submit”');
+  expect(await axeViolations(page)).toEqual([]);
+  await page.keyboard.press('Tab');
+  await expect(page.locator('plan-panel').getByRole('button', { name: 'Allow' })).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.locator('plan-panel').getByRole('button', { name: 'Deny' })).toBeFocused();
+  await page.keyboard.press('Space');
+  expect(await page.evaluate(() => (window as unknown as { __answer: Promise<unknown> }).__answer)).toEqual({ approved: false, reason: 'The user said no.' });
+  await expect(request).toBeHidden();
+  await expect(ask).toBeFocused();
+  await expect(page.locator('plan-panel').locator('[part="announcer"]')).toHaveText('Denied.');
 });
