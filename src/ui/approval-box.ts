@@ -222,21 +222,36 @@ export class ApprovalBox {
   }
 }
 
-/** "click (target: e12)": a tool and its arguments on one short line. */
+/** "click (target: e12)": a tool and its arguments on one short line, at most {@link ARGS_SHOWN} characters. */
 function describeCall(tool: string, args: Readonly<Record<string, unknown>> | undefined): string {
   const parts = Object.entries(args ?? {}).map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`);
   const text = parts.length > 0 ? `${tool} (${parts.join(', ')})` : tool;
   return text.length > ARGS_SHOWN ? `${text.slice(0, ARGS_SHOWN - 1)}…` : text;
 }
 
-/** The focused element, inside open shadow roots too; `null` for none or the body. */
+/**
+ * The focused element, inside open shadow roots too; `null` for none or the body.
+ *
+ * @example
+ * ```ts
+ * const before = deepActiveElement(document); // later: focusBack(before, fallback)
+ * ```
+ */
 export function deepActiveElement(doc: Document): HTMLElement | null {
   let active = doc.activeElement as HTMLElement | null;
   while (active?.shadowRoot?.activeElement) active = active.shadowRoot.activeElement as HTMLElement;
   return active && active !== doc.body ? active : null;
 }
 
-/** Whether `element` can take the focus now: in the page, not hidden, not disabled. */
+/**
+ * Whether `element` can take the focus now: in the page, not disabled, with no `hidden` ancestor
+ * (across shadow roots).
+ *
+ * @example
+ * ```ts
+ * if (canFocus(stopButton)) stopButton.focus();
+ * ```
+ */
 export function canFocus(element: HTMLElement | null | undefined): element is HTMLElement {
   if (!element?.isConnected || (element as HTMLButtonElement).disabled) return false;
   // [hidden] inside a shadow root and the shadow host's own [hidden] both count.
@@ -246,7 +261,14 @@ export function canFocus(element: HTMLElement | null | undefined): element is HT
   return true;
 }
 
-/** Focuses `preferred` when it can take the focus, else `fallback`. */
+/**
+ * Focuses `preferred` when it can take the focus, else `fallback` (else nothing).
+ *
+ * @example
+ * ```ts
+ * focusBack(whereTheUserWas, statusLine);
+ * ```
+ */
 export function focusBack(preferred: HTMLElement | null | undefined, fallback: HTMLElement | null | undefined): void {
   const target = canFocus(preferred) ? preferred : canFocus(fallback) ? fallback : null;
   target?.focus();

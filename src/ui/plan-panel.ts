@@ -1,3 +1,9 @@
+// <plan-panel>, one custom element. Over 400 lines for a reason: the live rendering, the review's
+// editing (edit, move, remove, undo) and the focus rules share one map of items, one roving tab
+// stop and one shadow root, and split across files they would pass all of it back and forth. What
+// stands apart lives apart: the words (plan-panel-strings.ts), the style (plan-panel-style.ts) and
+// the approval box (approval-box.ts).
+
 import { TODO_LIMITS, type TodoItem, type TodoStatus } from '../artifacts/todos.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { PlanEvents } from '../events.js';
