@@ -120,8 +120,10 @@ export function createGuide(options: {
   /** The language of a tour asked as `task`: the ask's own, else the browser's. */
   const languageFor = (task: string): Lang => spokenLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';
   useLanguage('en');
-  // Between narrations the focus rests on Stop (see narrator.ts).
-  options.narrator.restFocusOn(el.stop);
+  // Between narrations the focus rests on Stop (see narrator.ts), or on the panel's status line
+  // where the panel leaves it when what it would give it back to has gone.
+  const onPanelStatus = (active: Element | null): boolean => active === panel && panel.shadowRoot?.activeElement?.getAttribute('part') === 'meta';
+  options.narrator.restFocusOn(el.stop, onPanelStatus);
 
   // Escape stops a tour that is being planned or run, as the Stop button does (at the
   // announcement it declines, see confirmStart), unless it is meant for a dialog.
@@ -138,8 +140,7 @@ export function createGuide(options: {
     const focusLost = (): boolean => {
       const active = document.activeElement as HTMLElement | null;
       // The panel's status line holds the focus only until something better is there (see confirmStart).
-      const onPanelStatus = active === panel && panel.shadowRoot?.activeElement?.getAttribute('part') === 'meta';
-      return !active || active === document.body || onPanelStatus || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
+      return !active || active === document.body || onPanelStatus(active) || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
     };
     const ending = next === 'idle' && state !== 'idle';
     state = next;

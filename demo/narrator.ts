@@ -17,8 +17,12 @@ export interface Narrator {
   say(text: string, target: string | undefined, signal?: AbortSignal): Promise<{ shown: boolean; target?: string }>;
   /** Removes the bubble and any highlight. */
   clear(): void;
-  /** Where the focus rests between narrations (the guide's Stop): see the top of this file. */
-  restFocusOn(element: HTMLElement | null): void;
+  /**
+   * Where the focus rests between narrations (the guide's Stop), and what else counts as resting
+   * (say, the plan panel's status line, where the panel leaves the focus after an approval whose
+   * Next has gone): see the top of this file.
+   */
+  restFocusOn(element: HTMLElement | null, alsoResting?: (active: Element) => boolean): void;
   /** The language of what is said next (`lang` on the bubble) and the Next button's label. */
   setLanguage(lang: string, nextLabel: string): void;
 }
@@ -46,13 +50,14 @@ export function createNarrator(options: {
   const live = document.getElementById(bubble.dataset.live ?? '');
   let highlighted: HTMLElement | null = null;
   let rest: HTMLElement | null = null;
+  let alsoRests: (active: Element) => boolean = () => false;
   /** What the bubble points at: it follows when the page scrolls or resizes (the bubble is fixed). */
   let pointedAt: HTMLElement | null = null;
 
   /** Whether the focus is where the tour left it: nowhere, on the resting place, or in the bubble. */
   const focusResting = (): boolean => {
     const active = document.activeElement as HTMLElement | null;
-    return !active || active === document.body || active === rest || bubble.contains(active);
+    return !active || active === document.body || active === rest || bubble.contains(active) || alsoRests(active);
   };
 
   const unhighlight = (): void => {
@@ -125,8 +130,9 @@ export function createNarrator(options: {
       text.textContent = '';
       if (hadFocus && rest && !rest.hidden && rest.offsetParent !== null) rest.focus({ preventScroll: true });
     },
-    restFocusOn(element) {
+    restFocusOn(element, alsoResting) {
       rest = element;
+      alsoRests = alsoResting ?? (() => false);
     },
     setLanguage(lang, nextLabel) {
       bubble.lang = lang;
