@@ -93,6 +93,35 @@ test.describe('what axe does not check', () => {
     expect(rings.filter((ring) => ring.ratio < 3), JSON.stringify(rings)).toEqual([]);
   });
 
+  test('the panel’s own default theme (none of the demo’s colours) passes too: axe, focus rings', async ({ page }) => {
+    await open(page, '/?fast=1&read=60000');
+    // A custom property set to `initial` is invalid at computed time: every var() takes its fallback.
+    await page.locator('plan-panel').evaluate((panel: HTMLElement) => {
+      for (const name of ['accent', 'accent-fg', 'focus', 'current-bg', 'border', 'control-border', 'done', 'muted', 'fg', 'bg']) {
+        panel.style.setProperty(`--plan-panel-${name}`, 'initial');
+      }
+    });
+    await page.getByLabel('Ask the guide').focus();
+    await page.keyboard.type('Introduce the pricing page');
+    await page.keyboard.press('Enter');
+    const start = page.getByRole('button', { name: 'Start the tour' });
+    await expect(start).toBeFocused();
+    expect(await page.locator('plan-panel').evaluate((panel) => getComputedStyle(panel.shadowRoot!.querySelector('.approve')!).backgroundColor)).toBe('rgb(47, 91, 211)');
+    expect(await axeViolations(page)).toEqual([]);
+    const rings = [await focusRingContrast(page)];
+    await page.keyboard.press('Shift+Tab');
+    rings.push(await focusRingContrast(page));
+    for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+Tab');
+    rings.push(await focusRingContrast(page));
+    expect(rings.every((ratio) => ratio >= 3), JSON.stringify(rings)).toBe(true);
+    await page.keyboard.press('Escape');
+    await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
+    await page.getByRole('button', { name: 'Start the tour' }).click();
+    await expect(page.locator('#narration')).toBeVisible({ timeout: 10_000 });
+    await expect.poll(() => page.evaluate(() => window.__demo!.plan.todos.list().filter((todo) => todo.status === 'completed').length)).toBeGreaterThan(0);
+    expect(await axeViolations(page)).toEqual([]);
+  });
+
   test('one announcement per event: the end of a tour is heard once, a narration without the Next label', async ({ page }) => {
     await open(page, '/?fast=1&read=100');
     await page.evaluate(() => {
