@@ -401,7 +401,11 @@ export class PlanPanelElement extends Base {
 
   disconnectedCallback(): void {
     this.#unsubscribe();
-    this.#approval.denyAll('The plan panel left the page.');
+    // Removed, the panel cannot be answered: a pending approval is a no. Moved (taken out and put
+    // back in the same task), it stays.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#approval.denyAll('The plan panel left the page.');
+    });
   }
 
   attributeChangedCallback(): void {

@@ -715,4 +715,16 @@ describe('<plan-panel> requestApproval', () => {
     await expect(answer).resolves.toMatchObject({ approved: false });
     expect(box(panel).hidden).toBe(true);
   });
+
+  it('keeps a pending approval when the panel is moved, says no when it is removed', async () => {
+    const panel = mount(new Plan());
+    const answer = panel.requestApproval(request);
+    const other = document.createElement('div');
+    document.body.append(other);
+    other.append(panel); // moved: disconnected and connected again at once
+    await Promise.resolve();
+    expect(panel.approving).toBe(true);
+    panel.remove();
+    await expect(answer).resolves.toEqual({ approved: false, reason: 'The plan panel left the page.' });
+  });
 });
