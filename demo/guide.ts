@@ -3,11 +3,19 @@
 // the user change the plan there and waits for their go (Start, or Space; Cancel or Escape
 // declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
 // time. A tour interrupted by a reload resumes from the stored plan without planning again.
+//
+// Its words (status line, buttons, the panel's strings) follow the tour's language. For keyboard
+// and screen-reader users: the focus is never left on <body> (Start hands it to Stop, the
+// narration's Next takes it from there, a tool that moved it gives it back), and each event is
+// announced once: the run's start and end by the status line, steps by the panel
+// (`announce="steps"`), the narration by its own live region.
 
 import { runWebAgent, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
+import { GUIDE_WORDS, type GuideWords } from './guide-words.js';
 import { languageOf } from './language.js';
 import type { Narrator } from './narrator.js';
+import { spokenLanguage, type Lang } from './phrases.js';
 import { SITE_PAGES } from './site.js';
 import { SITE_TOOL_DESCRIPTIONS, type SiteTool } from './site-tools.js';
 
@@ -95,6 +103,27 @@ export function createGuide(options: {
   let current: Promise<void> = Promise.resolve();
   let record = loadTourRecord();
   let state: 'idle' | 'planning' | 'announcing' | 'running' = 'idle';
+  let words: GuideWords = GUIDE_WORDS.en;
+
+  /** Speaks `lang` (one the offline model speaks, else English) in the guide and the panel. */
+  const useLanguage = (lang: Lang): void => {
+    words = GUIDE_WORDS[lang];
+    panel.strings = words.panel;
+    // Screen readers switch voices by `lang`: on the panel and on the guide's own lines.
+    for (const element of [panel, el.stop.parentElement as HTMLElement, el.question]) element.lang = lang;
+    el.stop.textContent = words.stop;
+    el.resume.textContent = words.resume;
+    el.clear.textContent = words.clear;
+    (el.question.querySelector('button') as HTMLButtonElement).textContent = words.answer;
+    options.narrator.setLanguage(lang, words.next);
+  };
+  /** The language of a tour asked as `task`: the ask's own, else the browser's. */
+  const languageFor = (task: string): Lang => spokenLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';
+  useLanguage('en');
+  // Between narrations the focus rests on Stop (see narrator.ts), or on the panel's status line
+  // where the panel leaves it when what it would give it back to has gone.
+  const onPanelStatus = (active: Element | null): boolean => active === panel && panel.shadowRoot?.activeElement?.getAttribute('part') === 'meta';
+  options.narrator.restFocusOn(el.stop, onPanelStatus);
 
   // Escape stops a tour that is being planned or run, as the Stop button does (at the
   // announcement it declines, see confirmStart), unless it is meant for a dialog.
@@ -110,7 +139,8 @@ export function createGuide(options: {
     // goes idle, a keyboard user lands on the ask box instead.
     const focusLost = (): boolean => {
       const active = document.activeElement as HTMLElement | null;
-      return !active || active === document.body || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
+      // The panel's status line holds the focus only until something better is there (see confirmStart).
+      return !active || active === document.body || onPanelStatus(active) || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
     };
     const ending = next === 'idle' && state !== 'idle';
     state = next;
@@ -128,7 +158,11 @@ export function createGuide(options: {
     const remaining = options.plan().todos.remaining().length;
     el.resume.hidden = busy || remaining === 0;
     el.clear.hidden = busy || options.plan().todos.list().length === 0;
-    if (ending && focusLost()) el.askInput.focus();
+    // Asking disables the ask box under the focus: Stop, shown while planning and touring, takes it.
+    if (focusLost()) {
+      if (!el.stop.hidden) el.stop.focus();
+      else if (ending) el.askInput.focus();
+    }
     options.onRunChange?.(state);
   };
 
@@ -143,7 +177,7 @@ export function createGuide(options: {
       name,
       {
         description: SITE_TOOL_DESCRIPTIONS[name as keyof typeof SITE_TOOL_DESCRIPTIONS],
-        run: (args: Record<string, unknown>, context: { signal: AbortSignal | undefined }) => tool(args, context.signal),
+        run: (args: Record<string, unknown>, context: { signal: AbortSignal | undefined }) => keepingFocus(() => tool(args, context.signal)),
       },
     ]),
   );
@@ -166,7 +200,16 @@ export function createGuide(options: {
     };
     document.addEventListener('keydown', onKey, true);
     try {
-      return await panel.review({ signal });
+      // Start hands the focus to Stop (shown now, before the tour's state catches up), Cancel to the
+      // panel's status until the ask box is back (setState).
+      return await panel.review({
+        signal,
+        returnFocus: (approved) => {
+          if (!approved) return null;
+          el.stop.hidden = false;
+          return el.stop;
+        },
+      });
     } finally {
       document.removeEventListener('keydown', onKey, true);
     }
@@ -198,14 +241,15 @@ export function createGuide(options: {
     });
 
   /** How the user ends a tour, in the words for their keyboard or their finger. */
-  const stopHint = (): string => (options.touch() ? 'Stop ends it.' : 'Esc or Stop ends it.');
+  const stopHint = (): string => (options.touch() ? words.stopHintTouch : words.stopHintKeys);
 
   const run = async (task: string, resuming: boolean): Promise<void> => {
     if (controller) return;
     controller = new AbortController();
     const { signal } = controller;
     const plan = options.plan();
-    el.status.textContent = resuming ? `Resuming the tour where it stopped… ${stopHint()}` : 'Planning the tour…';
+    useLanguage(languageFor(task));
+    el.status.textContent = resuming ? words.resuming(stopHint()) : words.planning;
     setState(resuming ? 'running' : 'planning');
     // Until the new plan is made, the plan still holds the earlier tour's todos: the new ask is
     // stored only once its plan exists, and a planning call that fails or is stopped leaves the
@@ -240,32 +284,32 @@ export function createGuide(options: {
         announcePlan: async () => {
           updateRecord({ status: 'announcing' });
           setState('announcing');
-          el.status.textContent = options.touch() ? 'The plan is ready: tap Start the tour to begin.' : 'The plan is ready: press Space or Start the tour to begin, Esc to cancel.';
+          el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
           const go = await confirmStart(signal);
           if (go) {
             updateRecord({ status: 'running' });
             setState('running');
-            el.status.textContent = `Touring… ${stopHint()}`;
+            el.status.textContent = words.touring(stopHint());
           }
           return go;
         },
       });
       if (result.reason === 'declined') {
-        el.status.textContent = 'Tour cancelled. Ask again whenever you like.';
+        el.status.textContent = words.cancelled;
         record = null;
         saveTourRecord(null);
       } else if (result.reason === 'turn_limit') {
-        el.status.textContent = 'The guide ran out of turns before finishing.';
+        el.status.textContent = words.outOfTurns;
         updateRecord({ status: 'failed' });
       } else {
-        el.status.textContent = result.summary ? `Tour finished: ${result.summary}` : 'Tour finished.';
+        el.status.textContent = words.finished(result.summary);
         updateRecord({ status: 'finished' });
       }
     } catch (error) {
       const aborted = (error as { code?: string }).code === 'aborted';
       const message = (error as Error).message;
       // A failure before the plan was made is a failed ask, not a failed tour: nothing toured.
-      el.status.textContent = aborted ? 'Tour stopped.' : planned ? `The tour failed: ${message}` : `Could not plan a tour: ${message}`;
+      el.status.textContent = aborted ? words.stopped : planned ? words.failed(message) : words.couldNotPlan(message);
       if (planned) updateRecord({ status: aborted ? 'stopped' : 'failed' });
       else record = earlier;
     } finally {
@@ -301,7 +345,7 @@ export function createGuide(options: {
     options.plan().todos.reset();
     record = null;
     saveTourRecord(null);
-    el.status.textContent = 'Plan cleared.';
+    el.status.textContent = words.cleared;
     setState('idle');
   });
 
@@ -318,13 +362,28 @@ export function createGuide(options: {
     refresh(refreshOptions = {}) {
       record = loadTourRecord();
       const plan = options.plan();
+      if (record) useLanguage(languageFor(record.task));
       setState('idle');
       if (plan.todos.remaining().length === 0) return;
       if (refreshOptions.autoResume && record?.status === 'running') void guide.resume();
-      else el.status.textContent = 'A tour was left unfinished. Continue it, or ask for something else.';
+      else el.status.textContent = words.unfinished;
     },
   };
   return guide;
+}
+
+/**
+ * Runs a tool and gives the focus back if the tool dropped it (a fill focuses its field, then blurs
+ * it): a keyboard user on Stop or Next stays there.
+ */
+async function keepingFocus<T>(run: () => Promise<T>): Promise<T> {
+  const before = document.activeElement as HTMLElement | null;
+  try {
+    return await run();
+  } finally {
+    const now = document.activeElement;
+    if (before && before !== document.body && (!now || now === document.body) && before.isConnected && before.offsetParent !== null) before.focus({ preventScroll: true });
+  }
 }
 
 /** Whether a key event comes from inside an open <dialog> (the settings): its keys are its own. */

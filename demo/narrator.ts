@@ -1,6 +1,13 @@
 // The narration bubble: shows the guide's words next to the element they are about, highlights
 // that element, and waits long enough to read (or for "Next"). Model text only ever goes in through
 // textContent, and the CSS `target` the model sends is only ever used as a selector inside the site.
+//
+// Screen readers and keyboards: the words are announced once, by a live region of their own that
+// is never hidden (`data-live` on the bubble names it), not by the bubble, so the Next button's
+// label is not read after every narration. The focus follows the tour without a hunt: when a
+// narration shows while the focus rests where the tour left it (the guide's Stop, the bubble, or
+// nowhere), it moves to Next; when the bubble hides with the focus in it, the focus goes back to
+// the resting place (`restFocusOn`), never to <body>. Focus the user put elsewhere stays there.
 
 import { resolveTarget } from 'planloop/dom';
 import type { Pace } from './pace.js';
@@ -10,6 +17,14 @@ export interface Narrator {
   say(text: string, target: string | undefined, signal?: AbortSignal): Promise<{ shown: boolean; target?: string }>;
   /** Removes the bubble and any highlight. */
   clear(): void;
+  /**
+   * Where the focus rests between narrations (the guide's Stop), and what else counts as resting
+   * (say, the plan panel's status line, where the panel leaves the focus after an approval whose
+   * Next has gone): see the top of this file.
+   */
+  restFocusOn(element: HTMLElement | null, alsoResting?: (active: Element) => boolean): void;
+  /** The language of what is said next (`lang` on the bubble) and the Next button's label. */
+  setLanguage(lang: string, nextLabel: string): void;
 }
 
 /**
@@ -32,7 +47,18 @@ export function createNarrator(options: {
   const { bubble, scope } = options;
   const text = bubble.querySelector('.bubble-text') as HTMLElement;
   const next = bubble.querySelector('.bubble-next') as HTMLButtonElement;
+  const live = document.getElementById(bubble.dataset.live ?? '');
   let highlighted: HTMLElement | null = null;
+  let rest: HTMLElement | null = null;
+  let alsoRests: (active: Element) => boolean = () => false;
+  /** What the bubble points at: it follows when the page scrolls or resizes (the bubble is fixed). */
+  let pointedAt: HTMLElement | null = null;
+
+  /** Whether the focus is where the tour left it: nowhere, on the resting place, or in the bubble. */
+  const focusResting = (): boolean => {
+    const active = document.activeElement as HTMLElement | null;
+    return !active || active === document.body || active === rest || bubble.contains(active) || alsoRests(active);
+  };
 
   const unhighlight = (): void => {
     highlighted?.classList.remove('guide-highlight');
@@ -40,6 +66,7 @@ export function createNarrator(options: {
   };
 
   const place = (element: HTMLElement | null): void => {
+    pointedAt = element;
     if (!element) {
       bubble.dataset.docked = 'true';
       bubble.style.left = '';
@@ -59,9 +86,16 @@ export function createNarrator(options: {
       const above = rect.top - height - 12;
       top = above >= 8 ? above : Math.max(8, Math.min(rect.bottom + 12, free - height - 8));
     }
-    bubble.style.left = `${left + window.scrollX}px`;
-    bubble.style.top = `${top + window.scrollY}px`;
+    // Viewport coordinates: the bubble is position: fixed (it sits in the guide's DOM, for the Tab
+    // order, and fixed keeps it out of the guide's box).
+    bubble.style.left = `${left}px`;
+    bubble.style.top = `${top}px`;
   };
+  const follow = (): void => {
+    if (!bubble.hidden && pointedAt) place(pointedAt);
+  };
+  window.addEventListener('scroll', follow, { passive: true });
+  window.addEventListener('resize', follow);
 
   return {
     async say(words, target, signal) {
@@ -72,18 +106,38 @@ export function createNarrator(options: {
         element.classList.add('guide-highlight');
         highlighted = element;
       }
+      const resting = focusResting();
       text.textContent = words;
+      if (live) {
+        // Emptied first, so that the same words twice in a row are announced twice.
+        live.textContent = '';
+        live.lang = bubble.lang;
+        live.textContent = words;
+      }
       if (target) bubble.dataset.target = target;
       else delete bubble.dataset.target;
       bubble.hidden = false;
       place(element);
+      if (resting && document.activeElement !== next) next.focus({ preventScroll: true });
       await waitToRead(options.pace().readMs(words), next, signal);
       return element ? { shown: true, target: target as string } : { shown: true };
     },
     clear() {
       unhighlight();
+      pointedAt = null;
+      const hadFocus = bubble.contains(document.activeElement);
       bubble.hidden = true;
       text.textContent = '';
+      if (hadFocus && rest && !rest.hidden && rest.offsetParent !== null) rest.focus({ preventScroll: true });
+    },
+    restFocusOn(element, alsoResting) {
+      rest = element;
+      alsoRests = alsoResting ?? (() => false);
+    },
+    setLanguage(lang, nextLabel) {
+      bubble.lang = lang;
+      const label = next.querySelector('.bubble-next-label');
+      if (label) label.textContent = nextLabel;
     },
   };
 }

@@ -27,16 +27,23 @@ async function record(page: Page): Promise<() => Promise<{ said: string[]; local
   return () => page.evaluate(() => (window as unknown as { __log: { said: string[]; locales: Array<string | undefined> } }).__log);
 }
 
-async function ask(page: Page, task: string): Promise<void> {
+/** Asks; the Start button is named in the tour's language (issue 21: the panel's `strings`). */
+async function ask(page: Page, task: string, start = 'Start the tour'): Promise<void> {
   await page.getByLabel('Ask the guide').fill(task);
   await page.getByRole('button', { name: 'Ask', exact: true }).click();
-  await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
+  await expect(page.getByRole('button', { name: start })).toBeFocused();
 }
 
 test('a German ask is planned, narrated and finished in German', async ({ page }, testInfo) => {
   await open(page, '/?fast=1&read=200');
   const log = await record(page);
-  await ask(page, 'Zeig mir die Preise');
+  await ask(page, 'Zeig mir die Preise', 'Tour starten');
+  // The panel and the guide's own lines speak German too, and say so to screen readers.
+  await expect(page.locator('plan-panel')).toHaveAttribute('lang', 'de');
+  await expect(page.locator('plan-panel').getByRole('heading', { name: 'Tourplan' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Abbrechen' })).toBeVisible();
+  await expect(page.locator('plan-panel').locator('.meta')).toHaveText('0 von 5 erledigt');
+  await expect(page.locator('#run-status')).toHaveText('Der Plan steht: Leertaste oder „Tour starten“ legt los, Esc bricht ab.');
   await expect(summary(page)).toHaveText('Ich bringe dich zur Preisseite und stelle dir die drei Tarife vor.');
   await expect(page.locator('plan-panel').locator('li .text')).toHaveText([
     'Die Seite „Preise“ öffnen (/commercial)',
@@ -47,7 +54,8 @@ test('a German ask is planned, narrated and finished in German', async ({ page }
   ]);
   await shot(page, testInfo, '1-german-plan');
   await page.keyboard.press('Space');
-  await expect(page.locator('#run-status')).toHaveText('Tour finished: Die Preisseite vorgestellt.', { timeout: 20_000 });
+  await expect(page.locator('#run-status')).toHaveText('Tour beendet: Die Preisseite vorgestellt.', { timeout: 20_000 });
+  await expect(page.locator('plan-panel').locator('li .status').first()).toHaveText('Erledigt');
   const { said, locales } = await log();
   expect(locales).toEqual(['de']);
   expect(said).toEqual([
@@ -62,11 +70,13 @@ test('a German ask is planned, narrated and finished in German', async ({ page }
 test('a Japanese ask is planned and narrated in Japanese, and the trial form is still filled in', async ({ page }, testInfo) => {
   await open(page, '/?fast=1&read=200');
   const log = await record(page);
-  await ask(page, 'プランを比較してトライアルを始めたい');
+  await ask(page, 'プランを比較してトライアルを始めたい', 'ツアーを始める');
+  await expect(page.getByRole('button', { name: 'キャンセル' })).toBeVisible();
   await expect(summary(page)).toHaveText('3つのプランを一緒に比べてから、トライアルのフォームでTeamプランのトライアルを始めます。');
   await shot(page, testInfo, '1-japanese-plan');
   await page.keyboard.press('Space');
-  await expect(page.locator('#run-status')).toHaveText('Tour finished: プランを比較し、Teamのトライアルを始めました。', { timeout: 20_000 });
+  await expect(page.locator('#run-status')).toHaveText('ツアー終了: プランを比較し、Teamのトライアルを始めました。', { timeout: 20_000 });
+  await expect(page.locator('plan-panel').locator('.meta')).toContainText('完了');
   const { said, locales } = await log();
   expect(locales).toEqual(['ja']);
   expect(said).toContain('小さなチームの多くにはTeamがぴったりです。14日間のトライアルもこのプランで試せます。');
@@ -80,7 +90,7 @@ test.describe('with a German browser', () => {
   test('an ask that does not show its language is answered in the browser’s', async ({ page }) => {
     await open(page, '/?fast=1&read=200');
     const log = await record(page);
-    await ask(page, 'SSO?');
+    await ask(page, 'SSO?', 'Tour starten');
     await expect(summary(page)).toHaveText('Ich zeige dir die Seite „Preise“.');
     expect((await log()).locales).toEqual(['de-DE']);
     await page.keyboard.press('Escape');

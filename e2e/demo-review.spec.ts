@@ -30,7 +30,14 @@ test('keyboard only: remove, edit and move steps, approve, and the tour runs the
   await expect(start).toBeFocused();
   await expect(panel(page).locator('.hint .keys')).toBeVisible();
 
-  // Back from Start into the list (one tab stop), then down to the Starter step and remove it.
+  // Back from Start into the list: the selected step's buttons (issue 24: in the Tab order), then the
+  // step itself (one tab stop for the list); then down to the Starter step and remove it.
+  await page.keyboard.press('Shift+Tab');
+  await expect(panel(page).getByRole('button', { name: 'Remove step 1' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab');
+  await expect(panel(page).getByRole('button', { name: 'Move step 1 down' })).toBeFocused();
+  await page.keyboard.press('Shift+Tab'); // "Move step 1 up" is disabled: skipped
+  await expect(panel(page).getByRole('button', { name: 'Edit step 1' })).toBeFocused();
   await page.keyboard.press('Shift+Tab');
   await expect(panel(page).locator('li').first()).toBeFocused();
   await page.keyboard.press('ArrowDown');
@@ -59,7 +66,11 @@ test('keyboard only: remove, edit and move steps, approve, and the tour runs the
   ]);
   await shot(page, testInfo, '1-edited');
 
-  // Tab leaves the list for Undo (a step was removed), then Start; Enter approves.
+  // Tab goes through the step's four buttons, then Undo (a step was removed), then Start; Enter approves.
+  for (const name of ['Edit step 3', 'Move step 3 up', 'Move step 3 down', 'Remove step 3']) {
+    await page.keyboard.press('Tab');
+    await expect(panel(page).getByRole('button', { name })).toBeFocused();
+  }
   await page.keyboard.press('Tab');
   await expect(panel(page).getByRole('button', { name: 'Undo' })).toBeFocused();
   await page.keyboard.press('Tab');

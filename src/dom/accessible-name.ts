@@ -119,7 +119,9 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   if (out.full || NOT_TEXT.has(element.localName)) return;
   const style = styleOf(element);
   if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
-  if (walk.sighted && walk.inContent && textUnseenBy(element, style, true)) return;
+  // Transparent or clipped away, nothing inside can be seen; other reasons (hidden, tiny or
+  // same-coloured text) a child can undo, so they leave out the element's own text only (addContent).
+  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || textUnseenBy(element, style, true) === 'clipped')) return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
   // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
@@ -201,7 +203,8 @@ function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined
 
 /** The text content of `element` (2F), its ::before and ::after boxes and its children, in order. */
 function addContent(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
-  const visible = walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse');
+  const drawn = !walk.sighted || element === walk.root || textUnseenBy(element, style, true) === undefined;
+  const visible = drawn && (walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
   const transform = style?.textTransform;
   if (visible) addPseudo(element, '::before', out);
   for (const child of renderedNodes(element)) {

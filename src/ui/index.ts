@@ -3,7 +3,9 @@
  * call {@link definePlanPanel} to register the tag.
  */
 export { PLAN_PANEL_CSS } from './plan-panel-style.js';
-export { PlanPanelElement, definePlanPanel, type PlanReviewOptions } from './plan-panel.js';
+export { PlanPanelElement, definePlanPanel, type PlanPanelAnnounce, type PlanReviewOptions } from './plan-panel.js';
+export { PLAN_PANEL_STRINGS, type PanelRisk, type PlanPanelStrings } from './plan-panel-strings.js';
+export type { PanelApprovalAnswer, PanelApprovalOptions, PanelApprovalRequest } from './approval-box.js';
 
 declare global {
   interface HTMLElementTagNameMap {

@@ -1,20 +1,29 @@
+// <plan-panel>, one custom element. Over 400 lines for a reason: the live rendering, the review's
+// editing (edit, move, remove, undo) and the focus rules share one map of items, one roving tab
+// stop and one shadow root, and split across files they would pass all of it back and forth. What
+// stands apart lives apart: the words (plan-panel-strings.ts), the style (plan-panel-style.ts) and
+// the approval box (approval-box.ts).
+
 import { TODO_LIMITS, type TodoItem, type TodoStatus } from '../artifacts/todos.js';
 import type { Unsubscribe } from '../emitter.js';
 import type { PlanEvents } from '../events.js';
 import type { Plan } from '../plan.js';
 import type { PlanState } from '../plan-state.js';
+import { ApprovalBox, canFocus, deepActiveElement, focusBack, type PanelApprovalAnswer, type PanelApprovalOptions, type PanelApprovalRequest } from './approval-box.js';
 import { PLAN_PANEL_CSS } from './plan-panel-style.js';
+import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from './plan-panel-strings.js';
 
-const STATUS_TEXT: Record<TodoStatus, string> = { pending: 'Pending', in_progress: 'In progress', completed: 'Done' };
 const STATUS_MARK: Record<TodoStatus, string> = { pending: '○', in_progress: '▸', completed: '✓' };
 const NAV_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'Home', 'End']);
 const CONTROLS = [
-  { action: 'edit', mark: '✎', label: (n: number) => `Edit step ${n}` },
-  { action: 'up', mark: '↑', label: (n: number) => `Move step ${n} up` },
-  { action: 'down', mark: '↓', label: (n: number) => `Move step ${n} down` },
-  { action: 'remove', mark: '✕', label: (n: number) => `Remove step ${n}` },
+  { action: 'edit', mark: '✎', label: (words: PlanPanelStrings, n: number) => words.editStep(n) },
+  { action: 'up', mark: '↑', label: (words: PlanPanelStrings, n: number) => words.moveUp(n) },
+  { action: 'down', mark: '↓', label: (words: PlanPanelStrings, n: number) => words.moveDown(n) },
+  { action: 'remove', mark: '✕', label: (words: PlanPanelStrings, n: number) => words.removeStep(n) },
 ] as const;
 type ControlAction = (typeof CONTROLS)[number]['action'];
+/** The run's state in the meta line: a key of the strings, so that it follows a change of language. */
+type RunNote = '' | 'planning' | 'finished' | 'notStarted' | 'stopped' | 'stoppedByError';
 
 /** Options of {@link PlanPanelElement.review}. */
 export interface PlanReviewOptions {
@@ -22,11 +31,25 @@ export interface PlanReviewOptions {
   signal?: AbortSignal | undefined;
   /** Moves the focus to the approve button when the review starts. Default `true`. */
   focus?: boolean | undefined;
+  /**
+   * Where the focus goes when the review closes while it is in the panel (the buttons it was on
+   * go away): called with the user's choice; an element that cannot take the focus (hidden,
+   * disabled) or none means the panel's status line. Default: the status line.
+   */
+  returnFocus?: ((approved: boolean) => HTMLElement | null | undefined) | undefined;
 }
+
+/**
+ * What the panel's live region says: `'all'` (default), `'steps'` (only what the host cannot know:
+ * steps starting and finishing, the user's changes in a review, approvals answered; a host that
+ * announces the run's start and end itself sets this so that nothing is heard twice), `'none'`.
+ */
+export type PlanPanelAnnounce = 'all' | 'steps' | 'none';
 
 interface Review {
   promise: Promise<boolean>;
   settle: (approved: boolean) => void;
+  returnFocus: PlanReviewOptions['returnFocus'];
 }
 
 // A custom element must extend HTMLElement, which Node and workers lack: fall back to a plain class
@@ -47,21 +70,36 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * Only pending steps can be changed. Approving after a move or a removal renumbers the planner's
  * predicted turns (`expected_turn`) to follow the new list.
  *
- * Accessibility: the todos are a list whose items are reachable with Tab and then the arrow keys,
- * Home and End; the todo in progress carries `aria-current="step"`; each status is written out,
- * not only coloured; a polite live region announces new plans, started and finished steps, review
- * changes and the end of a run. While reviewing, on a focused step: Enter (or F2) edits its text
- * (Enter saves, Escape cancels), Delete or Backspace removes it (Ctrl+Z or the Undo button brings
- * it back), Alt+ArrowUp / Alt+ArrowDown move it, Escape declines; the approve and decline buttons
- * follow the list in the tab order. The selected step also shows buttons for each of these, for
- * pointer and touch users. All text is set with `textContent`, never parsed as HTML.
+ * Keyboard (the WAI-ARIA Authoring Practices' roving tabindex, on a list): the todos are a list
+ * with one tab stop; ↑/↓ (and ←/→, Home, End) move between steps. While reviewing, the selected
+ * pending step's buttons (edit, move up, move down, remove) follow it in the Tab order, then Undo,
+ * approve and decline, so every action is reachable with Tab, Enter and Space alone; the
+ * shortcuts stay for those who know them: on a step, Enter or F2 edits its text (Enter saves,
+ * Escape cancels), Delete or Backspace removes it (Ctrl+Z or Undo brings it back), Alt+↑ / Alt+↓
+ * move it, Escape declines. Every button has a name ("Move step 2 up"). A list rather than a grid:
+ * screen readers keep list semantics and browse mode, and Tab does not walk through every step's
+ * buttons, only the selected one's.
+ *
+ * Focus is never dropped: when the review closes (or an approval is answered) while the focus is
+ * in the panel, it goes to the element the host names (`returnFocus`), back where it was, or to
+ * the panel's status line, never to the page's body. A host that keeps the focus in its own guide
+ * passes `focus: false` to `review()` and `requestApproval()`: the panel then moves the focus only
+ * when the control under it goes away.
+ *
+ * Screen readers: the todo in progress carries `aria-current="step"`; each status is written out,
+ * not only coloured; a todo the model rewrote says "changed by the model"; a polite live region
+ * announces new plans, started and finished steps, review changes, approvals and the end of a
+ * run (the `announce` attribute leaves the run's own news to a host that announces it). All text
+ * is set with `textContent`, never parsed as HTML. Every word comes from `strings`.
  *
  * Theming: `--plan-panel-bg`, `--plan-panel-fg`, `--plan-panel-muted`, `--plan-panel-accent`,
  * `--plan-panel-accent-fg`, `--plan-panel-done`, `--plan-panel-current-bg`, `--plan-panel-border`,
- * `--plan-panel-focus`, `--plan-panel-radius`, `--plan-panel-padding`, `--plan-panel-font`; parts
- * `heading`, `summary`, `meta`, `list`, `item`, `hint`, `actions`, `approve`, `decline`, `undo`.
- * Attributes: `heading` (default "Plan"), `approve-label` (default "Approve"), `decline-label`
- * (default "Decline"). While a review is open the element has `data-reviewing="true"`.
+ * `--plan-panel-control-border`, `--plan-panel-focus`, `--plan-panel-danger`,
+ * `--plan-panel-changed`, `--plan-panel-changed-bg`, `--plan-panel-radius`, `--plan-panel-padding`,
+ * `--plan-panel-font`; parts `heading`, `summary`, `meta`, `approval`, `allow`, `deny`, `list`,
+ * `item`, `changed`, `hint`, `actions`, `approve`, `decline`, `undo`. Attributes: `heading`,
+ * `approve-label`, `decline-label` (over `strings`), `announce` (`all`, `steps`, `none`). While a
+ * review is open the element has `data-reviewing="true"`.
  *
  * @example
  * ```ts
@@ -73,7 +111,7 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * ```
  */
 export class PlanPanelElement extends Base {
-  static readonly observedAttributes = ['heading', 'approve-label', 'decline-label'];
+  static readonly observedAttributes = ['heading', 'approve-label', 'decline-label', 'announce'];
 
   #plan: Plan | null = null;
   #offs: Unsubscribe[] = [];
@@ -81,12 +119,14 @@ export class PlanPanelElement extends Base {
   #hostSummary: string | null = null;
   /** The summary of a plan being made, while it streams in. */
   #streamed: string | null = null;
-  #turn = '';
-  #runNote = '';
+  /** The turn under way, shown in the meta line. */
+  #turn: { turn: number; maxTurns: number } | null = null;
+  /** How the run stands, shown in the meta line in the strings' words. */
+  #runNote: RunNote = '';
   /** A run is making a new plan: the todos shown are still the previous plan's. */
   #planning = false;
   /** How the previous plan's run ended, put back if making a new plan fails. */
-  #noteBefore = '';
+  #noteBefore: RunNote = '';
   #activeId: string | null = null;
   /** The step in progress the list last scrolled to. */
   #followed: string | null = null;
@@ -106,6 +146,11 @@ export class PlanPanelElement extends Base {
   readonly #approve: HTMLButtonElement;
   readonly #decline: HTMLButtonElement;
   readonly #live: HTMLDivElement;
+  readonly #hintKeys: HTMLSpanElement;
+  readonly #hintTouch: HTMLSpanElement;
+  readonly #undoButton: HTMLButtonElement;
+  readonly #approval: ApprovalBox;
+  #strings: PlanPanelStrings = PLAN_PANEL_STRINGS;
 
   constructor() {
     super();
@@ -123,17 +168,16 @@ export class PlanPanelElement extends Base {
     this.#heading.id = 'heading';
     this.#summaryEl = make('p', 'summary', 'summary');
     this.#meta = make('p', 'meta', 'meta');
+    // The status line takes the focus when the control the user was on goes away (see #keepFocus).
+    this.#meta.tabIndex = -1;
     this.#empty = make('p', 'empty');
-    this.#empty.textContent = 'No plan yet.';
     this.#hint = make('p', 'hint', 'hint');
     this.#hint.id = 'hint';
     this.#hint.hidden = true;
     // Keys for a keyboard, taps for a touch screen: the style shows the one that fits the pointer.
-    const keys = make('span', 'keys');
-    keys.textContent = 'Change the plan first if you like: Enter edits the selected step, Delete removes it, Alt+↑ and Alt+↓ move it.';
-    const touch = make('span', 'touch');
-    touch.textContent = 'Change the plan first if you like: tap a step to edit, move or remove it.';
-    this.#hint.append(keys, touch);
+    this.#hintKeys = make('span', 'keys');
+    this.#hintTouch = make('span', 'touch');
+    this.#hint.append(this.#hintKeys, this.#hintTouch);
     this.#list = make('ol', '', 'list');
     // Safari drops the list role from lists styled `list-style: none`; say it explicitly.
     this.#list.setAttribute('role', 'list');
@@ -150,11 +194,10 @@ export class PlanPanelElement extends Base {
     });
     this.#undoRow = make('p', 'undo');
     this.#undoRow.hidden = true;
-    const undo = make('button', '', 'undo');
-    undo.type = 'button';
-    undo.textContent = 'Undo';
-    undo.addEventListener('click', () => this.#undoRemove());
-    this.#undoRow.append(doc.createTextNode(''), undo);
+    this.#undoButton = make('button', '', 'undo');
+    this.#undoButton.type = 'button';
+    this.#undoButton.addEventListener('click', () => this.#undoRemove());
+    this.#undoRow.append(doc.createTextNode(''), this.#undoButton);
     this.#actions = make('div', 'actions', 'actions');
     this.#actions.hidden = true;
     this.#approve = make('button', 'approve', 'approve');
@@ -167,8 +210,13 @@ export class PlanPanelElement extends Base {
     this.#live = make('div', 'sr-only', 'announcer');
     this.#live.setAttribute('role', 'status');
     this.#live.setAttribute('aria-live', 'polite');
+    this.#approval = new ApprovalBox(doc, {
+      strings: () => this.#strings,
+      announce: (text) => this.#announce(text, 'steps'),
+      fallbackFocus: () => this.#meta,
+    });
     root.addEventListener('keydown', (event) => this.#onPanelKeydown(event as KeyboardEvent));
-    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#hint, this.#empty, this.#list, this.#actions, this.#live);
+    root.append(style, this.#heading, this.#summaryEl, this.#meta, this.#approval.element, this.#hint, this.#empty, this.#list, this.#actions, this.#live);
     this.#renderLabels();
     this.#render();
   }
@@ -181,11 +229,12 @@ export class PlanPanelElement extends Base {
   set plan(plan: Plan | null) {
     if (plan === this.#plan) return;
     this.#endReview(false);
+    this.#approval.denyAll('The plan shown changed.');
     this.#unsubscribe();
     this.#plan = plan;
     this.#hostSummary = null;
     this.#streamed = null;
-    this.#turn = '';
+    this.#turn = null;
     this.#runNote = '';
     this.#planning = false;
     this.#activeId = null;
@@ -211,6 +260,36 @@ export class PlanPanelElement extends Base {
   /** The text the live region last announced. */
   get announcement(): string {
     return this.#live.textContent ?? '';
+  }
+
+  /**
+   * Every word the panel shows and announces (default {@link PLAN_PANEL_STRINGS}, English). The
+   * `heading`, `approve-label` and `decline-label` attributes win over it when set.
+   *
+   * @example
+   * ```ts
+   * panel.strings = { ...PLAN_PANEL_STRINGS, heading: 'Tour plan' };
+   * ```
+   */
+  get strings(): PlanPanelStrings {
+    return this.#strings;
+  }
+
+  set strings(strings: PlanPanelStrings | null | undefined) {
+    this.#strings = strings ?? PLAN_PANEL_STRINGS;
+    this.#renderLabels();
+    this.#render();
+    this.#approval.refresh();
+  }
+
+  /** What the live region says (the `announce` attribute): `'all'` (default), `'steps'` or `'none'`, see {@link PlanPanelAnnounce}. */
+  get announce(): PlanPanelAnnounce {
+    const value = this.getAttribute('announce');
+    return value === 'steps' || value === 'none' ? value : 'all';
+  }
+
+  set announce(value: PlanPanelAnnounce) {
+    this.setAttribute('announce', value);
   }
 
   /** Whether a review (see {@link review}) is open. */
@@ -251,12 +330,13 @@ export class PlanPanelElement extends Base {
         signal?.removeEventListener('abort', onAbort);
         settle(approved);
       },
+      returnFocus: options.returnFocus,
     };
     this.#removed = [];
     this.dataset.reviewing = 'true';
     this.#render();
     const count = this.#plan?.state.todos.length ?? 0;
-    this.#announce(`Review the plan: ${count} ${count === 1 ? 'step' : 'steps'}. Change them if you like, then choose “${this.#approve.textContent}”.`);
+    this.#announce(this.#strings.say.review(count, this.#approve.textContent ?? ''), 'run');
     if (options.focus !== false) this.#approve.focus();
     return promise;
   }
@@ -279,6 +359,29 @@ export class PlanPanelElement extends Base {
     this.#endReview(false);
   }
 
+  /**
+   * Asks the user, in the panel, whether an action may run (or whether a step the model rewrote
+   * may stand): shows what will happen, how much it risks, the page, the step it serves and what
+   * the model said it is for (quoted, as text), with Allow and Deny; Escape denies. The focus
+   * moves to the request and goes back where it was after (`focus: false` leaves it alone).
+   * Resolves `{ approved: true }` or `{ approved: false, reason }`; rejects with the signal's
+   * reason when `signal` aborts. Requests made while one shows wait their turn. Fits
+   * `runWebAgent`'s `onApprove` as it is. Defaults: `focus` true.
+   *
+   * @example
+   * ```ts
+   * await runWebAgent({ plan, task, tools, onApprove: (request, { signal }) => panel.requestApproval(request, { signal }) });
+   * ```
+   */
+  requestApproval(request: PanelApprovalRequest, options: PanelApprovalOptions = {}): Promise<PanelApprovalAnswer> {
+    return this.#approval.request(request, options);
+  }
+
+  /** Whether an approval (see {@link requestApproval}) is waiting for the user. */
+  get approving(): boolean {
+    return this.#approval.pending;
+  }
+
   connectedCallback(): void {
     // A host may set `plan` (or `summary`) on the element before definePlanPanel() ran: that made an
     // own property hiding our accessors. Take the value and run it through the setter: the plan
@@ -298,6 +401,11 @@ export class PlanPanelElement extends Base {
 
   disconnectedCallback(): void {
     this.#unsubscribe();
+    // Removed, the panel cannot be answered: a pending approval is a no. Moved (taken out and put
+    // back in the same task), it stays.
+    queueMicrotask(() => {
+      if (!this.isConnected) this.#approval.denyAll('The plan panel left the page.');
+    });
   }
 
   attributeChangedCallback(): void {
@@ -312,20 +420,20 @@ export class PlanPanelElement extends Base {
     };
     on('state-change', ({ state, previous, origin }) => {
       if (state.summary !== previous.summary) this.#hostSummary = null;
-      const news = origin === 'hydrate' ? [] : statusNews(previous, state);
+      const news = origin === 'hydrate' ? [] : statusNews(previous, state, this.#strings);
       this.#render();
-      if (news.length > 0) this.#announce(news.join(' '));
+      if (news.length > 0) this.#announce(news.join(' '), 'steps');
     });
     // The kind of change (a new list, a restored one) is what the state alone cannot tell.
     on('todos-change', ({ todos, change }) => {
       if (change.type !== 'reset' && change.type !== 'hydrate') return;
       this.#hostSummary = null;
       this.#renderSummary();
-      if (change.type === 'reset') this.#announce(todos.length === 0 ? 'The plan is empty.' : `New plan with ${todos.length} ${todos.length === 1 ? 'step' : 'steps'}.`);
+      if (change.type === 'reset') this.#announce(todos.length === 0 ? this.#strings.say.emptyPlan : this.#strings.say.newPlan(todos.length), 'run');
     });
     on('plan-hydrate', ({ todos, restored }) => {
       const left = todos.filter((todo) => todo.status !== 'completed').length;
-      if (restored && todos.length > 0) this.#announce(`Restored a plan: ${left} of ${todos.length} steps left.`);
+      if (restored && todos.length > 0) this.#announce(this.#strings.say.restored(left, todos.length), 'run');
     });
     // The summary of a plan being made streams in over the todos of the current one; the plan's
     // state takes over on `plan-create`, and a planning call that fails leaves the old one.
@@ -338,27 +446,27 @@ export class PlanPanelElement extends Base {
       this.#hostSummary = null;
       this.#planning = false;
       this.#runNote = '';
-      this.#turn = '';
+      this.#turn = null;
       this.#render();
     });
     on('run-start', ({ resumed }) => {
       this.#planning = !resumed;
       this.#noteBefore = this.#runNote;
-      this.#runNote = resumed ? '' : 'Planning…';
+      this.#runNote = resumed ? '' : 'planning';
       this.#renderMeta();
     });
     on('turn-start', ({ turn, maxTurns }) => {
-      this.#turn = `Turn ${turn} of ${maxTurns}`;
+      this.#turn = { turn, maxTurns };
       this.dataset.turn = String(turn);
       this.#renderMeta();
     });
     on('run-finish', ({ reason, summary }) => {
       this.#planning = false;
       this.#streamed = null;
-      this.#runNote = reason === 'declined' ? 'Not started' : 'Finished';
-      this.#turn = '';
+      this.#runNote = reason === 'declined' ? 'notStarted' : 'finished';
+      this.#turn = null;
       this.#render();
-      this.#announce(reason === 'declined' ? 'The plan was not started.' : `Finished.${summary ? ` ${summary}` : ''}`);
+      this.#announce(reason === 'declined' ? this.#strings.say.notStarted : this.#strings.say.finished(summary), 'run');
     });
     on('run-error', ({ error }) => {
       const aborted = (error as { code?: string }).code === 'aborted';
@@ -367,10 +475,10 @@ export class PlanPanelElement extends Base {
         // No new plan was made: the todos shown are the previous plan's, and so is how it ended.
         this.#planning = false;
         this.#runNote = this.#noteBefore;
-        this.#announce(aborted ? 'Stopped before a new plan was made.' : `No new plan: ${error.message}`);
+        this.#announce(aborted ? this.#strings.say.stoppedBeforePlan : this.#strings.say.noNewPlan(error.message), 'run');
       } else {
-        this.#runNote = aborted ? 'Stopped' : 'Stopped by an error';
-        this.#announce(aborted ? 'Stopped.' : `Stopped: ${error.message}`);
+        this.#runNote = aborted ? 'stopped' : 'stoppedByError';
+        this.#announce(aborted ? this.#strings.say.stopped : this.#strings.say.stoppedByError(error.message), 'run');
       }
       this.#render();
     });
@@ -423,18 +531,31 @@ export class PlanPanelElement extends Base {
         text.className = 'text';
         const status = doc.createElement('span');
         status.className = 'status';
-        item.append(mark, text, status);
+        const changed = doc.createElement('span');
+        changed.className = 'changed';
+        changed.setAttribute('part', 'changed');
+        item.append(mark, text, changed, status);
         this.#items.set(todo.id, item);
       }
-      const [mark, text, status] = Array.from(item.children) as HTMLElement[];
+      // The mark "changed by the model" is read right after the text it is about.
+      const [mark, text, changed, status] = Array.from(item.children) as HTMLElement[];
       const controls = this.#controls(item, this.#review !== null && todo.status === 'pending');
       if (mark) mark.textContent = STATUS_MARK[todo.status];
       if (text && !text.querySelector('input') && text.textContent !== todo.description) text.textContent = todo.description;
-      if (status) status.textContent = STATUS_TEXT[todo.status];
+      if (status) status.textContent = this.#strings.status[todo.status];
+      // A todo the model rewrote after the plan was announced (set by the loop, cleared when the
+      // user approves or edits it): said in words beside the text, so that it is heard too.
+      const rewritten = (todo as { rewritten?: unknown }).rewritten === true;
+      if (changed) {
+        changed.hidden = !rewritten;
+        changed.textContent = rewritten ? this.#strings.changedByModel : '';
+      }
+      if (rewritten) item.dataset.rewritten = 'true';
+      else delete item.dataset.rewritten;
       CONTROLS.forEach((control, position) => {
         const button = controls?.children[position] as HTMLButtonElement | undefined;
         if (!button) return;
-        button.setAttribute('aria-label', control.label(index + 1));
+        button.setAttribute('aria-label', control.label(this.#strings, index + 1));
         button.title = button.getAttribute('aria-label') ?? '';
         button.disabled = (control.action === 'up' && index === 0) || (control.action === 'down' && index === todos.length - 1);
       });
@@ -486,7 +607,7 @@ export class PlanPanelElement extends Base {
     for (const control of CONTROLS) {
       const button = doc.createElement('button');
       button.type = 'button';
-      button.tabIndex = -1;
+      // In the Tab order: the selected step's buttons follow it (the one step in the tab order).
       button.dataset.action = control.action;
       button.textContent = control.mark;
       controls.append(button);
@@ -504,19 +625,26 @@ export class PlanPanelElement extends Base {
     else this.#list.removeAttribute('aria-describedby');
     const last = this.#removed.at(-1);
     this.#undoRow.hidden = !reviewing || !last;
-    if (reviewing && last) (this.#undoRow.firstChild as Text).data = `Removed “${last.item.description}”. `;
+    if (reviewing && last) (this.#undoRow.firstChild as Text).data = this.#strings.removedLine(last.item.description);
   }
 
   #renderMeta(): void {
     const todos = this.#todos();
-    const progress = todos.length > 0 ? `${todos.filter((todo) => todo.status === 'completed').length} of ${todos.length} done` : '';
-    this.#meta.textContent = [progress, this.#turn, this.#runNote].filter(Boolean).join(' · ');
+    const words = this.#strings;
+    const progress = todos.length > 0 ? words.progress(todos.filter((todo) => todo.status === 'completed').length, todos.length) : '';
+    const turn = this.#turn ? words.turn(this.#turn.turn, this.#turn.maxTurns) : '';
+    this.#meta.textContent = [progress, turn, this.#runNote ? words[this.#runNote] : ''].filter(Boolean).join(' · ');
   }
 
   #renderLabels(): void {
-    this.#heading.textContent = this.getAttribute('heading') || 'Plan';
-    this.#approve.textContent = this.getAttribute('approve-label') || 'Approve';
-    this.#decline.textContent = this.getAttribute('decline-label') || 'Decline';
+    const words = this.#strings;
+    this.#heading.textContent = this.getAttribute('heading') || words.heading;
+    this.#approve.textContent = this.getAttribute('approve-label') || words.approve;
+    this.#decline.textContent = this.getAttribute('decline-label') || words.decline;
+    this.#empty.textContent = words.empty;
+    this.#hintKeys.textContent = words.hintKeys;
+    this.#hintTouch.textContent = words.hintTouch;
+    this.#undoButton.textContent = words.undo;
   }
 
   /** Roving tabindex: one item is in the tab order; the arrow keys move between items. */
@@ -593,10 +721,11 @@ export class PlanPanelElement extends Base {
     const button = (event.target as Element | null)?.closest?.('button[data-action]') as HTMLButtonElement | null;
     const id = button?.closest('li')?.dataset.id;
     if (!button || !id || !this.#review) return;
-    this.#act(button.dataset.action as ControlAction, id);
+    this.#act(button.dataset.action as ControlAction, id, button);
   }
 
-  #act(action: ControlAction, id: string): void {
+  /** Does `action` on the step `id`; `button` is the step's button that asked, if one did (the focus stays on it). */
+  #act(action: ControlAction, id: string, button?: HTMLButtonElement): void {
     const plan = this.#plan;
     const index = this.#todos().findIndex((todo) => todo.id === id);
     const todo = this.#todos()[index];
@@ -607,8 +736,10 @@ export class PlanPanelElement extends Base {
       const to = index + (action === 'up' ? -1 : 1);
       if (to < 0 || to >= this.#todos().length) return;
       plan.todos.move(id, to);
-      this.#items.get(id)?.focus();
-      this.#announce(`Moved “${todo.description}” to step ${to + 1} of ${this.#todos().length}.`);
+      // Pressed on the button: stay on it to press it again, unless the step reached the end.
+      if (button && canFocus(button)) button.focus();
+      else this.#items.get(id)?.focus();
+      this.#announce(this.#strings.say.moved(todo.description, to + 1, this.#todos().length), 'steps');
     }
   }
 
@@ -622,7 +753,7 @@ export class PlanPanelElement extends Base {
     const input = item.ownerDocument.createElement('input');
     input.value = todo.description;
     input.maxLength = TODO_LIMITS.description;
-    input.setAttribute('aria-label', `Text of step ${this.#todos().indexOf(todo) + 1}`);
+    input.setAttribute('aria-label', this.#strings.stepText(this.#todos().indexOf(todo) + 1));
     input.addEventListener('keydown', (event) => {
       if (event.key === 'Enter') this.#finishEdit(true);
       else if (event.key === 'Escape') this.#finishEdit(false);
@@ -652,14 +783,14 @@ export class PlanPanelElement extends Base {
     if (hadFocus) item.focus();
     if (!save || !todo || value === todo.description) return;
     if (!value) {
-      this.#announce('A step needs some text: the old text was kept.');
+      this.#announce(this.#strings.say.emptyText, 'steps');
       return;
     }
     try {
       this.#plan?.todos.edit(id, { description: value });
-      this.#announce(`Step changed to “${value}”.`);
+      this.#announce(this.#strings.say.changed(value), 'steps');
     } catch (error) {
-      this.#announce(`The step was not changed: ${(error as Error).message}`);
+      this.#announce(this.#strings.say.notChanged((error as Error).message), 'steps');
     }
   }
 
@@ -673,7 +804,7 @@ export class PlanPanelElement extends Base {
       this.#setActive(next.id);
       this.#items.get(next.id)?.focus();
     } else this.#undoRow.querySelector('button')?.focus();
-    this.#announce(`Removed “${todo.description}”. Undo brings it back (Ctrl+Z).`);
+    this.#announce(this.#strings.say.removed(todo.description), 'steps');
   }
 
   /** Puts the last removed step back where it was (as a new todo: ids are never reused). */
@@ -688,7 +819,7 @@ export class PlanPanelElement extends Base {
     this.#renderReview();
     this.#setActive(restored.id);
     this.#items.get(restored.id)?.focus();
-    this.#announce(`Brought back “${restored.description}”.`);
+    this.#announce(this.#strings.say.broughtBack(restored.description), 'steps');
   }
 
   #endReview(approved: boolean): void {
@@ -699,34 +830,48 @@ export class PlanPanelElement extends Base {
       const edits = turnsInOrder(this.#todos());
       if (edits.length > 0) this.#plan.todos.editMany(edits);
     }
-    this.#closeReview();
-    this.#announce(approved ? 'Plan approved.' : 'Plan declined.');
+    this.#closeReview(approved);
+    this.#announce(approved ? this.#strings.say.approved : this.#strings.say.declined, 'run');
     review.settle(approved);
   }
 
-  #closeReview(): void {
+  /**
+   * Closes the review. Its buttons go with it: when the focus was in the panel, it moves where the
+   * host said (`returnFocus`), else to the status line, never to the page's body.
+   */
+  #closeReview(approved = false): void {
+    const returnFocus = this.#review?.returnFocus;
+    const root = this.shadowRoot as ShadowRoot;
+    const hadFocus = root.activeElement !== null;
     if (this.#editing) this.#finishEdit(false);
     this.#review = null;
     this.#removed = [];
     delete this.dataset.reviewing;
     this.#render();
+    if (!hadFocus) return;
+    const active = deepActiveElement(this.ownerDocument);
+    if (active && root.contains(active) && canFocus(active)) return;
+    focusBack(returnFocus?.(approved), this.#meta);
   }
 
-  #announce(text: string): void {
+  /** Says `text` in the live region, unless the `announce` level leaves out this `kind` of news. */
+  #announce(text: string, kind: 'run' | 'steps'): void {
+    const level = this.announce;
+    if (level === 'none' || (level === 'steps' && kind === 'run')) return;
     this.#live.textContent = text;
   }
 }
 
 /** "Now: …" and "Done: …" lines for todos whose status changed between two states. */
-function statusNews(previous: PlanState, state: PlanState): string[] {
+function statusNews(previous: PlanState, state: PlanState, words: PlanPanelStrings): string[] {
   if (state.todos === previous.todos) return [];
   const before = new Map(previous.todos.map((todo) => [todo.id, todo.status]));
   const news: string[] = [];
   for (const todo of state.todos) {
     const was = before.get(todo.id);
     if (was === undefined || was === todo.status) continue;
-    if (todo.status === 'completed') news.push(`Done: ${todo.description}.`);
-    else if (todo.status === 'in_progress') news.push(`Now: ${todo.description}.`);
+    if (todo.status === 'completed') news.push(words.say.done(todo.description));
+    else if (todo.status === 'in_progress') news.push(words.say.now(todo.description));
   }
   return news;
 }

@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
-import { PlanPanelElement, definePlanPanel } from '../../src/ui/index.js';
+import { PLAN_PANEL_STRINGS, PlanPanelElement, definePlanPanel, type PanelApprovalRequest, type PlanPanelStrings } from '../../src/ui/index.js';
 
 function mount(plan: Plan | null = new Plan()): PlanPanelElement {
   definePlanPanel();
@@ -480,5 +480,251 @@ describe('<plan-panel> shows the plan state', () => {
     expect(items(panel).map((entry) => entry.dataset.status)).toEqual(['pending', 'pending', 'pending']);
     expect(meta(panel)).toBe('0 of 3 done');
     expect(items(panel).map((entry) => entry.textContent)).toEqual(plan.state.todos.map((todo) => `○${todo.description}Pending`));
+  });
+});
+
+describe('<plan-panel> without a mouse (issue 24)', () => {
+  const planned = () => {
+    const plan = new Plan();
+    plan.setTaskPlan({
+      task_summary: 'A look at pricing',
+      todos: [
+        { intent: 'navigate', description: 'Open the pricing page' },
+        { intent: 'narrate', description: 'Explain the three tiers' },
+        { intent: 'finish', description: 'Wrap up' },
+      ],
+    });
+    return plan;
+  };
+  const active = (panel: PlanPanelElement) => shadow(panel).activeElement as HTMLElement | null;
+
+  it("puts the selected step's edit, move and remove buttons in the Tab order, named", () => {
+    const panel = mount(planned());
+    void panel.review();
+    const item = items(panel)[1] as HTMLLIElement;
+    item.focus();
+    const buttons = Array.from(item.querySelectorAll<HTMLButtonElement>('.controls button'));
+    expect(buttons.map((button) => button.getAttribute('aria-label'))).toEqual(['Edit step 2', 'Move step 2 up', 'Move step 2 down', 'Remove step 2']);
+    // Tab reaches them: none is taken out of the tab order.
+    expect(buttons.map((button) => button.tabIndex)).toEqual([0, 0, 0, 0]);
+  });
+
+  it('a move pressed on its button keeps the focus on the button, to press it again', () => {
+    const plan = planned();
+    const panel = mount(plan);
+    void panel.review();
+    (items(panel)[0] as HTMLLIElement).focus();
+    const down = (items(panel)[0] as HTMLLIElement).querySelector('[data-action="down"]') as HTMLButtonElement;
+    down.focus();
+    down.click();
+    expect(plan.todos.list().map((todo) => todo.id)).toEqual(['t2', 't1', 't3']);
+    expect(active(panel)).toBe(down);
+    expect(down.getAttribute('aria-label')).toBe('Move step 2 down');
+    down.click(); // now last: the button turns disabled, the focus goes to the step
+    expect(active(panel)).toBe(items(panel)[2]);
+  });
+
+  it('when the review closes under the focus, the focus goes to the host’s element or the status line, not to the body', async () => {
+    const panel = mount(planned());
+    const first = panel.review();
+    expect(active(panel)?.className).toBe('approve');
+    (shadow(panel).querySelector('.approve') as HTMLButtonElement).click();
+    await first;
+    expect(document.activeElement).toBe(panel);
+    expect(active(panel)).toBe(shadow(panel).querySelector('.meta'));
+
+    const stop = document.createElement('button');
+    document.body.append(stop);
+    const seen: boolean[] = [];
+    const second = panel.review({
+      returnFocus: (approved) => {
+        seen.push(approved);
+        return stop;
+      },
+    });
+    (shadow(panel).querySelector('.decline') as HTMLButtonElement).click();
+    await second;
+    expect(seen).toEqual([false]);
+    expect(document.activeElement).toBe(stop);
+
+    // The focus elsewhere on the page stays where it is.
+    const third = panel.review({ focus: false });
+    panel.approve();
+    await third;
+    expect(document.activeElement).toBe(stop);
+  });
+
+  it('takes every word from `strings`, and the attributes win over them', () => {
+    const plan = planned();
+    const panel = mount(plan);
+    const german: PlanPanelStrings = {
+      ...PLAN_PANEL_STRINGS,
+      heading: 'Plan der Tour',
+      approve: 'Tour starten',
+      status: { pending: 'Offen', in_progress: 'Läuft', completed: 'Erledigt' },
+      progress: (done, total) => `${done} von ${total} erledigt`,
+      say: { ...PLAN_PANEL_STRINGS.say, now: (text) => `Jetzt: ${text}.`, review: (steps) => `Prüfe den Plan: ${steps} Schritte.` },
+      editStep: (step) => `Schritt ${step} bearbeiten`,
+    };
+    panel.strings = german;
+    plan.adjust({}, { inProgress: 't1' });
+    expect(shadow(panel).querySelector('h2')?.textContent).toBe('Plan der Tour');
+    expect(items(panel).map((item) => item.querySelector('.status')?.textContent)).toEqual(['Läuft', 'Offen', 'Offen']);
+    expect(meta(panel)).toBe('0 von 3 erledigt');
+    expect(panel.announcement).toBe('Jetzt: Open the pricing page.');
+    void panel.review();
+    expect(panel.announcement).toBe('Prüfe den Plan: 3 Schritte.');
+    expect(shadow(panel).querySelector('.approve')?.textContent).toBe('Tour starten');
+    (items(panel)[1] as HTMLLIElement).focus();
+    expect(items(panel)[1]?.querySelector('[data-action="edit"]')?.getAttribute('aria-label')).toBe('Schritt 2 bearbeiten');
+    panel.setAttribute('heading', 'Eigene Überschrift');
+    expect(shadow(panel).querySelector('h2')?.textContent).toBe('Eigene Überschrift');
+    panel.strings = null;
+    expect(shadow(panel).querySelector('.approve')?.textContent).toBe('Approve');
+    expect(items(panel)[0]?.querySelector('.status')?.textContent).toBe('In progress');
+  });
+
+  it('announce="steps" leaves the run’s news to the host and still says what only the panel knows', () => {
+    const plan = new Plan();
+    const panel = mount(plan);
+    panel.announce = 'steps';
+    expect(panel.getAttribute('announce')).toBe('steps');
+    plan.setTaskPlan({ task_summary: 'A look', todos: seedTodos });
+    expect(panel.announcement).toBe('');
+    plan.emit('run-finish', { runId: 'r1', reason: 'task_finish', turns: 1, summary: 'Done.' });
+    expect(panel.announcement).toBe('');
+    plan.adjust({}, { inProgress: 't1' });
+    expect(panel.announcement).toBe('Now: Open the pricing page.');
+    panel.announce = 'none';
+    plan.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+    expect(panel.announcement).toBe('Now: Open the pricing page.');
+  });
+
+  it('marks a todo the model rewrote, visibly and in words', () => {
+    const plan = planned();
+    // The loop sets `rewritten` (TodoItem's optional flag, from the safety work); the panel reads it
+    // from the plan's state. Seen here through the state the panel reads, whatever the store keeps.
+    const real = Object.getOwnPropertyDescriptor(Object.getPrototypeOf(plan), 'state')?.get as () => Plan['state'];
+    let flagged = 't2';
+    Object.defineProperty(plan, 'state', {
+      get: () => {
+        const state = real.call(plan);
+        return { ...state, todos: state.todos.map((todo) => (todo.id === flagged ? { ...todo, rewritten: true } : todo)) };
+      },
+    });
+    const panel = mount(plan);
+    const changed = (index: number) => items(panel)[index]?.querySelector('.changed') as HTMLElement;
+    expect(changed(1).hidden).toBe(false);
+    expect(changed(1).textContent).toBe('changed by the model');
+    expect(items(panel)[1]?.dataset.rewritten).toBe('true');
+    expect(items(panel)[1]?.textContent).toContain('Explain the three tierschanged by the model');
+    expect(changed(0).hidden).toBe(true);
+    // Cleared (the user approved or edited it): the mark goes.
+    flagged = '';
+    plan.todos.edit('t1', { description: 'Open the pricing page now' });
+    expect(changed(1).hidden).toBe(true);
+    expect(items(panel)[1]?.dataset.rewritten).toBeUndefined();
+  });
+});
+
+describe('<plan-panel> requestApproval', () => {
+  const request: PanelApprovalRequest = {
+    kind: 'action',
+    tool: 'click',
+    args: { target: 'e12' },
+    risk: 'irreversible',
+    detail: "Submit the form 'Start trial' on /try",
+    todo: { id: 't3', description: 'Start the <b>trial</b>' },
+    url: 'https://orbitly.test/try',
+    purpose: '<img src=x onerror="window.__pwned=3">',
+  };
+  const box = (panel: PlanPanelElement) => shadow(panel).querySelector('.approval') as HTMLElement;
+  const press = (target: Element, key: string) => {
+    const event = new KeyboardEvent('keydown', { key, bubbles: true, composed: true, cancelable: true });
+    target.dispatchEvent(event);
+    return event;
+  };
+
+  it('shows what will happen, where, for which step and why, as text; focus moves to it and back', async () => {
+    const panel = mount(new Plan());
+    const before = document.createElement('button');
+    document.body.append(before);
+    before.focus();
+    const answer = panel.requestApproval(request);
+    expect(panel.approving).toBe(true);
+    expect(box(panel).hidden).toBe(false);
+    expect(shadow(panel).activeElement).toBe(box(panel));
+    expect(box(panel).getAttribute('role')).toBe('group');
+    expect(shadow(panel).getElementById(box(panel).getAttribute('aria-labelledby') as string)?.textContent).toBe('Allow this action?');
+    const text = box(panel).textContent ?? '';
+    expect(text).toContain('Cannot be undone');
+    expect(text).toContain("Submit the form 'Start trial' on /try");
+    expect(text).toContain('https://orbitly.test/try');
+    expect(text).toContain('“Start the <b>trial</b>”');
+    expect(text).toContain('“<img src=x onerror="window.__pwned=3">”');
+    expect(text).toContain('click (target: e12)');
+    expect(box(panel).querySelector('img, b')).toBeNull();
+    expect((window as { __pwned?: number }).__pwned).toBeUndefined();
+    (box(panel).querySelector('.allow') as HTMLButtonElement).click();
+    await expect(answer).resolves.toEqual({ approved: true });
+    expect(box(panel).hidden).toBe(true);
+    expect(document.activeElement).toBe(before);
+    expect(panel.announcement).toBe('Allowed.');
+  });
+
+  it('Deny and Escape say no with a reason; Escape is not left for the page', async () => {
+    const panel = mount(new Plan());
+    const first = panel.requestApproval(request);
+    (box(panel).querySelector('.deny') as HTMLButtonElement).click();
+    await expect(first).resolves.toEqual({ approved: false, reason: 'The user said no.' });
+    const second = panel.requestApproval({ ...request, kind: 'plan-change', risk: 'write' });
+    expect(box(panel).querySelector('h3')?.textContent).toBe('The model changed a step. Keep the change?');
+    let seenByPage = false;
+    const onKey = () => {
+      seenByPage = true;
+    };
+    document.addEventListener('keydown', onKey);
+    const event = press(box(panel), 'Escape');
+    document.removeEventListener('keydown', onKey);
+    await expect(second).resolves.toMatchObject({ approved: false });
+    expect(event.defaultPrevented).toBe(true);
+    expect(seenByPage).toBe(false);
+    // Without a place to go back to, the focus rests on the status line, not on the body.
+    expect(shadow(panel).activeElement).toBe(shadow(panel).querySelector('.meta'));
+  });
+
+  it('queues requests, and an aborted one rejects with the signal’s reason and leaves', async () => {
+    const panel = mount(new Plan());
+    const controller = new AbortController();
+    const first = panel.requestApproval({ ...request, detail: 'First' }, { signal: controller.signal });
+    const second = panel.requestApproval({ ...request, detail: 'Second' });
+    expect(box(panel).querySelector('.approval-detail')?.textContent).toBe('First');
+    controller.abort(new Error('stopped'));
+    await expect(first).rejects.toThrow('stopped');
+    expect(box(panel).querySelector('.approval-detail')?.textContent).toBe('Second');
+    (box(panel).querySelector('.allow') as HTMLButtonElement).click();
+    await expect(second).resolves.toEqual({ approved: true });
+    await expect(panel.requestApproval(request, { signal: controller.signal })).rejects.toThrow('stopped');
+    expect(panel.approving).toBe(false);
+  });
+
+  it('says no for the user when the panel gets another plan', async () => {
+    const panel = mount(new Plan());
+    const answer = panel.requestApproval(request);
+    panel.plan = new Plan();
+    await expect(answer).resolves.toMatchObject({ approved: false });
+    expect(box(panel).hidden).toBe(true);
+  });
+
+  it('keeps a pending approval when the panel is moved, says no when it is removed', async () => {
+    const panel = mount(new Plan());
+    const answer = panel.requestApproval(request);
+    const other = document.createElement('div');
+    document.body.append(other);
+    other.append(panel); // moved: disconnected and connected again at once
+    await Promise.resolve();
+    expect(panel.approving).toBe(true);
+    panel.remove();
+    await expect(answer).resolves.toEqual({ approved: false, reason: 'The plan panel left the page.' });
   });
 });

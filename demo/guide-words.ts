@@ -1,0 +1,236 @@
+// The guide's own words (its status line, its buttons, the narration's Next) and the plan panel's
+// (`<plan-panel>`'s `strings`), in each language the offline model speaks (phrases.ts): a German
+// or Japanese tour is run in German or Japanese from its plan to its last status line. The page
+// around the guide (the Orbitly site, the ask box, Settings) stays English: it is the site's.
+
+import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from 'planloop/ui';
+import type { Lang } from './phrases.js';
+
+/** What the guide says and labels, in one language. */
+export interface GuideWords {
+  /** The panel's words. */
+  panel: PlanPanelStrings;
+  stop: string;
+  resume: string;
+  clear: string;
+  next: string;
+  answer: string;
+  planning: string;
+  resuming: (hint: string) => string;
+  /** How the user ends a tour, with a keyboard or a finger. */
+  stopHintKeys: string;
+  stopHintTouch: string;
+  readyKeys: string;
+  readyTouch: string;
+  touring: (hint: string) => string;
+  cancelled: string;
+  outOfTurns: string;
+  finished: (summary: string | undefined) => string;
+  stopped: string;
+  failed: (message: string) => string;
+  couldNotPlan: (message: string) => string;
+  cleared: string;
+  unfinished: string;
+}
+
+const EN: GuideWords = {
+  panel: { ...PLAN_PANEL_STRINGS, heading: 'Tour plan', approve: 'Start the tour', decline: 'Cancel' },
+  stop: 'Stop',
+  resume: 'Continue the tour',
+  clear: 'Clear plan',
+  next: 'Next',
+  answer: 'Answer',
+  planning: 'Planning the tour…',
+  resuming: (hint) => `Resuming the tour where it stopped… ${hint}`,
+  stopHintKeys: 'Esc or Stop ends it.',
+  stopHintTouch: 'Stop ends it.',
+  readyKeys: 'The plan is ready: press Space or Start the tour to begin, Esc to cancel.',
+  readyTouch: 'The plan is ready: tap Start the tour to begin.',
+  touring: (hint) => `Touring… ${hint}`,
+  cancelled: 'Tour cancelled. Ask again whenever you like.',
+  outOfTurns: 'The guide ran out of turns before finishing.',
+  finished: (summary) => (summary ? `Tour finished: ${summary}` : 'Tour finished.'),
+  stopped: 'Tour stopped.',
+  failed: (message) => `The tour failed: ${message}`,
+  couldNotPlan: (message) => `Could not plan a tour: ${message}`,
+  cleared: 'Plan cleared.',
+  unfinished: 'A tour was left unfinished. Continue it, or ask for something else.',
+};
+
+const DE: GuideWords = {
+  panel: {
+    heading: 'Tourplan',
+    approve: 'Tour starten',
+    decline: 'Abbrechen',
+    empty: 'Noch kein Plan.',
+    status: { pending: 'Offen', in_progress: 'Läuft', completed: 'Erledigt' },
+    hintKeys: 'Ändere den Plan vorher, wenn du magst: ↑ und ↓ wählen einen Schritt, Tab erreicht seine Knöpfe; Enter bearbeitet ihn, Entf entfernt ihn, Alt+↑ und Alt+↓ verschieben ihn.',
+    hintTouch: 'Ändere den Plan vorher, wenn du magst: Tippe auf einen Schritt, um ihn zu bearbeiten, zu verschieben oder zu entfernen.',
+    editStep: (step) => `Schritt ${step} bearbeiten`,
+    moveUp: (step) => `Schritt ${step} nach oben`,
+    moveDown: (step) => `Schritt ${step} nach unten`,
+    removeStep: (step) => `Schritt ${step} entfernen`,
+    stepText: (step) => `Text von Schritt ${step}`,
+    undo: 'Rückgängig',
+    removedLine: (text) => `„${text}“ entfernt. `,
+    changedByModel: 'vom Modell geändert',
+    progress: (done, total) => `${done} von ${total} erledigt`,
+    turn: (turn, maxTurns) => `Zug ${turn} von ${maxTurns}`,
+    planning: 'Plant…',
+    finished: 'Fertig',
+    notStarted: 'Nicht gestartet',
+    stopped: 'Angehalten',
+    stoppedByError: 'Wegen eines Fehlers angehalten',
+    quote: (text) => `„${text}“`,
+    say: {
+      review: (steps, approveLabel) => `Prüfe den Plan: ${steps} ${steps === 1 ? 'Schritt' : 'Schritte'}. Ändere sie, wenn du magst, dann wähle „${approveLabel}“.`,
+      approved: 'Plan angenommen.',
+      declined: 'Plan abgelehnt.',
+      newPlan: (steps) => `Neuer Plan mit ${steps} ${steps === 1 ? 'Schritt' : 'Schritten'}.`,
+      emptyPlan: 'Der Plan ist leer.',
+      restored: (left, total) => `Plan wiederhergestellt: ${left} von ${total} Schritten offen.`,
+      finished: (summary) => `Fertig.${summary ? ` ${summary}` : ''}`,
+      notStarted: 'Der Plan wurde nicht gestartet.',
+      stoppedBeforePlan: 'Angehalten, bevor ein neuer Plan stand.',
+      noNewPlan: (message) => `Kein neuer Plan: ${message}`,
+      stopped: 'Angehalten.',
+      stoppedByError: (message) => `Angehalten: ${message}`,
+      now: (text) => `Jetzt: ${text}.`,
+      done: (text) => `Erledigt: ${text}.`,
+      moved: (text, step, steps) => `„${text}“ ist jetzt Schritt ${step} von ${steps}.`,
+      emptyText: 'Ein Schritt braucht Text: Der alte Text bleibt.',
+      changed: (text) => `Schritt geändert in „${text}“.`,
+      notChanged: (message) => `Der Schritt wurde nicht geändert: ${message}`,
+      removed: (text) => `„${text}“ entfernt. Rückgängig holt ihn zurück (Strg+Z).`,
+      broughtBack: (text) => `„${text}“ ist wieder da.`,
+      allowed: 'Erlaubt.',
+      denied: 'Abgelehnt.',
+    },
+    approval: {
+      actionHeading: 'Diese Aktion erlauben?',
+      planChangeHeading: 'Das Modell hat einen Schritt geändert. Änderung behalten?',
+      risk: { read: 'Liest nur die Seite', write: 'Ändert die Seite', irreversible: 'Lässt sich nicht rückgängig machen' },
+      page: 'Seite',
+      step: 'Für Schritt',
+      purpose: 'Das Modell sagt',
+      tool: 'Werkzeug',
+      allow: 'Erlauben',
+      deny: 'Ablehnen',
+      deniedReason: 'Der Nutzer hat abgelehnt.',
+    },
+  },
+  stop: 'Anhalten',
+  resume: 'Tour fortsetzen',
+  clear: 'Plan löschen',
+  next: 'Weiter',
+  answer: 'Antworten',
+  planning: 'Die Tour wird geplant…',
+  resuming: (hint) => `Die Tour geht dort weiter, wo sie aufhörte… ${hint}`,
+  stopHintKeys: 'Esc oder Anhalten beendet sie.',
+  stopHintTouch: 'Anhalten beendet sie.',
+  readyKeys: 'Der Plan steht: Leertaste oder „Tour starten“ legt los, Esc bricht ab.',
+  readyTouch: 'Der Plan steht: Tippe auf „Tour starten“.',
+  touring: (hint) => `Die Tour läuft… ${hint}`,
+  cancelled: 'Tour abgebrochen. Frag jederzeit neu.',
+  outOfTurns: 'Dem Guide gingen die Züge aus, bevor er fertig war.',
+  finished: (summary) => (summary ? `Tour beendet: ${summary}` : 'Tour beendet.'),
+  stopped: 'Tour angehalten.',
+  failed: (message) => `Die Tour ist fehlgeschlagen: ${message}`,
+  couldNotPlan: (message) => `Keine Tour geplant: ${message}`,
+  cleared: 'Plan gelöscht.',
+  unfinished: 'Eine Tour ist unvollendet. Setze sie fort oder frag etwas anderes.',
+};
+
+const JA: GuideWords = {
+  panel: {
+    heading: 'ツアーの計画',
+    approve: 'ツアーを始める',
+    decline: 'キャンセル',
+    empty: 'まだ計画はありません。',
+    status: { pending: '未着手', in_progress: '進行中', completed: '完了' },
+    hintKeys: '必要なら先に計画を変更できます。↑と↓でステップを選び、Tabでそのボタンへ。Enterで編集、Deleteで削除、Alt+↑とAlt+↓で移動します。',
+    hintTouch: '必要なら先に計画を変更できます。ステップをタップすると編集・移動・削除できます。',
+    editStep: (step) => `ステップ${step}を編集`,
+    moveUp: (step) => `ステップ${step}を上へ`,
+    moveDown: (step) => `ステップ${step}を下へ`,
+    removeStep: (step) => `ステップ${step}を削除`,
+    stepText: (step) => `ステップ${step}のテキスト`,
+    undo: '元に戻す',
+    removedLine: (text) => `「${text}」を削除しました。`,
+    changedByModel: 'モデルが変更',
+    progress: (done, total) => `${total}件中${done}件完了`,
+    turn: (turn, maxTurns) => `ターン ${turn}/${maxTurns}`,
+    planning: '計画中…',
+    finished: '完了',
+    notStarted: '未開始',
+    stopped: '停止',
+    stoppedByError: 'エラーで停止',
+    quote: (text) => `「${text}」`,
+    say: {
+      review: (steps, approveLabel) => `計画を確認してください: ${steps}ステップ。必要なら変更して、「${approveLabel}」を選んでください。`,
+      approved: '計画を承認しました。',
+      declined: '計画を取り消しました。',
+      newPlan: (steps) => `${steps}ステップの新しい計画。`,
+      emptyPlan: '計画は空です。',
+      restored: (left, total) => `計画を復元しました: ${total}ステップ中${left}ステップが残っています。`,
+      finished: (summary) => `完了しました。${summary ?? ''}`,
+      notStarted: '計画は開始されませんでした。',
+      stoppedBeforePlan: '新しい計画ができる前に停止しました。',
+      noNewPlan: (message) => `新しい計画はありません: ${message}`,
+      stopped: '停止しました。',
+      stoppedByError: (message) => `停止しました: ${message}`,
+      now: (text) => `現在: ${text}。`,
+      done: (text) => `完了: ${text}。`,
+      moved: (text, step, steps) => `「${text}」を${steps}ステップ中${step}番目に移動しました。`,
+      emptyText: 'ステップにはテキストが必要です。元のテキストを残しました。',
+      changed: (text) => `ステップを「${text}」に変更しました。`,
+      notChanged: (message) => `ステップは変更されませんでした: ${message}`,
+      removed: (text) => `「${text}」を削除しました。元に戻す（Ctrl+Z）で戻せます。`,
+      broughtBack: (text) => `「${text}」を戻しました。`,
+      allowed: '許可しました。',
+      denied: '拒否しました。',
+    },
+    approval: {
+      actionHeading: 'この操作を許可しますか？',
+      planChangeHeading: 'モデルがステップを変更しました。変更を残しますか？',
+      risk: { read: 'ページを読むだけ', write: 'ページを変更します', irreversible: '元に戻せません' },
+      page: 'ページ',
+      step: 'ステップ',
+      purpose: 'モデルの説明',
+      tool: 'ツール',
+      allow: '許可',
+      deny: '拒否',
+      deniedReason: 'ユーザーが拒否しました。',
+    },
+  },
+  stop: '停止',
+  resume: 'ツアーを続ける',
+  clear: '計画を消去',
+  next: '次へ',
+  answer: '回答',
+  planning: 'ツアーを計画しています…',
+  resuming: (hint) => `止まったところからツアーを再開します… ${hint}`,
+  stopHintKeys: 'Escか停止で終了します。',
+  stopHintTouch: '停止で終了します。',
+  readyKeys: '計画ができました。スペースキーか「ツアーを始める」で開始、Escでキャンセルします。',
+  readyTouch: '計画ができました。「ツアーを始める」をタップしてください。',
+  touring: (hint) => `ツアー中… ${hint}`,
+  cancelled: 'ツアーをキャンセルしました。いつでもまた聞いてください。',
+  outOfTurns: 'ガイドは終わる前にターンを使い切りました。',
+  finished: (summary) => (summary ? `ツアー終了: ${summary}` : 'ツアー終了。'),
+  stopped: 'ツアーを停止しました。',
+  failed: (message) => `ツアーに失敗しました: ${message}`,
+  couldNotPlan: (message) => `ツアーを計画できませんでした: ${message}`,
+  cleared: '計画を消去しました。',
+  unfinished: '終わっていないツアーがあります。続けるか、別のことを聞いてください。',
+};
+
+/**
+ * The guide's words by language (the languages of the offline model's phrases).
+ *
+ * @example
+ * ```ts
+ * GUIDE_WORDS.de.panel.approve; // 'Tour starten'
+ * ```
+ */
+export const GUIDE_WORDS: Record<Lang, GuideWords> = { en: EN, de: DE, ja: JA };
