@@ -227,8 +227,13 @@ function referencedText(target: Element, walk: Walk, inLabelledBy: boolean): str
   const base = { root: walk.root, role: undefined, inLabelledBy, inContent: true, visited: walk.visited };
   if (!hidden && !unseenReason(target, { layout: false })) {
     const seen = new NameText();
-    alternative(target, seen, { ...base, hiddenOk: walk.hiddenOk, sighted: true, visited: new Set(walk.visited) });
-    if (seen.text.trim()) return seen.text.trim();
+    const visited = new Set(walk.visited);
+    alternative(target, seen, { ...base, hiddenOk: walk.hiddenOk, sighted: true, visited });
+    if (seen.text.trim()) {
+      // What this reference used is not used again (an image named twice in a heading).
+      for (const element of visited) walk.visited.add(element);
+      return seen.text.trim();
+    }
   }
   const unseen = new NameText();
   alternative(target, unseen, { ...base, hiddenOk: walk.hiddenOk || hidden, sighted: false });
