@@ -61,6 +61,7 @@ test('names of the controls on saved real pages equal Chromium’s for at least 
   await page.setViewportSize({ width: 1280, height: 800 });
   let total = 0;
   const differing: string[] = [];
+  const capped: string[] = [];
   for (const name of CORPUS) {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await loadWithDom(page, `corpus/${name}.html`);
@@ -78,11 +79,16 @@ test('names of the controls on saved real pages equal Chromium’s for at least 
       const theirs = (chromium.get(control.index) ?? '').replace(/\s+/g, ' ').trim();
       // planloop cuts names at 160 characters: compare that much.
       const expected = theirs.length > 160 ? theirs.slice(0, 160).trimEnd() : theirs;
-      if (control.name !== expected) differing.push(`${name} ${control.role} "${control.name}" vs Chromium "${expected}"  ${control.html}`);
+      // planloop cuts a part no one sees (alt, aria-label, a hidden label) at 40 characters (README
+      // "Safety: the page"): such a name is Chromium's up to the cut, and is counted apart.
+      const stem = control.name.endsWith('…') ? control.name.slice(0, -1) : undefined;
+      if (control.name !== expected && stem && expected.replace(/\s+/g, ' ').includes(stem.trim())) capped.push(`${name} ${control.role} "${control.name}"`);
+      else if (control.name !== expected) differing.push(`${name} ${control.role} "${control.name}" vs Chromium "${expected}"  ${control.html}`);
     }
   }
-  const equal = total - differing.length;
-  console.log(`corpus names: ${equal}/${total} controls and headings equal Chromium's (${((100 * equal) / total).toFixed(2)}%)`);
+  const equal = total - differing.length - capped.length;
+  console.log(`corpus names: ${equal}/${total - capped.length} controls and headings equal Chromium's (${((100 * equal) / (total - capped.length)).toFixed(2)}%); ${capped.length} more are Chromium's cut at the 40-character safety cap`);
+  for (const line of capped) console.log(`  capped: ${line}`);
   for (const line of differing.slice(0, 40)) console.log(`  ${line}`);
-  expect(equal / total).toBeGreaterThanOrEqual(0.999);
+  expect(equal / (total - capped.length)).toBeGreaterThanOrEqual(0.999);
 });
