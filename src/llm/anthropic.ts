@@ -116,6 +116,7 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
       let finishReason: FinishReason | undefined;
       let usage: LLMUsage | undefined;
       let stopped = false;
+      let started = false;
       let wrote = false;
       let refusal: AnthropicEvent['delta'] | undefined;
       for await (const sse of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
@@ -123,6 +124,10 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
         const event = payload<AnthropicEvent>(parseJSONData<unknown>(sse.data, PROVIDER));
         switch (event.type ?? sse.event) {
           case 'message_start':
+            // One stream carries one message (the official SDK's reader throws here too): a second
+            // start is a broken stream, and joining both messages' text would make one wrong answer.
+            if (started) throw splicedStream();
+            started = true;
             usage = mergeUsage(usage, event.message?.usage);
             break;
           case 'content_block_delta': {
@@ -174,6 +179,14 @@ function payload<T>(value: unknown): T {
 function refused(details: { explanation?: unknown } | null | undefined): ProviderError {
   const why = typeof details?.explanation === 'string' ? details.explanation : 'no explanation given (stop_reason "refusal")';
   return new ProviderError(`The model refused to answer: ${why}`, { provider: PROVIDER, body: why.slice(0, 500), retryable: false });
+}
+
+/** A second `message_start` in one stream: the stream is broken (a proxy spliced two), asking again can help. */
+function splicedStream(): ProviderError {
+  return new ProviderError(`${PROVIDER} sent a second message_start before the first message stopped: the stream is broken and its text was dropped. Retrying may help.`, {
+    provider: PROVIDER,
+    retryable: true,
+  });
 }
 
 /** An `error` event (or error body, or the text of one): overloaded and server errors are worth retrying. */

@@ -199,9 +199,13 @@ describe('createAnthropicProvider: streaming', () => {
     const controller = new AbortController();
     const llm = createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 1, baseURL: s.url, retry: true });
     const seen: string[] = [];
-    setTimeout(() => controller.abort(), 100);
+    // Aborted once the first text arrived (not after a delay: a loaded machine may be slower than any delay).
     const error = await (async () => {
-      for await (const c of llm.stream!({ ...request, signal: controller.signal })) if (c.type === 'text-delta') seen.push(c.delta);
+      for await (const c of llm.stream!({ ...request, signal: controller.signal })) {
+        if (c.type !== 'text-delta') continue;
+        seen.push(c.delta);
+        controller.abort();
+      }
     })().catch((x: unknown) => x);
     expect(seen).toEqual(['Bonjour']);
     expect(error).toBeInstanceOf(AbortError);
