@@ -31,6 +31,8 @@ interface Found {
   todos: unknown;
   toolCallId: string | undefined;
   toolName: string | undefined;
+  /** The list sits in a graph state or update beside its `messages`: it is a todo tool's only when a ToolMessage of one is there. */
+  state?: boolean;
 }
 
 /**
@@ -71,11 +73,11 @@ function find(value: unknown, toolNames: readonly string[], depth = 0): Found | 
   const toolCallId = string(v.tool_call_id) ?? string(v.toolCallId) ?? string(v.call_id);
   const toolName = string(v.toolName) ?? string(v.name);
   const update = record(v.update);
-  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages, toolNames), toolName };
-  if ('todos' in v) return { todos: v.todos, toolCallId: toolCallId ?? idInMessages(v.messages, toolNames), toolName };
+  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages, toolNames), toolName, state: Array.isArray(update.messages) };
+  if ('todos' in v) return { todos: v.todos, toolCallId: toolCallId ?? idInMessages(v.messages, toolNames), toolName, state: Array.isArray(v.messages) };
   for (const key of ['output', 'result', 'content', 'value']) {
     const inner = key in v ? find(v[key], toolNames, depth + 1) : undefined;
-    if (inner) return { todos: inner.todos, toolCallId: inner.toolCallId ?? toolCallId, toolName: inner.toolName ?? toolName };
+    if (inner) return { ...inner, toolCallId: inner.toolCallId ?? toolCallId, toolName: inner.toolName ?? toolName };
   }
   // A `streamMode: 'updates'` chunk names the node that made the update: { tools: { todos, messages } }.
   const keys = Object.keys(v);
@@ -106,7 +108,9 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
  *
  * A result that names a todo list but is malformed never touches the plan: it emits
  * `plan-warning` (`plan_update_malformed`) instead. A list identical (texts and statuses) to the
- * previous one is applied and sent once. Results of other tools and other values are skipped.
+ * previous one is applied and sent once. Results of other tools and other values are skipped. A
+ * list in a graph state (beside `messages`) counts only when a todo tool's ToolMessage is there,
+ * once per call id: a state's initial `todos: []` is no write (a seeded plan stays).
  *
  * @example
  * ```ts
@@ -118,10 +122,15 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
 export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOptions = {}): PlanUpdateStream {
   const { toolNames = ['write_todos', 'writeTodos'], intent = 'narrate' } = options;
   let last: string | undefined;
+  /** Tool calls whose list was applied: a graph state carries a call's list on in every later `values` chunk. */
+  const applied = new Set<string>();
 
   const push = (result: unknown): PlanUpdate | null => {
     const found = find(result, toolNames);
     if (!found || (found.toolName !== undefined && !toolNames.includes(found.toolName))) return null;
+    // A graph state (a `values` chunk) carries its todos whether or not a todo tool wrote them: the
+    // initial `todos: []` of LangChain's todoListMiddleware is not "the model cleared the plan".
+    if (found.state && (found.toolCallId === undefined || applied.has(found.toolCallId))) return null;
     const items = readTodos(found.todos);
     if (!items) {
       plan.emit('plan-warning', {
@@ -133,6 +142,7 @@ export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOpti
     const key = JSON.stringify(items.map((item) => [item.description, item.status]));
     if (key === last) return null;
     last = key;
+    if (found.toolCallId !== undefined) applied.add(found.toolCallId);
     const todos = replaceTodos(plan, items, { intent });
     const update: PlanUpdate = { todos, source: 'tool-result', ...(found.toolCallId ? { tool_call_id: found.toolCallId } : {}) };
     plan.emit('plan-update', update);

@@ -108,6 +108,15 @@ export function toAISDKTool(tool: WriteTodosTool): AISDKTool {
   };
 }
 
+/**
+ * What names a LangChain reply: its id with its tool calls' ids (a fresh fake model, or any model
+ * numbering its replies per run, repeats ids across runs), else the message itself.
+ */
+function replyKey(reply: { id?: unknown } | null | undefined, calls: ReadonlyArray<{ id?: unknown } | null> | undefined): unknown {
+  if (typeof reply?.id !== 'string' || reply.id === '') return reply ?? undefined;
+  return JSON.stringify([reply.id, ...(calls ?? []).map((call) => (typeof call?.id === 'string' ? call.id : null))]);
+}
+
 /** The runtime LangChain passes to a tool's function (its `ToolRuntime`), as far as planloop reads it. */
 export interface LangChainToolRuntime {
   toolCallId?: string;
@@ -139,11 +148,12 @@ export function toLangChainTool(tool: WriteTodosTool): LangChainToolArgs {
   const run = (input: unknown, runtime?: LangChainToolRuntime): string => {
     const messages = (runtime?.state as { messages?: unknown } | null | undefined)?.messages;
     const history: readonly unknown[] = Array.isArray(messages) ? messages : [];
-    const reply = history.at(-1) as { id?: unknown } | null | undefined; // the AI message whose tool calls are running
+    const reply = history.at(-1) as { id?: unknown; tool_calls?: unknown } | null | undefined; // the AI message whose tool calls are running
+    const calls = Array.isArray(reply?.tool_calls) ? (reply.tool_calls as ReadonlyArray<{ id?: unknown; name?: unknown } | null>) : undefined;
     const result = tool.execute(input, {
       toolCallId: runtime?.toolCallId ?? runtime?.toolCall?.id,
-      // Its id when it has one (LangGraph gives every message one), else the message itself.
-      turn: typeof reply?.id === 'string' && reply.id !== '' ? reply.id : (reply ?? undefined),
+      turn: replyKey(reply, calls),
+      replyCalls: calls?.filter((call) => call?.name === tool.name).length,
       plannerOnlyTurns: countPlannerOnlyTurns(history.slice(0, -1), tool.name),
     });
     return JSON.stringify(result);

@@ -71,6 +71,11 @@ export interface WriteTodosCallContext {
    * call of a reply counts, later ones are refused. Without it each call is a reply of its own.
    */
   turn?: unknown;
+  /**
+   * How many calls of this tool the reply holds, when known: once that many have run, the next
+   * call belongs to a new reply even if `turn` is equal (a reply id that repeats across runs).
+   */
+  replyCalls?: number | undefined;
   /** How many turns right before this one only called this tool (see `countPlannerOnlyTurns`). Default 0. */
   plannerOnlyTurns?: number | undefined;
 }
@@ -204,7 +209,7 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
 
   let revision = 0;
   let plannerOnlyStreak = 0;
-  let turn: { key: unknown; calls: number } | undefined;
+  let turn: { key: unknown; calls: number; ids: Set<string> } | undefined;
 
   const reject = (error: WriteTodosRejection['error'], message: string): WriteTodosRejection => ({ ok: false, error, message });
   const laterCall = () =>
@@ -274,8 +279,16 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
 
     execute(input, given) {
       const context = given ?? {};
-      if (context.turn === undefined || turn?.key !== context.turn) turn = { key: context.turn ?? Symbol('turn'), calls: 0 };
+      // A new reply: another `turn`, or an equal one that cannot be the same reply (a call id it ran
+      // already, or more calls than it holds): replies need not carry unique ids (issue 26).
+      const fresh =
+        context.turn === undefined ||
+        turn?.key !== context.turn ||
+        (context.toolCallId !== undefined && turn.ids.has(context.toolCallId)) ||
+        (context.replyCalls !== undefined && turn.calls >= context.replyCalls);
+      if (fresh || !turn) turn = { key: context.turn ?? Symbol('turn'), calls: 0, ids: new Set() };
       turn.calls += 1;
+      if (context.toolCallId !== undefined) turn.ids.add(context.toolCallId);
       // The first call of this reply has been answered already (tools run one at a time): it stands.
       if (turn.calls > 1) return laterCall();
       if ((context.plannerOnlyTurns ?? 0) >= maxPlannerOnlyTurns) return overuse();

@@ -6,7 +6,7 @@
  */
 import { generateText, jsonSchema, streamText, tool as aiTool, type ModelMessage } from 'ai';
 import { MockLanguageModelV3, simulateReadableStream } from 'ai/test';
-import { AIMessage, HumanMessage, ToolMessage, tool, type BaseMessage } from 'langchain';
+import { AIMessage, createAgent, HumanMessage, ToolMessage, tool, type BaseMessage } from 'langchain';
 import { fakeModel } from '@langchain/core/testing';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -203,5 +203,57 @@ describe('Vercel AI SDK: the README tool loop', () => {
     const item = todos(['Open pricing', 'in_progress']);
     const { results } = await run([[{ toolName: 'write_todos', input: item }], [{ toolName: 'write_todos', input: item }], [{ toolName: 'write_todos', input: item }], 'Done.']);
     expect(results.map((result) => (result.ok ? 'ok' : result.error))).toEqual(['ok', 'ok', PLANNER_OVERUSE]);
+  });
+});
+
+describe('issue 26: runs in a row, and seeded plans through LangChain streams', () => {
+  const navigate = tool(async ({ path }) => `opened ${path}`, { name: 'navigate', description: 'Open a page', schema: z.object({ path: z.string() }) });
+
+  it('a second createAgent run starts afresh: its first write_todos is applied though its reply has the id of the last run\'s (a fresh fake model numbers from 0)', async () => {
+    const plan = new Plan();
+    const first = todos(['Open pricing', 'completed']);
+    const second = todos(['Open the trial form', 'in_progress'], ['Fill it in', 'pending']);
+    const model = fakeModel().respondWithTools([{ name: 'write_todos', args: first, id: 'r1' }]).respond(new AIMessage('Done.'));
+    const example = await runReadmeBlock<{ result: { messages: BaseMessage[] }; planloopTodos: Parameters<typeof createAgent>[0]['middleware'] extends readonly (infer M)[] | undefined ? M : never }>(
+      '### As the todo state of a LangChain agent',
+      { scope: { plan, model, hostTools: [navigate], messages: [new HumanMessage('Show me the prices')] }, exports: ['result', 'planloopTodos'] },
+    );
+    expect(answersIn(example.result.messages)).toEqual({ r1: { ok: true, revision: 1, todoCount: 1, inProgress: null } });
+    // The host's next run: a new agent (and model) with the same planloop middleware.
+    const nextModel = fakeModel().respondWithTools([{ name: 'write_todos', args: second, id: 'r2' }]).respond(new AIMessage('Done again.'));
+    const agent = createAgent({ model: nextModel, tools: [navigate], middleware: [example.planloopTodos] });
+    const again = await agent.invoke({ messages: [new HumanMessage('Now start a trial')] });
+    expect(answersIn(again.messages)).toEqual({ r2: { ok: true, revision: 2, todoCount: 2, inProgress: 't2' } });
+    expect(listOf(plan)).toEqual([['Open the trial form', 'in_progress'], ['Fill it in', 'pending']]);
+  });
+
+  it("a seeded plan survives a streamMode 'values' run of todoListMiddleware, and takes the model's list when it writes one", async () => {
+    const plan = new Plan();
+    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain the tiers' }]);
+    const events: Array<PlanEvents['plan-update']> = [];
+    plan.on('plan-update', (event) => events.push(event));
+    const model = fakeModel()
+      .respondWithTools([{ name: 'navigate', args: { path: '/pricing' }, id: 'n1' }])
+      .respondWithTools([{ name: 'write_todos', args: todos(['Open pricing', 'completed'], ['Explain the tiers', 'in_progress']), id: 'v1' }])
+      .respond(new AIMessage('Done.'));
+    await runReadmeBlock('### Plan updates from tool results', {
+      scope: { plan, model, tools: [navigate], messages: [new HumanMessage('Show me the prices')] },
+      exports: ['updates'],
+      edit: (code) => code.replace("streamMode: 'updates'", "streamMode: 'values'"),
+    });
+    expect(events.map((event) => [event.tool_call_id, event.todos.map((todo) => `${todo.id} ${todo.status}`)])).toEqual([['v1', ['t1 completed', 't2 in_progress']]]);
+  });
+
+  it("a seeded plan that the model never rewrites stays as it was through a 'values' run", async () => {
+    const plan = new Plan();
+    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }]);
+    const before = plan.state.todos;
+    const model = fakeModel().respondWithTools([{ name: 'navigate', args: { path: '/pricing' }, id: 'n1' }]).respond(new AIMessage('Done.'));
+    await runReadmeBlock('### Plan updates from tool results', {
+      scope: { plan, model, tools: [navigate], messages: [new HumanMessage('Show me the prices')] },
+      exports: ['updates'],
+      edit: (code) => code.replace("streamMode: 'updates'", "streamMode: 'values'"),
+    });
+    expect(plan.state.todos).toBe(before);
   });
 });

@@ -345,6 +345,19 @@ describe('write_todos: one call at a time (execute)', () => {
     expect([writeTodos.execute(SEED_WRITE), writeTodos.execute(SEED_WRITE)].map((r) => r.ok)).toEqual([true, true]);
   });
 
+  it('a reply with the same turn value is a new reply when its call id already ran, or its calls are used up (issue 26)', () => {
+    const writeTodos = createWriteTodos(new Plan());
+    // Replies numbered afresh per run: the same turn value, the same call id.
+    expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'call_0', turn: '0' })).toMatchObject({ ok: true, revision: 1 });
+    expect(writeTodos.execute(SEED_WRITE, { toolCallId: 'call_0', turn: '0' })).toMatchObject({ ok: true, revision: 2 });
+    // No call ids at all: a reply holding one write_todos call has had it.
+    expect(writeTodos.execute(SEED_WRITE, { turn: '0', replyCalls: 1 })).toMatchObject({ ok: true, revision: 3 });
+    expect(writeTodos.execute(SEED_WRITE, { turn: '0', replyCalls: 1 })).toMatchObject({ ok: true, revision: 4 });
+    // A reply holding two calls: the second is still refused.
+    expect(writeTodos.execute(SEED_WRITE, { turn: '1', replyCalls: 2 })).toMatchObject({ ok: true, revision: 5 });
+    expect(writeTodos.execute(SEED_WRITE, { turn: '1', replyCalls: 2 })).toMatchObject({ ok: false, error: 'multiple_calls' });
+  });
+
   it('answers planner_overuse_execute_next_step when the turns before only planned', () => {
     const plan = new Plan();
     const writeTodos = createWriteTodos(plan);
