@@ -60,7 +60,9 @@ export type PlanloopErrorCode =
   /** An id counter reached the largest safe number: no unique id is left to hand out. */
   | 'id_space_exhausted'
   /** A model's answer grew past the limit set for it (characters) and was cut short. */
-  | 'output_too_long';
+  | 'output_too_long'
+  /** The model (or its provider's safety system) declined to answer: see {@link RefusalError}. */
+  | 'model_refused';
 
 /** Options shared by every planloop error. */
 export interface PlanloopErrorOptions {
@@ -193,6 +195,56 @@ export class ProviderError extends PlanloopError {
     this.retryable = details.retryable;
     this.retryAfterMs = details.retryAfterMs;
   }
+}
+
+/**
+ * The model declined to answer (code `model_refused`): whichever provider said so (Anthropic's
+ * `stop_reason: "refusal"`, OpenAI's `refusal` or `content_filter`, the AI SDK's `content-filter`),
+ * this is what `makeTodos` and `runWebAgent` throw, with the model's words in `refusal` (the API's
+ * own explanation when the model wrote none; `''` when there is neither). Nothing was changed.
+ * Asking the same again rarely helps, so nothing retries it. `editWithInstruction` reports the
+ * same as its own `EditError` `edit_refused` (words in `raw`, this error as `cause`):
+ * {@link refusalOf} reads both.
+ *
+ * @example
+ * ```ts
+ * try { await plan.makeTodos({ task }); }
+ * catch (error) { if (error instanceof RefusalError) guide.say(`The model declined: ${error.refusal}`); }
+ * ```
+ */
+export class RefusalError extends PlanloopError {
+  /** The model's words declining (or the API's explanation); `''` when it gave none. */
+  readonly refusal: string;
+  /** Any text the model wrote before it stopped. */
+  readonly text: string;
+  /** The provider's `name`, when it has one. */
+  readonly provider: string | undefined;
+
+  constructor(details: { refusal: string; text?: string; provider?: string | undefined }, options: PlanloopErrorOptions = {}) {
+    const who = details.provider ? `The model (${details.provider})` : 'The model';
+    const words = details.refusal.trim();
+    super('model_refused', `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`, options);
+    this.refusal = details.refusal;
+    this.text = details.text ?? '';
+    this.provider = details.provider;
+  }
+}
+
+/**
+ * The model's words when `error` says the model declined (a {@link RefusalError}, or an edit's
+ * `EditError` with code `edit_refused`), else `undefined`: one check for a guide that says "the
+ * model declined" instead of showing an error.
+ *
+ * @example
+ * ```ts
+ * const words = refusalOf(error);
+ * if (words !== undefined) guide.say(`The model declined${words ? `: ${words}` : '.'}`);
+ * ```
+ */
+export function refusalOf(error: unknown): string | undefined {
+  if (error instanceof RefusalError) return error.refusal;
+  if (error instanceof EditError && error.code === 'edit_refused') return error.raw;
+  return undefined;
 }
 
 /**

@@ -59,6 +59,8 @@ export {
   ConflictError,
   StorageError,
   EditError,
+  RefusalError,
+  refusalOf,
   type EditErrorCode,
   type PlanloopErrorCode,
   type StorageErrorReason,
@@ -111,7 +113,7 @@ export {
   type ChromeExpectedIO,
 } from './llm/chrome-prompt.js';
 export { createWebLLMProvider, type WebLLMEngine, type WebLLMProviderOptions } from './llm/webllm.js';
-export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput } from './llm/function-provider.js';
+export { createFunctionProvider, type FunctionProviderFn, type FunctionProviderOutput, type FunctionProviderResult } from './llm/function-provider.js';
 export { withRetry, type RetryOptions } from './llm/retry.js';
 
 // Planning (types; the functions, which Plan loads on first use, are on `planloop/planning`)

@@ -52,7 +52,9 @@ interface AnthropicMessage {
  *
  * System messages go to the top-level `system` field and consecutive messages of one role are
  * merged, as the API wants. The basic API has no JSON mode, so a request's `jsonSchema` becomes an
- * instruction appended to the system prompt (no assistant prefill is used).
+ * instruction appended to the system prompt (no assistant prefill is used). A `stop_reason:
+ * "refusal"` finishes with `refusal` (words: `stop_details.explanation`); a second `message_start`
+ * in one stream is a broken stream (a retryable `ProviderError`).
  * Defaults: `baseURL` `https://api.anthropic.com`, the API's temperature, no retries.
  *
  * @example
@@ -101,10 +103,11 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
       if (json.type === 'error' || json.error) throw eventError(json.error);
       const blocks: unknown[] = Array.isArray(json.content) ? json.content : [];
       const text = blocks.map((block) => textOf(block as { type?: unknown; text?: unknown } | null)).join('');
-      if (!text && json.stop_reason === 'refusal') throw refused(json.stop_details);
       const result: LLMResult = { text };
       const finishReason = mapStopReason(json.stop_reason);
       if (finishReason) result.finishReason = finishReason;
+      const why = explanation(json.stop_details);
+      if (finishReason === 'refusal' && why !== undefined) result.refusal = why;
       const usage = mergeUsage(undefined, json.usage);
       if (usage) result.usage = usage;
       return result;
@@ -117,8 +120,7 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
       let usage: LLMUsage | undefined;
       let stopped = false;
       let started = false;
-      let wrote = false;
-      let refusal: AnthropicEvent['delta'] | undefined;
+      let refusal: string | undefined;
       for await (const sse of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
         if (sse.event === 'error') throw eventError(errorEventData(sse.data));
         const event = payload<AnthropicEvent>(parseJSONData<unknown>(sse.data, PROVIDER));
@@ -132,15 +134,12 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
             break;
           case 'content_block_delta': {
             const text = event.delta?.type === 'text_delta' ? textOf({ type: 'text', text: event.delta.text }) : '';
-            if (text) {
-              wrote = true;
-              yield { type: 'text-delta', delta: text };
-            }
+            if (text) yield { type: 'text-delta', delta: text };
             break;
           }
           case 'message_delta':
             finishReason = mapStopReason(event.delta?.stop_reason) ?? finishReason;
-            if (event.delta?.stop_reason === 'refusal') refusal = event.delta;
+            if (event.delta?.stop_reason === 'refusal') refusal = explanation(event.delta.stop_details);
             usage = mergeUsage(usage, event.usage);
             break;
           case 'error':
@@ -153,8 +152,7 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
         if (stopped) break;
       }
       if (!stopped && !finishReason) throw truncatedStream(PROVIDER);
-      if (!wrote && refusal) throw refused(refusal.stop_details);
-      yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
+      yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(refusal !== undefined ? { refusal } : {}), ...(usage ? { usage } : {}) };
     },
   };
   return applyRetry(provider, options.retry);
@@ -175,10 +173,9 @@ function payload<T>(value: unknown): T {
   });
 }
 
-/** A model that declined (`stop_reason: 'refusal'`) and wrote nothing: asking again will not help. */
-function refused(details: { explanation?: unknown } | null | undefined): ProviderError {
-  const why = typeof details?.explanation === 'string' ? details.explanation : 'no explanation given (stop_reason "refusal")';
-  return new ProviderError(`The model refused to answer: ${why}`, { provider: PROVIDER, body: why.slice(0, 500), retryable: false });
+/** The API's words for a refusal (`stop_details.explanation`), when it gave them. */
+function explanation(details: { explanation?: unknown } | null | undefined): string | undefined {
+  return typeof details?.explanation === 'string' && details.explanation.trim() !== '' ? details.explanation : undefined;
 }
 
 /** A second `message_start` in one stream: the stream is broken (a proxy spliced two), asking again can help. */
@@ -206,7 +203,8 @@ function mapStopReason(reason: string | null | undefined): FinishReason | undefi
   if (!reason) return undefined;
   if (reason === 'end_turn' || reason === 'stop_sequence') return 'stop';
   if (reason === 'max_tokens') return 'length';
-  return 'other'; // tool_use, pause_turn, refusal
+  if (reason === 'refusal') return 'refusal';
+  return 'other'; // tool_use, pause_turn
 }
 
 /** message_start carries the input count; message_delta the running output count. */

@@ -1,4 +1,4 @@
-import { PlanloopError, ProviderError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { PlanloopError, ProviderError, RefusalError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
 import { streamOrGenerate, type FinishReason, type LLMProvider, type LLMRequest, type LLMUsage } from './provider.js';
 
 /** Options of {@link callModel}. */
@@ -29,7 +29,8 @@ export interface ModelReply {
  * One model call, for everyone who calls a model (the planner, the turn loop, document edits):
  * streamed when the provider can, else `generate`; stops waiting as soon as the request's signal
  * aborts or the timeout passes, even if the provider ignores the signal, and lets the provider
- * close its stream. Errors: an abort as an `AbortError` (`aborted`, or `timeout`), a
+ * close its stream. Errors: a finish reason `refusal` as a {@link RefusalError} (`model_refused`, the
+ * model's words kept), an abort as an `AbortError` (`aborted`, or `timeout`), a
  * {@link PlanloopError} from the provider as it is, anything else wrapped in a
  * {@link ProviderError} naming the provider (its `name`, else `unknown`).
  *
@@ -52,6 +53,7 @@ async function readReply(provider: LLMProvider, request: LLMRequest, options: Ca
   const iterator = streamOrGenerate(provider, signal ? { ...request, signal } : request)[Symbol.asyncIterator]();
   let text = '';
   let finishReason: FinishReason | undefined;
+  let refusal: string | undefined;
   let usage: LLMUsage | undefined;
   try {
     for (;;) {
@@ -73,6 +75,7 @@ async function readReply(provider: LLMProvider, request: LLMRequest, options: Ca
         }
       } else if (chunk.type === 'finish') {
         finishReason = chunk.finishReason;
+        refusal = chunk.refusal;
         usage = chunk.usage;
       }
     }
@@ -85,6 +88,9 @@ async function readReply(provider: LLMProvider, request: LLMRequest, options: Ca
     throw new ProviderError(`The model call failed: ${message}`, { provider: provider.name ?? 'unknown', retryable: false }, { cause: error });
   }
   throwIfAborted(signal);
+  if (finishReason === 'refusal') {
+    throw new RefusalError({ refusal: refusal?.trim() || text.trim(), text, provider: provider.name });
+  }
   return { text, finishReason, usage };
 }
 

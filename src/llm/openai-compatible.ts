@@ -65,7 +65,8 @@ export interface ChatPayload {
  * are asked again once with `{ type: 'json_object' }` plus the schema in a system message, and this
  * provider keeps using that for later calls. Likewise for servers that want
  * `max_completion_tokens` instead of `max_tokens`, or reject `stream_options`.
- * Streams handle deltas and also hosts that resend the whole text so far in each chunk.
+ * Streams handle deltas and also hosts that resend the whole text so far in each chunk. A `refusal`
+ * answer or a `content_filter` finish finishes with `refusal` (words: the `refusal` text).
  * Defaults: no API key, the server's temperature, no retries.
  *
  * @example
@@ -138,9 +139,10 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       const choice = json.choices?.[0];
       if (!choice) throw new ProviderError(`${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
       const result: LLMResult = { text: contentText(choice.message?.content) };
-      if (!result.text && choice.message?.refusal) throw refused(choice.message.refusal);
-      const finishReason = mapFinishReason(choice.finish_reason);
+      const refusal = choice.message?.refusal;
+      const finishReason = typeof refusal === 'string' && refusal.trim() !== '' ? 'refusal' : mapFinishReason(choice.finish_reason);
       if (finishReason) result.finishReason = finishReason;
+      if (finishReason === 'refusal' && typeof refusal === 'string' && refusal.trim() !== '') result.refusal = refusal;
       const usage = mapUsage(json.usage);
       if (usage) result.usage = usage;
       return result;
@@ -153,7 +155,6 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       let finishReason: FinishReason | undefined;
       let usage: LLMUsage | undefined;
       let done = false;
-      let wrote = false;
       let refusal = '';
       for await (const event of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
         // A named error event (openai-node reads it so): its data is the error itself, JSON or text.
@@ -168,26 +169,19 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
         const content = contentText(choice?.delta?.content);
         if (content) {
           const delta = toDelta(content);
-          if (delta) {
-            wrote = true;
-            yield { type: 'text-delta', delta };
-          }
+          if (delta) yield { type: 'text-delta', delta };
         }
         if (typeof choice?.delta?.refusal === 'string') refusal += choice.delta.refusal;
         finishReason = mapFinishReason(choice?.finish_reason) ?? finishReason;
         usage = mapUsage(chunk.usage) ?? usage;
       }
       if (!done && !finishReason) throw truncatedStream(PROVIDER);
-      if (!wrote && refusal) throw refused(refusal);
-      yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
+      // A `refusal` answer (structured outputs) is the model declining, whatever finish_reason says.
+      if (refusal.trim() !== '') yield { type: 'finish', finishReason: 'refusal', refusal, ...(usage ? { usage } : {}) };
+      else yield { type: 'finish', finishReason: finishReason ?? 'stop', ...(usage ? { usage } : {}) };
     },
   };
   return applyRetry(provider, options.retry);
-}
-
-/** A model that declined to answer (OpenAI's structured-output `refusal`): asking again will not help. */
-function refused(refusal: string): ProviderError {
-  return new ProviderError(`The model refused to answer: ${refusal.trim()}`, { provider: PROVIDER, body: refusal.slice(0, 500), retryable: false });
 }
 
 /**
@@ -240,7 +234,8 @@ export function mapFinishReason(reason: string | null | undefined): FinishReason
   if (!reason) return undefined;
   if (reason === 'stop') return 'stop';
   if (reason === 'length') return 'length';
-  return 'other'; // content_filter, tool_calls, function_call, and anything a host invents
+  if (reason === 'content_filter') return 'refusal'; // the provider's filter withheld the answer
+  return 'other'; // tool_calls, function_call, and anything a host invents
 }
 
 /** Chat Completions' `usage` as {@link LLMUsage}. */

@@ -19,8 +19,14 @@ export interface LLMRequest {
   signal?: AbortSignal;
 }
 
-/** Why the model stopped. `length` means it hit its token limit and the text is cut off. */
-export type FinishReason = 'stop' | 'length' | 'abort' | 'error' | 'other';
+/**
+ * Why the model stopped. `length` means it hit its token limit and the text is cut off. `refusal`
+ * means the model (or the provider's safety system) declined: Anthropic's `stop_reason: "refusal"`,
+ * OpenAI's `refusal` answer or `content_filter` finish, the AI SDK's `content-filter`; the model's
+ * words are in `refusal` when the API gives them apart from the text. `callModel` (and so
+ * `makeTodos`, the turn loop and `editWithInstruction`) turns it into a `RefusalError`.
+ */
+export type FinishReason = 'stop' | 'length' | 'refusal' | 'abort' | 'error' | 'other';
 
 /** Token counts as the backend reported them. */
 export interface LLMUsage {
@@ -32,13 +38,15 @@ export interface LLMUsage {
 export interface LLMResult {
   text: string;
   finishReason?: FinishReason;
+  /** With finishReason `refusal`: the model's words declining, when the API sends them apart from `text`. */
+  refusal?: string;
   usage?: LLMUsage;
 }
 
 /** One piece of a streamed answer: text deltas, then one `finish`. */
 export type LLMChunk =
   | { type: 'text-delta'; delta: string }
-  | { type: 'finish'; finishReason: FinishReason; usage?: LLMUsage };
+  | { type: 'finish'; finishReason: FinishReason; refusal?: string; usage?: LLMUsage };
 
 /**
  * A model backend. `stream` is optional: planloop falls back to `generate`.
@@ -133,6 +141,7 @@ export async function* streamOrGenerate(provider: LLMProvider, request: LLMReque
   yield {
     type: 'finish',
     finishReason: result.finishReason ?? 'stop',
+    ...(result.refusal !== undefined ? { refusal: result.refusal } : {}),
     ...(result.usage ? { usage: result.usage } : {}),
   };
 }

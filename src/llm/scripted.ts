@@ -2,16 +2,18 @@ import { ProviderError, throwIfAborted } from '../errors.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { abortableSleep } from './retry.js';
 
-/** A scripted answer given as a result: its text, and optionally how it finished and its usage. */
+/** A scripted answer given as a result: its text, and optionally how it finished (a refusal's words too) and its usage. */
 export interface ScriptedResult {
   text: string;
   finishReason?: FinishReason;
+  refusal?: string;
   usage?: LLMUsage;
 }
 
 /**
  * One scripted answer: a string (the text), a {@link ScriptedResult} (an object whose only keys are
- * `text`, `finishReason`, `usage`), an `Error` (thrown by the call), or any other value, sent as
+ * `text`, `finishReason`, `refusal`, `usage`; `{ text: '', finishReason: 'refusal', refusal: "I can't help" }`
+ * scripts a model declining), an `Error` (thrown by the call), or any other value, sent as
  * its `JSON.stringify`.
  */
 export type ScriptedResponse = string | ScriptedResult | Error | object | number | boolean | null;
@@ -109,12 +111,17 @@ export function createScriptedProvider(responses: ScriptedResponses, options: Sc
         yield { type: 'text-delta', delta: points.slice(i, i + chunkSize).join('') };
       }
       throwIfAborted(request.signal);
-      yield { type: 'finish', finishReason: result.finishReason ?? 'stop', ...(result.usage ? { usage: result.usage } : {}) };
+      yield {
+        type: 'finish',
+        finishReason: result.finishReason ?? 'stop',
+        ...(result.refusal !== undefined ? { refusal: result.refusal } : {}),
+        ...(result.usage ? { usage: result.usage } : {}),
+      };
     },
   };
 }
 
-const RESULT_KEYS = new Set(['text', 'finishReason', 'usage']);
+const RESULT_KEYS = new Set(['text', 'finishReason', 'refusal', 'usage']);
 
 function toResult(response: ScriptedResponse): LLMResult {
   if (typeof response === 'string') return { text: response, finishReason: 'stop' };

@@ -1,5 +1,5 @@
 import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
-import { EditError, PlanloopError, ValidationError, reportError, throwIfAborted, type EditErrorCode } from '../errors.js';
+import { EditError, PlanloopError, RefusalError, ValidationError, reportError, throwIfAborted, type EditErrorCode } from '../errors.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { isProvider, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
 import { createEditPreview, readEditAnswer, type EditAnswerForm, type EditReadingFailure } from './edit-answer.js';
@@ -114,6 +114,11 @@ async function askForEdit(
       onDelta: (delta, text) => {
         if (preview) isolate(() => options.onDelta?.({ delta, text, attempt, preview: preview(text) }));
       },
+    }).catch((error: unknown) => {
+      // The provider said the model declined: the same outcome as a reply that reads as a refusal, not retried.
+      if (!(error instanceof RefusalError)) throw error;
+      const failure: EditReadingFailure = { ok: false, code: 'edit_refused', problems: [`the provider reported a refusal${error.refusal ? `: ${error.refusal.slice(0, 200)}` : ''}`], issues: [] };
+      throw editError(failure, error.refusal, attempt, doc, providerName, error);
     });
     raw = reply.text;
     for (const key of ['inputTokens', 'outputTokens'] as const) {
@@ -161,7 +166,14 @@ const WHAT: Record<EditErrorCode, string> = {
   edit_anchor_ambiguous: 'quoted text that occurs more than once in',
 };
 
-function editError(failure: EditReadingFailure, raw: string, tries: number, doc: { title: string; id?: string | undefined }, provider: string | undefined): EditError {
+function editError(
+  failure: EditReadingFailure,
+  raw: string,
+  tries: number,
+  doc: { title: string; id?: string | undefined },
+  provider: string | undefined,
+  cause?: unknown,
+): EditError {
   const who = provider ? `The model (${provider})` : 'The model';
   const which = doc.id ? `markdown doc ${doc.id}` : `the document "${doc.title}"`;
   const fix =
@@ -171,7 +183,7 @@ function editError(failure: EditReadingFailure, raw: string, tries: number, doc:
         ? ' Rephrase the instruction, or edit the document yourself.'
         : ' Try again, or a larger model.';
   const message = `${who} ${WHAT[failure.code]} ${which} (${tries} attempt${tries === 1 ? '' : 's'}): ${failure.problems.join('; ')}. The document is unchanged; the answer is in error.raw.${fix}`;
-  return new EditError(failure.code, message, { raw, issues: failure.issues, provider });
+  return new EditError(failure.code, message, { raw, issues: failure.issues, provider }, cause === undefined ? {} : { cause });
 }
 
 /** The earlier answer as fed back: capped, and never empty (some APIs refuse empty messages). */

@@ -212,3 +212,35 @@ describe('createAnthropicProvider: streaming', () => {
     expect((error as AbortError).code).toBe('aborted');
   });
 });
+
+describe('createAnthropicProvider: refusals (issue 26)', () => {
+  it('answers a whole refusal body with finishReason refusal and the API explanation as its words', async () => {
+    const s = await serve((_req, res) =>
+      sendJSON(res, 200, {
+        id: 'msg_r',
+        type: 'message',
+        role: 'assistant',
+        content: [],
+        stop_reason: 'refusal',
+        stop_details: { type: 'refusal', category: 'cyber', explanation: 'This request was blocked under the usage policy.' },
+        usage: { input_tokens: 18, output_tokens: 5 },
+      }),
+    );
+    const result = await createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url }).generate(request);
+    expect(result).toEqual({ text: '', finishReason: 'refusal', refusal: 'This request was blocked under the usage policy.', usage: { inputTokens: 18, outputTokens: 5 } });
+  });
+
+  it('keeps the words a model wrote before a streamed refusal stop, and finishes with refusal', async () => {
+    const body = [
+      e('message_start', { message: { id: 'msg_x', type: 'message', role: 'assistant', content: [], usage: { input_tokens: 9, output_tokens: 1 } } }),
+      e('content_block_start', { index: 0, content_block: { type: 'text', text: '' } }),
+      e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'I can’t help with that.' } }),
+      e('content_block_stop', { index: 0 }),
+      e('message_delta', { delta: { stop_reason: 'refusal', stop_sequence: null }, usage: { output_tokens: 7 } }),
+      e('message_stop', {}),
+    ].join('');
+    const { text, chunks } = await collect(viaFetch(body));
+    expect(text).toBe('I can’t help with that.');
+    expect(chunks.at(-1)).toEqual({ type: 'finish', finishReason: 'refusal', usage: { inputTokens: 9, outputTokens: 7 } });
+  });
+});

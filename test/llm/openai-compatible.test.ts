@@ -98,7 +98,7 @@ describe('createOpenAICompatibleProvider: generate', () => {
   });
 
   it.each([
-    ['content_filter', 'other'],
+    ['content_filter', 'refusal'],
     ['tool_calls', 'other'],
     ['length', 'length'],
   ] as const)('maps finish_reason %s to %s', async (wire, mapped) => {
@@ -377,7 +377,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
 describe('createOpenAICompatibleProvider: refusals', () => {
   const refusal = "I'm sorry, I can't help with that request.";
 
-  it('turns a refusal without content into a ProviderError quoting it, when generating', async () => {
+  it('finishes a refusal answer with finishReason refusal and its words, when generating (issue 26)', async () => {
     const s = await serve((_req, res) =>
       sendJSON(res, 200, {
         id: 'chatcmpl-x',
@@ -385,20 +385,23 @@ describe('createOpenAICompatibleProvider: refusals', () => {
         choices: [{ index: 0, message: { role: 'assistant', content: null, refusal }, finish_reason: 'stop' }],
       }),
     );
-    const error = await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate({ ...request, jsonSchema: { type: 'object' } }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(ProviderError);
-    expect(error).toMatchObject({ retryable: false, message: `The model refused to answer: ${refusal}` });
+    const result = await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate({ ...request, jsonSchema: { type: 'object' } });
+    expect(result).toEqual({ text: '', finishReason: 'refusal', refusal });
   });
 
-  it('does the same for refusal deltas in a stream', async () => {
+  it('does the same for refusal deltas in a stream: no text, one refusal finish with the words', async () => {
     const s = await serve((_req, res) =>
       writeSSE(res, [chunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that request." }), chunk({}, 'stop'), 'data: [DONE]\n\n']),
     );
     const chunks: LLMChunk[] = [];
-    const error = await (async () => {
-      for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
-    })().catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'provider_error', retryable: false, message: `The model refused to answer: ${refusal}` });
-    expect(chunks).toEqual([]);
+    for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
+    expect(chunks).toEqual([{ type: 'finish', finishReason: 'refusal', refusal }]);
+  });
+
+  it('streams a content_filter finish as a refusal without words, keeping the text before it', async () => {
+    const s = await serve((_req, res) => writeSSE(res, [chunk({ role: 'assistant', content: 'Here is' }), chunk({}, 'content_filter'), 'data: [DONE]\n\n']));
+    const chunks: LLMChunk[] = [];
+    for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
+    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Here is' }, { type: 'finish', finishReason: 'refusal' }]);
   });
 });

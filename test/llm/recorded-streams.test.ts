@@ -16,14 +16,15 @@ import { sendJSON, startServer, writeSSE, type TestServer } from '../helpers/sse
 const fixture = (path: string) => readFileSync(fileURLToPath(new URL(`../fixtures/streams/${path}`, import.meta.url)));
 
 type Expected =
-  | { text: string; finishReason: FinishReason; usage: LLMUsage }
+  | { text: string; finishReason: FinishReason; refusal?: string; usage?: LLMUsage }
   | { error: RegExp; retryable: boolean };
 
 const ANSWER = '{"task_summary":"Un tour des tarifs ☕, puis l’essai gratuit 🚀","todos":[{"intent":"navigate","description":"Ouvrir /pricing"}]}';
 
 const STREAMS: Array<[file: string, expected: Expected]> = [
   ['openai-compatible/openai-text-usage.sse', { text: ANSWER, finishReason: 'stop', usage: { inputTokens: 212, outputTokens: 41 } }],
-  ['openai-compatible/openai-refusal.sse', { error: /refused to answer: I’m sorry, I can’t help with that request\./, retryable: false }],
+  // A model declining is an answer, not a failure: finishReason 'refusal' with its words (issue 26).
+  ['openai-compatible/openai-refusal.sse', { text: '', finishReason: 'refusal', refusal: 'I’m sorry, I can’t help with that request.', usage: { inputTokens: 90, outputTokens: 11 } }],
   ['openai-compatible/openai-tool-calls.sse', { text: '', finishReason: 'other', usage: { inputTokens: 301, outputTokens: 38 } }],
   ['openai-compatible/azure-content-filter.sse', { text: 'Three tiers: Free, Team and Business.', finishReason: 'stop', usage: { inputTokens: 18, outputTokens: 142 } }],
   ['openai-compatible/mistral-content-parts.sse', { text: '{"task_summary":"Prices first","todos":[]}', finishReason: 'stop', usage: { inputTokens: 64, outputTokens: 67 } }],
@@ -38,7 +39,7 @@ const STREAMS: Array<[file: string, expected: Expected]> = [
   ['anthropic/text.sse', { text: ANSWER, finishReason: 'stop', usage: { inputTokens: 312, outputTokens: 38 } }],
   ['anthropic/thinking.sse', { text: '{"todos":[]}', finishReason: 'stop', usage: { inputTokens: 312, outputTokens: 96 } }],
   ['anthropic/tool-use.sse', { text: 'I’ll update the plan first.', finishReason: 'other', usage: { inputTokens: 540, outputTokens: 61 } }],
-  ['anthropic/refusal.sse', { error: /refused to answer: This request was blocked under the usage policy\./, retryable: false }],
+  ['anthropic/refusal.sse', { text: '', finishReason: 'refusal', refusal: 'This request was blocked under the usage policy.', usage: { inputTokens: 18, outputTokens: 5 } }],
   ['anthropic/usage-in-message-delta.sse', { text: 'Sure.', finishReason: 'stop', usage: { inputTokens: 74, outputTokens: 3 } }],
   ['anthropic/overloaded-mid-stream.sse', { error: /reported overloaded_error: Overloaded/, retryable: true }],
   // One stream carries one message: a second message_start is a broken stream (issue 26), worth a retry.
@@ -68,11 +69,11 @@ const providerFor = (file: string): LLMProvider =>
 async function play(file: string, pieceSize: number) {
   body = { bytes: fixture(file), pieceSize };
   let text = '';
-  let finish: { finishReason: FinishReason; usage?: LLMUsage } | undefined;
+  let finish: { finishReason: FinishReason; refusal?: string; usage?: LLMUsage } | undefined;
   try {
     for await (const chunk of providerFor(file).stream!({ messages: [{ role: 'user', content: 'Plan the tour' }] })) {
       if (chunk.type === 'text-delta') text += chunk.delta;
-      else finish = { finishReason: chunk.finishReason, ...(chunk.usage ? { usage: chunk.usage } : {}) };
+      else finish = { finishReason: chunk.finishReason, ...(chunk.refusal !== undefined ? { refusal: chunk.refusal } : {}), ...(chunk.usage ? { usage: chunk.usage } : {}) };
     }
   } catch (error) {
     return { error };
