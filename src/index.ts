@@ -9,6 +9,7 @@
 
 // The plan: one state, its two artifacts, transactions
 export { Plan, type PlanConfig, type PlanTransaction, type RunHandle, type RunHolder } from './plan.js';
+export type { PlanStore, PlanStoreListener } from './plan-store.js';
 export {
   TODO_STATUSES,
   type PlanState,

@@ -7,6 +7,7 @@ import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, ConflictError, PlanloopError, StorageError } from './errors.js';
 import type { PlanEvents, TaskPlan } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
+import { subscribePlanState, type PlanStore } from './plan-store.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type PlanStateHost, type TodoItem } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import type { PlanSync, PlanSyncOptions, TodoWrite } from './storage/plan-sync.js';
@@ -213,6 +214,11 @@ export class Plan {
   get state(): PlanState {
     return this.#store.state;
   }
+
+  /** The store contract (see {@link PlanStore}): `listener(state)` now and after every change; bound, so `$plan` in Svelte works. */
+  readonly subscribe: PlanStore['subscribe'] = (listener) => subscribePlanState(this, listener);
+  /** The store contract (see {@link PlanStore}): `plan.state`, the same object until the plan changes; bound, for `useSyncExternalStore`. */
+  readonly getSnapshot: PlanStore['getSnapshot'] = () => this.state;
 
   /**
    * Makes the plan reachable as `host.plan` and starts hydration from storage. Calling it again,
