@@ -51,7 +51,7 @@ export function diffJSON(before: unknown, after: unknown, path = ''): JsonPatchO
       return before.flatMap((item, index) => diffJSON(item, after[index], `${path}/${index}`));
     }
   }
-  return [{ op: 'replace', path: path === '' ? '' : path, value: after }];
+  return [{ op: 'replace', path, value: after }];
 }
 
 /** A keyed list's patch, or `null` when the kept items changed order (the caller replaces the list). */
