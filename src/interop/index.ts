@@ -1,7 +1,8 @@
 /**
  * `planloop/interop`: the other planning dialects agents speak, on a planloop `Plan`: `plan.md`
  * checklists, the `write_todos` full-replace tool (with tool definitions for OpenAI, Anthropic,
- * the AI SDK and LangChain), plan-update streams, subagent event forwarding and context capsules.
+ * the AI SDK and LangChain), plan-update streams, subagent event forwarding, context capsules, and
+ * AG-UI state events (`STATE_SNAPSHOT`, `STATE_DELTA`, steps) both ways.
  */
 export {
   parseChecklist,
@@ -46,6 +47,20 @@ export {
 } from './tool-definitions.js';
 export { createPlanUpdateStream, type PlanUpdate, type PlanUpdateStream, type PlanUpdateStreamOptions } from './plan-update-stream.js';
 export { forwardSubagentEvents } from './subagent.js';
+export {
+  streamPlanToAGUI,
+  toAGUIState,
+  applyAGUIState,
+  type AGUIPlanState,
+  type AGUITodo,
+  type AGUIPlanEvent,
+  type AGUIStateSnapshotEvent,
+  type AGUIStateDeltaEvent,
+  type AGUIStepStartedEvent,
+  type AGUIStepFinishedEvent,
+  type AGUIStreamOptions,
+} from './ag-ui.js';
+export { diffJSON, type JsonPatchOperation } from './json-patch.js';
 export {
   ContextCapsuleSchema,
   createContextCapsule,

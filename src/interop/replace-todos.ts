@@ -6,6 +6,8 @@ export interface ReplacementTodo {
   id?: string | undefined;
   description: string;
   status: TodoStatus;
+  /** The intent if the item is new (a kept todo keeps its own). Default: the `intent` option. */
+  intent?: TodoIntent | undefined;
 }
 
 /**
@@ -44,7 +46,7 @@ export function replaceTodos(plan: Plan, items: readonly ReplacementTodo[], opti
   });
   const seeds = items.map((item, index): TodoSeed => {
     const match = matches[index];
-    if (!match) return { intent: options.intent ?? 'narrate', description: item.description, status: item.status };
+    if (!match) return { intent: item.intent ?? options.intent ?? 'narrate', description: item.description, status: item.status };
     const seed: TodoSeed = { id: match.id, intent: match.intent, description: item.description, status: item.status };
     if (match.expected_turn !== undefined) seed.expected_turn = match.expected_turn;
     return seed;

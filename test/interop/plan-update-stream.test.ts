@@ -138,6 +138,23 @@ describe("createPlanUpdateStream: LangGraph stream modes", () => {
     expect(updates.map((update) => update.tool_call_id)).toEqual(['call_new']);
   });
 
+  it("a 'values' chunk's todos count only beside a todo tool's ToolMessage, once per call: a seeded plan survives the initial todos: [] (issue 26)", () => {
+    const { plan, updates, stream } = setup();
+    plan.todos.create({ intent: 'navigate', description: 'Open pricing' });
+    const seeded = plan.state.todos;
+    const human = { type: 'human', content: 'go' };
+    expect(stream.push({ messages: [human], todos: [] })).toBeNull();
+    expect(stream.push({ messages: [human, toolMessage('call_nav', 'navigate')], todos: [] })).toBeNull();
+    expect(plan.state.todos).toBe(seeded);
+    stream.push({ messages: [human, toolMessage('call_w1')], todos: TODOS });
+    // The user edits the plan; the next chunks still carry call_w1's list: not applied again.
+    plan.todos.edit('t2', { description: 'Edited by the user' });
+    const edited = plan.state.todos;
+    expect(stream.push({ messages: [human, toolMessage('call_w1'), toolMessage('call_nav', 'navigate')], todos: TODOS })).toBeNull();
+    expect(plan.state.todos).toBe(edited);
+    expect(updates.map((update) => update.tool_call_id)).toEqual(['call_w1']);
+  });
+
   it('leaves chunks of other nodes alone', () => {
     const { plan, updates, stream } = setup();
     expect(stream.push({ model_request: { messages: [{ type: 'ai', content: 'hi', tool_calls: [{ name: 'write_todos', args: { todos: TODOS } }] }] } })).toBeNull();

@@ -87,7 +87,7 @@ describe('withTimeout', () => {
   });
 });
 
-// callModel turns every provider's way of declining into one typed outcome (issue 26): a
+// Issue 26: callModel turns every provider's way of declining into one typed outcome, a
 // RefusalError with code `model_refused` and the model's words.
 const request = { messages: [{ role: 'user' as const, content: 'Plan a tour of the admin panel' }] };
 
