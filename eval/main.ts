@@ -36,6 +36,11 @@ export interface EvalOptions {
   /** Bound of one whole run. Default 15 min. */
   runTimeoutMs?: number;
   temperature?: number | undefined;
+  /**
+   * Runs at a time, each in its own browser context. Default 1: a model server answering several
+   * runs at once answers each more slowly, which would blur the wall times.
+   */
+  concurrency?: number;
   log?: (line: string) => void;
 }
 
@@ -65,7 +70,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   try {
     let baseURL = options.baseURL;
     let scripted: ScriptedModel | undefined;
-    if ((SCRIPTED_MODELS as readonly string[]).includes(options.model)) {
+    if (!baseURL && (SCRIPTED_MODELS as readonly string[]).includes(options.model)) {
       scripted = await startScriptedModel(TASKS);
       stops.push(() => scripted!.close());
       baseURL = scripted.baseURL;
@@ -90,27 +95,30 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       const launched = browser;
       stops.push(() => launched.close());
     }
-    const runs: TaskRun[] = [];
     // Arms take turns on each task, so a model server warming up or slowing down hits them alike.
-    for (let round = 1; round <= repeat; round++) {
-      for (const task of tasks) {
-        for (const arm of arms) {
-          const run = await runTask({
-            browser,
-            task,
-            arm,
-            repeat: round,
-            llm: () => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }),
-            origins: { demo, eval: site.origin },
-            turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
-            runTimeoutMs: options.runTimeoutMs ?? 15 * 60_000,
-            temperature: options.temperature,
-          });
-          runs.push(run);
-          log(`${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`);
-        }
+    const jobs = Array.from({ length: repeat }, (_, i) => i + 1).flatMap((round) => tasks.flatMap((task) => arms.map((arm) => ({ round, task, arm }))));
+    const runs: TaskRun[] = new Array(jobs.length);
+    let next = 0;
+    const worker = async (): Promise<void> => {
+      while (next < jobs.length) {
+        const index = next++;
+        const { round, task, arm } = jobs[index]!;
+        const run = await runTask({
+          browser: browser!,
+          task,
+          arm,
+          repeat: round,
+          llm: () => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }),
+          origins: { demo, eval: site.origin },
+          turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
+          runTimeoutMs: options.runTimeoutMs ?? 15 * 60_000,
+          temperature: options.temperature,
+        });
+        runs[index] = run;
+        log(`${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`);
       }
-    }
+    };
+    await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, jobs.length)) }, worker));
     const report = summarize(runs, { model: options.model, baseURL, repeat });
     if (options.out !== null) {
       const files = await writeReport(report, options.out ?? 'eval/results');

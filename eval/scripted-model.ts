@@ -4,13 +4,14 @@
 // prompts the SDK sends, as a model would: the planning call, and per turn the `Task:` line, the
 // `Todos` list and `Turn N of M.`. The model name picks the behaviour:
 // - `scripted-solve`: plays the whole script, then finishes;
-// - `scripted-quit`: plays the first half and claims it is done (every checker must fail it).
+// - `scripted-quit`: plays the first half and claims it is done (every checker must fail it);
+// - `scripted-claim`: does nothing and claims it is done (every checker must fail it).
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { EvalTask, ScriptAction } from './task.js';
 
 /** The behaviours, by model name. */
-export const SCRIPTED_MODELS = ['scripted-solve', 'scripted-quit'] as const;
+export const SCRIPTED_MODELS = ['scripted-solve', 'scripted-quit', 'scripted-claim'] as const;
 
 /** A running scripted model. */
 export interface ScriptedModel {
@@ -49,6 +50,7 @@ function reply(task: EvalTask | undefined, mode: string, kind: 'plan' | 'turn', 
   if (kind === 'plan') {
     return JSON.stringify({ task_summary: `Doing: ${task.id}`, todos: script.map((turn, index) => ({ intent: 'narrate', description: turn.todo, expected_turn: index + 1 })) });
   }
+  if (mode === 'scripted-claim') return JSON.stringify({ todo: /^Todos \(first is next\):\n(t\d+) /m.exec(prompt)?.[1] ?? 't1', last: true, actions: [{ type: 'task_finish', summary: 'All done: everything you asked for is finished.' }] });
   const turn = Number(/^Turn (\d+) of \d+\.$/m.exec(prompt)?.[1] ?? '1');
   const todo = /^Todos \(first is next\):\n(t\d+) /m.exec(prompt)?.[1] ?? 't1';
   const stopAt = mode === 'scripted-quit' ? Math.max(1, Math.floor(script.length / 2)) : script.length;
