@@ -56,6 +56,16 @@ test.describe('eval smoke', () => {
     }
   });
 
+  test("the demo's offline model runs in-process through the same harness", async ({ browser, baseURL }) => {
+    const report = await runEval({ browser, model: 'offline-demo', demoURL: baseURL, sitePort: 0, arms: ['planloop'], tasks: ['demo-tour'], out: null, turnTimeoutMs: 30_000 });
+    const run = report.runs[0]!;
+    // It plays its own tours, not this task: only that a run goes through end to end is checked.
+    expect(run.error).toBeUndefined();
+    expect(run.turns).toBeGreaterThan(1);
+    expect(run.visits.length).toBeGreaterThan(1);
+    expect(run.said.length).toBeGreaterThan(0);
+  });
+
   test('the no-plan and write_todos arms run the same loop; write_todos shows the model its own list every turn', async ({ browser, baseURL }) => {
     const model = await startScriptedModel(TASKS);
     try {

@@ -4,7 +4,16 @@ import { fileURLToPath } from 'node:url';
 import { createServer, createServerModuleRunner } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const server = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false }, optimizeDeps: { noDiscovery: true, include: [] } });
+const server = await createServer({
+  configFile: false,
+  root,
+  logLevel: 'error',
+  appType: 'custom',
+  server: { middlewareMode: true, hmr: false, ws: false },
+  optimizeDeps: { noDiscovery: true, include: [] },
+  // The demo's offline model (--model offline-demo) imports 'planloop', which is src/ here.
+  resolve: { alias: [{ find: /^planloop$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) }] },
+});
 const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
 let exitCode = 0;
 try {

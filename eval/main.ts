@@ -2,7 +2,7 @@
 // model, and writes the report. Also callable from a test (`runEval`) with a browser and URLs.
 import { existsSync } from 'node:fs';
 import type { Browser } from '@playwright/test';
-import { createOpenAICompatibleProvider } from '../src/index.js';
+import { createOpenAICompatibleProvider, type LLMProvider } from '../src/index.js';
 import { ARMS, type ArmName } from './arms.js';
 import { summarize, writeReport, type EvalReport } from './report.js';
 import { runTask, type TaskRun } from './run-task.js';
@@ -17,6 +17,11 @@ export interface EvalOptions {
   model: string;
   /** The API key (read by the CLI from the environment variable `--api-key-env` names). */
   apiKey?: string | undefined;
+  /**
+   * Makes a provider per run instead of calling `baseURL` (any `LLMProvider`). The model
+   * `offline-demo` is the demo's offline stand-in (it only knows the demo's tours: plumbing only).
+   */
+  llm?: () => LLMProvider;
   arms?: readonly ArmName[];
   /** Task ids; default all. */
   tasks?: readonly string[];
@@ -44,6 +49,9 @@ export interface EvalOptions {
   log?: (line: string) => void;
 }
 
+/** The model name that runs the demo's offline stand-in in-process. */
+export const OFFLINE_DEMO = 'offline-demo';
+
 /** The launch flags the e2e suite uses (playwright.config.ts). */
 const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
 
@@ -69,6 +77,12 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const stops: Array<() => Promise<unknown>> = [];
   try {
     let baseURL = options.baseURL;
+    let makeLLM = options.llm;
+    if (!makeLLM && options.model === OFFLINE_DEMO) {
+      const [{ createOfflineModel }, { createPace }] = await Promise.all([import('../demo/offline-model.js'), import('../demo/pace.js')]);
+      makeLLM = () => createOfflineModel({ pace: () => createPace(true, new URLSearchParams()) });
+    }
+    if (makeLLM) baseURL = 'in-process';
     let scripted: ScriptedModel | undefined;
     if (!baseURL && (SCRIPTED_MODELS as readonly string[]).includes(options.model)) {
       scripted = await startScriptedModel(TASKS);
@@ -108,7 +122,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           task,
           arm,
           repeat: round,
-          llm: () => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) }),
+          llm: makeLLM ?? (() => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })),
           origins: { demo, eval: site.origin },
           turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
           runTimeoutMs: options.runTimeoutMs ?? 15 * 60_000,
@@ -178,7 +192,8 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
 export const USAGE = `npm run eval -- --base-url <OpenAI-compatible API root> --model <name> [flags]
 
   --base-url URL        e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp), http://localhost:8000/v1 (vLLM)
-  --model NAME          the model the endpoint serves; scripted-solve / scripted-quit play the tasks' scripts (no model needed)
+  --model NAME          the model the endpoint serves; scripted-solve / scripted-quit / scripted-claim play the tasks' scripts,
+                        offline-demo runs the demo's offline stand-in (no model needed for these)
   --api-key-env NAME    the environment variable holding the API key (default EVAL_API_KEY; none is sent when it is unset)
   --arms LIST           planloop,no-plan,write-todos (default all three)
   --tasks LIST          task ids (default all: ${TASKS.map((task) => task.id).join(', ')})

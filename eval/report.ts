@@ -99,7 +99,7 @@ export function summarize(runs: readonly TaskRun[], meta: { model: string; baseU
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits)).toLocaleString('en-US');
-const showSpread = (value: Spread, digits = 1) => (value.min === value.max ? round(value.mean, digits) : `${round(value.mean, digits)} (${round(value.min, digits)}–${round(value.max, digits)})`);
+const showSpread = (value: Spread, digits = 1) => (round(value.min, digits) === round(value.max, digits) ? round(value.mean, digits) : `${round(value.mean, digits)} (${round(value.min, digits)}–${round(value.max, digits)})`);
 
 /** The report as markdown. */
 export function renderMarkdown(report: EvalReport): string {
@@ -108,6 +108,7 @@ export function renderMarkdown(report: EvalReport): string {
     '',
     `${report.date}, endpoint ${report.baseURL}, ${report.repeat} run(s) per task and arm. Written by \`npm run eval\` (see the README's "Does planning help?").`,
     'Figures in parentheses are the lowest and highest over runs (tasks done: over repeats).',
+    ...(report.runs.some((run) => !run.usageReported) ? [`Token counts are what the server reported; it reported none (counted as 0) on some calls of ${report.runs.filter((run) => !run.usageReported).length} of ${report.runs.length} runs.`] : []),
     '',
     '| arm | tasks fully done | steps done | turns / task | input tokens / task | output tokens / task | wall time / task |',
     '| --- | --- | --- | --- | --- | --- | --- |',
