@@ -69,7 +69,8 @@ async function settle(page: Page): Promise<void> {
 
 /**
  * The eval's tools on `page`, for a site at `origin` with `pages` (listed in navigate's
- * description). `onRead` keeps what `read` returned, for the next turn's page text. `risk` is
+ * description). `onRead` keeps what `read` returned, for the next turn's page text; `ready` waits
+ * until a page that starts up in script (the demo) has rendered, after each navigation. `risk` is
  * declared for the loop's action policy; the eval approves every action (it measures the agent).
  *
  * @example
@@ -78,7 +79,10 @@ async function settle(page: Page): Promise<void> {
  * await runWebAgent({ plan, task, tools: toLoopTools(tools, calls, page) });
  * ```
  */
-export function createBrowserTools(page: Page, options: { origin: string; pages: readonly SitePage[]; onRead: (note: ReadNote) => void }): Record<string, EvalTool> {
+export function createBrowserTools(
+  page: Page,
+  options: { origin: string; pages: readonly SitePage[]; onRead: (note: ReadNote) => void; ready?: (() => Promise<void>) | undefined },
+): Record<string, EvalTool> {
   const { origin, pages } = options;
   return {
     navigate: {
@@ -90,6 +94,7 @@ export function createBrowserTools(page: Page, options: { origin: string; pages:
         const url = new URL(raw, `${origin}${new URL(page.url()).pathname}`);
         if (url.origin !== origin) throw new Error(`navigate: only pages of this site (${origin}); "${raw}" is elsewhere.`);
         const response = await page.goto(url.href, { timeout: ACTION_TIMEOUT_MS * 2 });
+        await options.ready?.();
         const title = await page.title();
         const status = response && response.status() >= 400 ? ` (HTTP ${response.status()})` : '';
         return `now on ${pagePath(page)}${status}: "${title}"`;

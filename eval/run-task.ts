@@ -61,6 +61,9 @@ export interface RunTaskOptions {
 /** The agent's own UI on the demo page, left out of the outline. */
 const EXCLUDE: Record<EvalTask['site'], string | undefined> = { demo: '#guide, #narration, #settings', eval: undefined };
 
+/** Waits until a site's page has started up: the demo marks its body when its router has rendered. */
+const READY: Record<EvalTask['site'], string | undefined> = { demo: 'body[data-ready="true"]', eval: undefined };
+
 /** Wraps a provider to count calls and the tokens the server reports. */
 function counting(inner: LLMProvider) {
   const usage = { calls: 0, input: 0, output: 0, reported: true };
@@ -112,11 +115,14 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
   try {
     await preparePage(context);
     const page = await context.newPage();
+    const readySelector = READY[task.site];
+    const ready = readySelector ? () => page.waitForSelector(readySelector, { state: 'attached', timeout: 15_000 }).then(() => undefined) : undefined;
     await page.goto(`${origin}${task.start}`);
+    await ready?.();
     const said: string[] = [];
     const calls: ToolCall[] = [];
     let lastRead: ReadNote | undefined;
-    const tools = toLoopTools(createBrowserTools(page, { origin, pages: task.pages, onRead: (note) => (lastRead = note) }), calls, page);
+    const tools = toLoopTools(createBrowserTools(page, { origin, pages: task.pages, onRead: (note) => (lastRead = note), ready }), calls, page);
     const budget = options.observeBudget ?? 800;
     const observe = async ({ maxTokens }: { maxTokens: number }) => {
       const read = lastRead ? `Read ${lastRead.target}: ${lastRead.text}\n` : '';
