@@ -75,6 +75,11 @@ let domBundle: Promise<string> | undefined;
 /**
  * planloop/dom (src/dom/index.ts) bundled for the page as `window.__planloopDom`: the same
  * outline and target resolution an in-page agent uses. Built once per process with esbuild.
+ *
+ * @example
+ * ```ts
+ * await context.addInitScript({ content: await pageScripts() });
+ * ```
  */
 export function pageScripts(): Promise<string> {
   domBundle ??= (async () => {
@@ -95,7 +100,15 @@ export function pageScripts(): Promise<string> {
   return domBundle;
 }
 
-/** Adds the page scripts to a fresh browser context: every page it opens gets them first. */
+/**
+ * Adds the page scripts to a fresh browser context: every page it opens gets them first.
+ *
+ * @example
+ * ```ts
+ * const context = await browser.newContext();
+ * await preparePage(context);
+ * ```
+ */
 export async function preparePage(context: BrowserContext): Promise<void> {
   await context.addInitScript({ content: await pageScripts() });
 }

@@ -33,7 +33,14 @@ export interface ReadNote {
 const ACTION_TIMEOUT_MS = 5_000;
 const READ_CHARS = 1_200;
 
-/** Path and hash of the page. */
+/**
+ * Path and hash of the page.
+ *
+ * @example
+ * ```ts
+ * pagePath(page); // '/docs/guide#install'
+ * ```
+ */
 export function pagePath(page: Page): string {
   const url = new URL(page.url());
   return `${url.pathname}${url.hash}`;

@@ -144,7 +144,15 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
   }
 }
 
-/** The CLI's flags, parsed. Throws a message for the user on a bad flag. */
+/**
+ * The CLI's flags, parsed; throws a message for the user on a bad flag. Defaults: key from
+ * `EVAL_API_KEY`, repeat 1, out eval/results, temperature 0, turn timeout 120 s, ports 5400/5401.
+ *
+ * @example
+ * ```ts
+ * parseArgs(['--base-url', 'http://localhost:11434/v1', '--model', 'qwen2.5:3b'], process.env);
+ * ```
+ */
 export function parseArgs(argv: readonly string[], env: Readonly<Record<string, string | undefined>>): EvalOptions & { help?: boolean } {
   const flags = new Map<string, string>();
   for (let i = 0; i < argv.length; i++) {

@@ -52,7 +52,14 @@ export interface EvalReport {
   readonly runs: readonly TaskRun[];
 }
 
-/** Mean, min and max (zeros for none). */
+/**
+ * Mean, min and max (zeros for none).
+ *
+ * @example
+ * ```ts
+ * spread([1, 2]); // { mean: 1.5, min: 1, max: 2 }
+ * ```
+ */
 export function spread(values: readonly number[]): Spread {
   if (values.length === 0) return { mean: 0, min: 0, max: 0 };
   return { mean: values.reduce((a, b) => a + b, 0) / values.length, min: Math.min(...values), max: Math.max(...values) };
@@ -101,7 +108,14 @@ export function summarize(runs: readonly TaskRun[], meta: { model: string; baseU
 const round = (value: number, digits = 1) => Number(value.toFixed(digits)).toLocaleString('en-US');
 const showSpread = (value: Spread, digits = 1) => (round(value.min, digits) === round(value.max, digits) ? round(value.mean, digits) : `${round(value.mean, digits)} (${round(value.min, digits)}–${round(value.max, digits)})`);
 
-/** The report as markdown. */
+/**
+ * The report as markdown: per arm, failure kinds, per task, and every run not fully done.
+ *
+ * @example
+ * ```ts
+ * writeFileSync('report.md', renderMarkdown(report));
+ * ```
+ */
 export function renderMarkdown(report: EvalReport): string {
   const lines = [
     `# planloop eval: ${report.model}`,
@@ -143,7 +157,14 @@ export function renderMarkdown(report: EvalReport): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The file name for a model: `qwen2.5:3b` -> `qwen2.5-3b`. */
+/**
+ * The file name for a model.
+ *
+ * @example
+ * ```ts
+ * resultName('qwen2.5:3b'); // 'qwen2.5-3b'
+ * ```
+ */
 export function resultName(model: string): string {
   return model.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'model';
 }

@@ -121,36 +121,78 @@ export function checkTask(task: EvalTask, end: EndState): CheckResult {
   return { steps, done, outside, passed: done === steps.length && outside.length === 0, skipped };
 }
 
-/** An end state with nothing in it: where tests start. */
+/**
+ * An end state with nothing in it, with `patch` on top: where tests start.
+ *
+ * @example
+ * ```ts
+ * emptyEndState({ said: ['Done.'] });
+ * ```
+ */
 export function emptyEndState(patch: Partial<EndState> = {}): EndState {
   return { url: '/', visits: [], changes: [], submits: [], store: {}, said: [], ...patch };
 }
 
-/** Whether what the agent said matches every pattern (case-insensitive for strings). */
+/**
+ * Whether what the agent said matches every pattern (strings: case-insensitive, anywhere).
+ *
+ * @example
+ * ```ts
+ * said(end, 'orbit.toml', /\b7419\b/);
+ * ```
+ */
 export function said(end: EndState, ...patterns: Array<string | RegExp>): boolean {
   const text = end.said.join('\n');
   return patterns.every((pattern) => (typeof pattern === 'string' ? text.toLowerCase().includes(pattern.toLowerCase()) : pattern.test(text)));
 }
 
-/** Whether the pages were shown in this order (others may come between). */
+/**
+ * Whether the pages were shown in this order (others may come between).
+ *
+ * @example
+ * ```ts
+ * visitedInOrder(end, ['/', '/commercial', '/docs']);
+ * ```
+ */
 export function visitedInOrder(end: EndState, paths: readonly string[]): boolean {
   let next = 0;
   for (const visit of end.visits) if (next < paths.length && visit === paths[next]) next += 1;
   return next === paths.length;
 }
 
-/** Whether `path` was shown at all (exact path and hash, or any hash of it with `anyHash`). */
+/**
+ * Whether `path` was shown at all (exact path and hash; any hash of it with `anyHash`, default false).
+ *
+ * @example
+ * ```ts
+ * visited(end, '/docs/guide', true);
+ * ```
+ */
 export function visited(end: EndState, path: string, anyHash = false): boolean {
   return end.visits.some((visit) => visit === path || (anyHash && visit.split('#')[0] === path));
 }
 
-/** The stored value of an `app:*` key, as an object (or `{}`). */
+/**
+ * The stored value of an `app:*` key, as an object (`{}` when absent or not an object).
+ *
+ * @example
+ * ```ts
+ * stored(end, 'app:settings').timezone;
+ * ```
+ */
 export function stored(end: EndState, key: string): Record<string, unknown> {
   const value = end.store[key];
   return value && typeof value === 'object' ? (value as Record<string, unknown>) : {};
 }
 
-/** Fields changed on `page` other than `allowed`: one reason each. */
+/**
+ * Fields changed on `page` other than `allowed`: one reason each.
+ *
+ * @example
+ * ```ts
+ * changedOutside(end, '/settings', ['username']); // ['changed email on /settings']
+ * ```
+ */
 export function changedOutside(end: EndState, page: string, allowed: readonly string[]): string[] {
   const names = new Set(end.changes.filter((change) => change.page === page && !allowed.includes(change.field)).map((change) => change.field));
   return [...names].map((name) => `changed ${name} on ${page}`);
