@@ -82,6 +82,8 @@ test.describe('eval smoke', () => {
       expect(noPlan.some((request) => request.system.includes('Set the notebook quantity'))).toBe(false);
       // …and, once the model marked it so, that a step is done.
       expect(withList.at(-1)?.system).toMatch(/\[completed\] Set the notebook quantity to 3/);
+      const writeTodos = report.runs.find((run) => run.task === 'checkout-stop-at-review' && run.arm === 'write-todos')!;
+      expect(writeTodos.toolCalls.filter((call) => call.name === 'write_todos' && call.ok)).toHaveLength(withList.length);
     } finally {
       await model.close();
     }

@@ -28,6 +28,8 @@ export interface ArmInput {
   readonly turnTimeoutMs: number;
   readonly temperature: number | undefined;
   readonly signal: AbortSignal;
+  /** Hears every write_todos call (write-todos arm), for the run's tool-call record. */
+  readonly onWriteTodos?: (args: Record<string, unknown>, ok: boolean, result: string) => void;
   /** Gets the run's plan before it starts, to listen to its events. */
   readonly onPlan: (plan: Plan) => void;
 }
@@ -86,6 +88,7 @@ export async function playArm(arm: ArmName, input: ArmInput): Promise<RunResult>
     run: (args, context) => {
       call += 1;
       const result = writeTodos.execute(args, { toolCallId: `call-${call}`, turn: context.turn });
+      input.onWriteTodos?.(args, result.ok, result.ok ? `revision ${result.revision}, ${result.todoCount} todos` : result.message);
       if (!result.ok) throw new Error(result.message);
       return result;
     },

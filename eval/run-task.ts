@@ -155,6 +155,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
         turnTimeoutMs: options.turnTimeoutMs,
         temperature: options.temperature,
         signal,
+        onWriteTodos: (args, ok, result) => void calls.push({ name: 'write_todos', args, page: pagePath(page), ok, result }),
         onPlan: (plan: Plan) => {
           plan.on('turn-start', ({ turn, attempt }) => {
             turns = Math.max(turns, turn);
