@@ -16,7 +16,7 @@ test.use({ trace: 'off', screenshot: 'off' });
 test.describe('eval smoke', () => {
   test.setTimeout(120_000);
 
-  test('every checker passes a scripted correct run and fails runs that only claim to be done or stop halfway (planloop arm)', async ({ browser, baseURL }) => {
+  test('every checker passes a scripted correct run and fails the start page, a run that only claims to be done and one that stops halfway (planloop arm)', async ({ browser, baseURL }) => {
     const out = mkdtempSync(join(tmpdir(), 'planloop-eval-'));
     try {
       const common = { browser, demoURL: baseURL, sitePort: 0, arms: ['planloop'] as const, concurrency: 2, turnTimeoutMs: 30_000 };
@@ -36,9 +36,10 @@ test.describe('eval smoke', () => {
       expect(markdown).toContain(`| planloop | ${TASKS.length} of ${TASKS.length} | 100% |`);
       expect(JSON.parse(readFileSync(join(out, 'scripted-solve.json'), 'utf8')).runs).toHaveLength(TASKS.length);
 
-      // A run that does nothing and says it is done fails every checker.
-      const claimed = await runEval({ ...common, model: 'scripted-claim', out: null });
-      expect(claimed.runs).toHaveLength(TASKS.length);
+      // Every checker fails the page as it started, with a claim of being done (checked in each run)…
+      expect(solved.runs.filter((run) => run.startPassed).map((run) => run.task)).toEqual([]);
+      // …and a run that does nothing but say it is done.
+      const claimed = await runEval({ ...common, model: 'scripted-claim', out: null, tasks: ['demo-prices-sso', 'settings-look-only'] });
       for (const run of claimed.runs) {
         expect({ task: run.task, passed: run.passed, reason: run.reason, said: run.said.at(-1) }).toEqual({ task: run.task, passed: false, reason: 'task_finish', said: 'All done: everything you asked for is finished.' });
         expect(run.failures).toContain('stopped-early');

@@ -129,6 +129,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           temperature: options.temperature,
         });
         runs[index] = run;
+        if (run.startPassed) log(`WARNING ${task.id}: its checker passes the page as it starts; the task checks nothing.`);
         log(`${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`);
       }
     };

@@ -31,6 +31,11 @@ export interface TaskRun {
   readonly reason: string;
   readonly error?: string;
   readonly failures: readonly FailureKind[];
+  /**
+   * The checker on the page as it was before the run, with a claim of being done: must be
+   * `false`, else the task checks nothing (a self-check of the task, not of the agent).
+   */
+  readonly startPassed: boolean;
   /** Replies the loop refused (bad JSON, bad envelope). */
   readonly invalidReplies: number;
   readonly outside: readonly string[];
@@ -60,6 +65,9 @@ export interface RunTaskOptions {
 
 /** The agent's own UI on the demo page, left out of the outline. */
 const EXCLUDE: Record<EvalTask['site'], string | undefined> = { demo: '#guide, #narration, #settings', eval: undefined };
+
+/** What a run that only claims success says: the start-state self-check adds it. */
+const CLAIM = 'All done: everything you asked for is finished.';
 
 /** Waits until a site's page has started up: the demo marks its body when its router has rendered. */
 const READY: Record<EvalTask['site'], string | undefined> = { demo: 'body[data-ready="true"]', eval: undefined };
@@ -119,6 +127,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
     const ready = readySelector ? () => page.waitForSelector(readySelector, { state: 'attached', timeout: 15_000 }).then(() => undefined) : undefined;
     await page.goto(`${origin}${task.start}`);
     await ready?.();
+    const startPassed = checkTask(task, await readEndState(page, [CLAIM])).passed;
     const said: string[] = [];
     const calls: ToolCall[] = [];
     let lastRead: ReadNote | undefined;
@@ -191,6 +200,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
       reason: result?.reason ?? 'error',
       ...(error ? { error: `${code ?? 'error'}: ${error instanceof Error ? error.message : String(error)}`.slice(0, 300) } : {}),
       failures,
+      startPassed,
       invalidReplies,
       outside: check.outside,
       todos: arm === 'planloop' ? todos : 0,

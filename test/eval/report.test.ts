@@ -6,7 +6,7 @@ import type { TaskRun } from '../../eval/run-task.js';
 
 const run = (patch: Partial<TaskRun>): TaskRun => ({
   task: 't', arm: 'planloop', repeat: 1, passed: true, steps: [true, true], stepsDone: 2, stepsTotal: 2, turns: 3, calls: 4, inputTokens: 1000, outputTokens: 100,
-  usageReported: true, wallMs: 2000, reason: 'task_finish', failures: [], invalidReplies: 0, outside: [], todos: 3, toolCalls: [], said: [], visits: [], ...patch,
+  usageReported: true, wallMs: 2000, reason: 'task_finish', failures: [], startPassed: false, invalidReplies: 0, outside: [], todos: 3, toolCalls: [], said: [], visits: [], ...patch,
 });
 
 describe('summarize', () => {
