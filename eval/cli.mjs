@@ -31,7 +31,7 @@ try {
     for (const arm of report.arms) console.log(`${arm.arm}: ${arm.tasksDone.mean} of ${arm.tasks} tasks fully done, ${Math.round(arm.stepsDone * 100)}% of steps`);
   }
 } catch (error) {
-  console.error(error instanceof Error ? error.stack : error);
+  console.error(error instanceof Error ? error.message : error);
   exitCode = 1;
 } finally {
   await runner.close();

@@ -129,6 +129,10 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           temperature: options.temperature,
         });
         runs[index] = run;
+        // A wrong URL, model name or key fails every run alike: say so once instead of 42 times.
+        if (index === 0 && run.error && /^provider_(error|unavailable)/.test(run.error)) {
+          throw new Error(`The first run could not reach the model at ${baseURL} (model ${options.model}): ${run.error}`);
+        }
         if (run.startPassed) log(`WARNING ${task.id}: its checker passes the page as it starts; the task checks nothing.`);
         log(`${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`);
       }
