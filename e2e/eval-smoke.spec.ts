@@ -1,0 +1,92 @@
+// The eval's smoke test (`npm run eval`'s plumbing, not the effect): every task in real Chromium
+// against a scripted OpenAI-compatible model, on the demo (this suite's dev server) and the eval's
+// own pages. The scripted model that plays each task's solution must pass every checker; the one
+// that stops halfway and claims it is done must fail every checker; all three arms run.
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { runEval } from '../eval/main.js';
+import { startScriptedModel } from '../eval/scripted-model.js';
+import { TASKS } from '../eval/tasks/index.js';
+import { test, expect } from './fixtures.js';
+
+// Tracing and screenshots would record every action of every run (hundreds): off for this file.
+test.use({ trace: 'off', screenshot: 'off' });
+
+test.describe('eval smoke', () => {
+  test.setTimeout(120_000);
+
+  test('every checker passes a scripted correct run and fails the start page, a run that only claims to be done and one that stops halfway (planloop arm)', async ({ browser, baseURL }) => {
+    const out = mkdtempSync(join(tmpdir(), 'planloop-eval-'));
+    try {
+      const common = { browser, demoURL: baseURL, sitePort: 0, arms: ['planloop'] as const, concurrency: 2, turnTimeoutMs: 30_000 };
+      const solved = await runEval({ ...common, model: 'scripted-solve', out });
+      expect(solved.runs).toHaveLength(TASKS.length);
+      for (const run of solved.runs) {
+        expect({ task: run.task, passed: run.passed, steps: run.steps, error: run.error }).toEqual({ task: run.task, passed: true, steps: run.steps.map(() => true), error: undefined });
+        expect(run.failures.filter((kind) => kind !== 'repeated-step')).toEqual([]);
+        const script = TASKS.find((task) => task.id === run.task)!.script;
+        expect(run.turns).toBe(script.length);
+        expect(run.todos).toBe(script.length);
+        expect(run.usageReported).toBe(true);
+        expect(run.inputTokens).toBeGreaterThan(0);
+        expect(run.outputTokens).toBeGreaterThan(0);
+      }
+      const markdown = readFileSync(join(out, 'scripted-solve.md'), 'utf8');
+      expect(markdown).toContain(`| planloop | ${TASKS.length} of ${TASKS.length} | 100% |`);
+      expect(JSON.parse(readFileSync(join(out, 'scripted-solve.json'), 'utf8')).runs).toHaveLength(TASKS.length);
+
+      // Every checker fails the page as it started, with a claim of being done (checked in each run)…
+      expect(solved.runs.filter((run) => run.startPassed).map((run) => run.task)).toEqual([]);
+      // …and a run that does nothing but say it is done.
+      const claimed = await runEval({ ...common, model: 'scripted-claim', out: null, tasks: ['demo-prices-sso', 'settings-look-only'] });
+      for (const run of claimed.runs) {
+        expect({ task: run.task, passed: run.passed, reason: run.reason, said: run.said.at(-1) }).toEqual({ task: run.task, passed: false, reason: 'task_finish', said: 'All done: everything you asked for is finished.' });
+        expect(run.failures).toContain('stopped-early');
+      }
+      // So does one that stops halfway, with part of the steps done.
+      const quit = await runEval({ ...common, model: 'scripted-quit', out: null, tasks: ['demo-tour', 'checkout-full-order', 'docs-tour'] });
+      for (const run of quit.runs) {
+        expect({ task: run.task, passed: run.passed, reason: run.reason }).toEqual({ task: run.task, passed: false, reason: 'task_finish' });
+        expect(run.stepsDone).toBeGreaterThan(0);
+        expect(run.stepsDone).toBeLessThan(run.stepsTotal);
+        expect(run.failures).toContain('stopped-early');
+      }
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  test("the demo's offline model runs in-process through the same harness", async ({ browser, baseURL }) => {
+    const report = await runEval({ browser, model: 'offline-demo', demoURL: baseURL, sitePort: 0, arms: ['planloop'], tasks: ['demo-tour'], out: null, turnTimeoutMs: 30_000 });
+    const run = report.runs[0]!;
+    // It plays its own tours, not this task: only that a run goes through end to end is checked.
+    expect(run.error).toBeUndefined();
+    expect(run.turns).toBeGreaterThan(1);
+    expect(run.visits.length).toBeGreaterThan(1);
+    expect(run.said.length).toBeGreaterThan(0);
+  });
+
+  test('the no-plan and write_todos arms run the same loop; write_todos shows the model its own list every turn', async ({ browser, baseURL }) => {
+    const model = await startScriptedModel(TASKS);
+    try {
+      const tasks = ['demo-trial-refused-email', 'checkout-stop-at-review', 'docs-missing-page'];
+      const report = await runEval({ browser, baseURL: model.baseURL, model: 'scripted-solve', demoURL: baseURL, sitePort: 0, arms: ['no-plan', 'write-todos'], tasks, out: null, concurrency: 2, turnTimeoutMs: 30_000 });
+      expect(report.runs.map((run) => [run.task, run.arm, run.passed])).toEqual(tasks.flatMap((task) => [[task, 'no-plan', true], [task, 'write-todos', true]]));
+      // No planning call in either arm: every request is a turn.
+      expect(model.requests.every((request) => request.kind === 'turn')).toBe(true);
+      const withList = model.requests.filter((request) => request.task === 'checkout-stop-at-review' && request.system.includes('write_todos'));
+      expect(withList.length).toBe(TASKS.find((task) => task.id === 'checkout-stop-at-review')!.script.length);
+      // From the second turn on, the system prompt lists what the model wrote with write_todos.
+      expect(withList[1]?.system).toContain('Set the notebook quantity to 3');
+      const noPlan = model.requests.filter((request) => request.task === 'checkout-stop-at-review' && !request.system.includes('write_todos'));
+      expect(noPlan.some((request) => request.system.includes('Set the notebook quantity'))).toBe(false);
+      // …and, once the model marked it so, that a step is done.
+      expect(withList.at(-1)?.system).toMatch(/\[completed\] Set the notebook quantity to 3/);
+      const writeTodos = report.runs.find((run) => run.task === 'checkout-stop-at-review' && run.arm === 'write-todos')!;
+      expect(writeTodos.toolCalls.filter((call) => call.name === 'write_todos' && call.ok)).toHaveLength(withList.length);
+    } finally {
+      await model.close();
+    }
+  });
+});
