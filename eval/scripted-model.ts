@@ -2,7 +2,7 @@
 // for the smoke test and for trying the harness without a model. It speaks the real wire format
 // (JSON, or SSE with `stream: true` and a usage chunk when asked) and reads what to do from the
 // prompts the SDK sends, as a model would: the planning call, and per turn the `Task:` line, the
-// `Todos` list and `Turn N of M.`. The model name picks the behaviour:
+// todos in `<plan>` and `Turn N of M.`. The model name picks the behaviour:
 // - `scripted-solve`: plays the whole script, then finishes;
 // - `scripted-quit`: plays the first half and claims it is done (every checker must fail it);
 // - `scripted-claim`: does nothing and claims it is done (every checker must fail it).
@@ -39,6 +39,11 @@ function renderAction(action: ScriptAction, prompt: string): Record<string, unkn
   return { type: 'narrate', ...(action.target ? { target: action.target } : {}), text: typeof action.text === 'function' ? action.text(prompt) : action.text };
 }
 
+/** The first remaining todo of a turn prompt: the first line of its `<plan>` block. */
+function firstTodo(prompt: string): string {
+  return /^<plan>\n(t\d+)\b/m.exec(prompt)?.[1] ?? 't1';
+}
+
 /** The reply to one request, as text. */
 function reply(task: EvalTask | undefined, mode: string, kind: 'plan' | 'turn', prompt: string, system: string): string {
   if (!task) {
@@ -50,9 +55,9 @@ function reply(task: EvalTask | undefined, mode: string, kind: 'plan' | 'turn', 
   if (kind === 'plan') {
     return JSON.stringify({ task_summary: `Doing: ${task.id}`, todos: script.map((turn, index) => ({ intent: 'narrate', description: turn.todo, expected_turn: index + 1 })) });
   }
-  if (mode === 'scripted-claim') return JSON.stringify({ todo: /^Todos \(first is next\):\n(t\d+) /m.exec(prompt)?.[1] ?? 't1', last: true, actions: [{ type: 'task_finish', summary: 'All done: everything you asked for is finished.' }] });
+  if (mode === 'scripted-claim') return JSON.stringify({ todo: firstTodo(prompt), last: true, actions: [{ type: 'task_finish', summary: 'All done: everything you asked for is finished.' }] });
   const turn = Number(/^Turn (\d+) of \d+\.$/m.exec(prompt)?.[1] ?? '1');
-  const todo = /^Todos \(first is next\):\n(t\d+) /m.exec(prompt)?.[1] ?? 't1';
+  const todo = firstTodo(prompt);
   const stopAt = mode === 'scripted-quit' ? Math.max(1, Math.floor(script.length / 2)) : script.length;
   const index = Math.min(turn, stopAt) - 1;
   const actions = (script[index]?.actions ?? []).map((action) => renderAction(action, prompt));
@@ -93,7 +98,7 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
     const messages = body.messages ?? [];
     const prompt = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
     const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
-    const kind = /^Todos \(first is next\):/m.test(prompt) ? 'turn' : 'plan';
+    const kind = /^Turn \d+ of \d+\.$/m.test(prompt) ? 'turn' : 'plan';
     const taskLine = oneLine(/^Task:[ \t]*(.*)$/m.exec(prompt)?.[1] ?? '');
     const task = byPrompt.get(taskLine) ?? [...byPrompt.entries()].find(([text]) => prompt.includes(text))?.[1];
     const model = String(body.model ?? '');

@@ -26,12 +26,12 @@ import { hiddenReason, styleOf } from './visibility.js';
 const MAX_NAME_LENGTH = 160;
 /**
  * Longest text a name takes from what a sighted user cannot see (aria-label, a visually hidden or
- * display:none label, title, alt): enough for real labels and image descriptions (40 cut 6 of
- * 2,011 names on the saved real pages of e2e/corpus, 80 cuts 1), too little for a paragraph of
- * instructions. Such text is an injection channel (see README "Safety: the page"); the turn
- * prompt also fences all page text as data.
+ * display:none label, title, alt): enough for a label ("Close menu", "Search products"), too
+ * little for a paragraph of instructions. Such text is an injection channel (see README "Safety:
+ * the page"); the turn prompt also fences all page text as data. On the saved real pages of
+ * e2e/corpus it cuts 6 of 2,011 names (long image descriptions, a 41-character logo alt).
  */
-const MAX_UNSEEN_LENGTH = 80;
+const MAX_UNSEEN_LENGTH = 40;
 
 /** Never part of a name, even when referenced: they are not text. */
 const NOT_TEXT = new Set(['script', 'style', 'template', 'noscript', 'head', 'meta', 'link', 'title', 'datalist']);
