@@ -67,9 +67,9 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     const rows = results.bundle.sizes.filter((size) => size.name === name);
     if (rows.length === 0) continue;
     checks.push({
-      target: `${name === 'core' ? 'core entry' : name}, gzipped, with Vite (rolldown) and esbuild`,
+      target: `${name === 'core' ? 'core (`Plan` + `parseTurnEnvelope`)' : name}, loaded at start (entry + static chunks), gzipped, with Vite (rolldown) and esbuild`,
       goal: `≤ ${kb(budget)} KB`,
-      figure: rows.map((size) => `${kb(size.gzip)} KB with ${size.bundler} (${kb(size.totalGzip)} KB with the planner loaded on first use)`).join('; '),
+      figure: rows.map((size) => `${kb(size.gzip)} KB with ${size.bundler} (${size.startChunks} chunks; ${kb(size.totalGzip)} KB with everything loaded on first use)`).join('; '),
       met: rows.every((size) => size.gzip <= budget),
     });
   }
@@ -183,10 +183,12 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(
     '## Bundle size',
     '',
-    "The library is built as published (`vite build`, `dist/`), then each entry is bundled against it as an app would be, by Vite (rolldown) and by esbuild, with every dependency bundled in, minified, chunks split; gzip level 9, brotli quality 11; 1 KB = 1,000 bytes. *Entry chunk* is what a page loads at start; *all chunks* adds what loads later (the planner, on the first `makeTodos`, and the markdown editor, on the first `editWithInstruction`).",
+    "The library is built as published (`vite build`, `dist/`), then each entry is bundled against it as an app would be, by Vite (rolldown) and by esbuild, with every dependency bundled in, minified, chunks split; gzip level 9, brotli quality 11, each chunk compressed on its own (as a server sends it); 1 KB = 1,000 bytes. *At start* is what a page loads before its first line runs: the entry chunk and every chunk it imports statically, transitively; *all chunks* adds what loads on first use (storage and the run lease on the first `hydrate`/`acquireRun`, cross-tab sync when a syncing plan hydrates, the planner on the first `makeTodos`, the editor on the first `editWithInstruction`).",
     '',
-    ...head(['entry', 'imports', 'bundler', 'minified', 'gzip, entry chunk', 'brotli', 'gzip, all chunks']),
-    ...bundle.sizes.map((size) => row([size.name, size.note, size.bundler, `${kb(size.minified)} KB`, `${kb(size.gzip)} KB`, `${kb(size.brotli)} KB`, `${kb(size.totalGzip)} KB`])),
+    ...head(['entry', 'imports', 'bundler', 'minified, at start', 'gzip, at start', 'chunks at start', 'gzip, entry chunk alone', 'brotli, at start', 'gzip, all chunks']),
+    ...bundle.sizes.map((size) =>
+      row([size.name, size.note, size.bundler, `${kb(size.minified)} KB`, `${kb(size.gzip)} KB`, String(size.startChunks ?? 1), `${kb(size.entryGzip ?? size.gzip)} KB`, `${kb(size.brotli)} KB`, `${kb(size.totalGzip)} KB`]),
+    ),
     '',
   );
   const leaks = bundle.sizes.filter((size) => size.leaks.length > 0);

@@ -1,4 +1,4 @@
-import { writeFile } from 'node:fs/promises';
+import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchBundleSize } from './bundle-size.js';
@@ -12,14 +12,15 @@ import { benchTokens } from './tokens.js';
 
 /**
  * Runs every benchmark at full size and writes `bench/results.json` and `bench/results.md`.
- * Started by `npm run bench` (through `bench/cli.mjs`).
+ * Started by `npm run bench` (through `bench/cli.mjs`). `only` (`npm run bench -- bundle`) runs
+ * just the named parts and keeps the other parts' figures from the last `results.json`.
  *
  * @example
  * ```ts
  * const results = await runBenchmarks({ log: console.log });
  * ```
  */
-export async function runBenchmarks(options: { log?: (line: string) => void; write?: boolean } = {}): Promise<BenchResults> {
+export async function runBenchmarks(options: { log?: (line: string) => void; write?: boolean; only?: readonly BenchPart[] } = {}): Promise<BenchResults> {
   const log = options.log ?? (() => {});
   const started = performance.now();
   const step = async <T>(name: string, run: () => T | Promise<T>): Promise<T> => {
@@ -28,14 +29,18 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
     log(`${name}: ${((performance.now() - start) / 1000).toFixed(1)} s`);
     return value;
   };
-  const tokens = await step('tokens', () => benchTokens());
-  const sizes = await step('bundle size', () => benchBundleSize());
-  const overhead = await step('overhead', () => benchOverhead());
-  const firstAction = await step('first action', () => benchFirstAction());
-  const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
-  const domOutline = await step('page outline', () => benchDomOutline());
-  const storage = await step('storage', () => benchStorage());
-  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage };
+  const only = options.only && options.only.length > 0 ? new Set(options.only) : undefined;
+  const previous = only ? (JSON.parse(await readFile(fileURLToPath(new URL('./results.json', import.meta.url)), 'utf8')) as BenchResults) : undefined;
+  const part = async <K extends BenchPart>(key: K, name: string, run: () => Promise<Measured[K]>): Promise<Measured[K]> =>
+    !only || only.has(key) ? step(name, run) : (previous as BenchResults)[key];
+  const tokens = await part('tokens', 'tokens', async () => benchTokens());
+  const bundle = await part('bundle', 'bundle size', async () => ({ sizes: await benchBundleSize() }));
+  const overhead = await part('overhead', 'overhead', async () => benchOverhead());
+  const firstAction = await part('firstAction', 'first action', async () => benchFirstAction());
+  const markdownEdit = await part('markdownEdit', 'markdown edit', async () => benchMarkdownEdit());
+  const domOutline = await part('domOutline', 'page outline', async () => benchDomOutline());
+  const storage = await part('storage', 'storage', async () => benchStorage());
+  const measured: Measured = { tokens, bundle, overhead, firstAction, markdownEdit, domOutline, storage };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),
@@ -50,3 +55,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   log(`all: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return results;
 }
+
+type Measured = Omit<BenchResults, 'targets' | 'generatedAt' | 'environment'>;
+
+/** A part of the benchmarks, as `results.json` keys it (`npm run bench -- bundle` runs that part only). */
+export type BenchPart = keyof Measured;

@@ -59,7 +59,7 @@ describe('benchmarks (smoke)', () => {
     expect(firstAction.textShare).toBeLessThan(firstAction.firstActionClosesAt); // the words show before the narrate closes
 
     const tokens = await benchTokens({ scenarios: [tourScenario(2)] });
-    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
+    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, entryGzip: 1, startChunks: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
     const storage = await benchStorage({ docChars: 10_000, iterations: 3 });
