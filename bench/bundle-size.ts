@@ -73,15 +73,16 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = { core: 15_000, 'P
 
 /**
  * What a page loads at start may not grow past these (gzip, with each bundler), in bytes: the
- * figures reached when the size test began counting start-up load (issue 25), plus 2%. The
- * targets are {@link SIZE_BUDGETS}; `npm run bench` reports whether they are met.
+ * target for `Plan` alone (met), and for the core the figure reached when the size test began
+ * counting start-up load (issue 25), plus 2% (its 15 KB target is not met yet). `npm run bench`
+ * reports each against {@link SIZE_BUDGETS}.
  *
  * @example
  * ```ts
  * size.gzip <= START_LIMITS[size.name];
  * ```
  */
-export const START_LIMITS: Readonly<Record<string, number>> = { core: 17_900, 'Plan only': 12_600 };
+export const START_LIMITS: Readonly<Record<string, number>> = { core: 17_300, 'Plan only': 12_000 };
 
 /** The entries `npm run bench` measures: the core, each provider, each storage adapter, the subpaths, and everything. */
 export const BUNDLE_ENTRIES: BundleEntry[] = [

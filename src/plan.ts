@@ -11,7 +11,7 @@
  * The rooms a plan needs only once it is used (storage, sync, a run, an edit, the planner) are
  * dynamic imports: a page that imports `Plan` loads them when it first needs them.
  */
-import { MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
+import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
 import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';
 import type { Listener, Unsubscribe } from './emitter.js';
 import type { AdjustResult } from './envelope/apply.js';
@@ -354,6 +354,14 @@ export class Plan {
     const provider = this.provider('edit');
     // Loaded on first use, like the planner: the editor, its prompts and the three-way merge.
     const { editWithMerge } = await import('./plan/edit-with-merge.js');
-    return editWithMerge(this.#core, provider, before, instruction, options);
+    const next = await editWithMerge(this.#core, provider, before, instruction, options);
+    let result: MarkdownDoc | null = null;
+    const updatedAt = this.#core.stamp();
+    this.#core.update((state) => {
+      const step = editMarkdownDoc(state, before.id, next, updatedAt);
+      result = step?.doc ?? null;
+      return step && step.state !== state ? { state: step.state, meta: { origin: 'edit', markdown: step.change } } : null;
+    });
+    return result ? { ...(result as MarkdownDoc) } : null;
   }
 }

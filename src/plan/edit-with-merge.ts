@@ -1,8 +1,9 @@
 /*
  * `plan.markdown.editWithInstruction()`: the model edits a document, and the edit is merged into
- * what the document has become meanwhile. Loaded on the first edit, with the editor and the merge.
+ * what the document has become meanwhile. Loaded on the first edit, with the editor and the merge;
+ * `plan.ts` commits the result.
  */
-import { editMarkdownDoc, type EditWithInstructionOptions } from '../artifacts/markdown.js';
+import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
 import { ConflictError } from '../errors.js';
 import type { LLMProvider } from '../llm/provider.js';
 import type { MarkdownDoc } from '../plan-state.js';
@@ -11,16 +12,17 @@ import { mergeDocument } from '../planning/merge-text.js';
 import type { PlanCore } from './plan-core.js';
 
 /**
- * Asks `provider` to edit `before` as `instruction` says, and commits the edit onto the document
+ * Asks `provider` to edit `before` as `instruction` says, and merges the edit onto the document
  * as it is now: the model's change goes onto a version edited meanwhile when the two touched
  * different parts; where they overlap, the newer text is kept and a `ConflictError` says so.
+ * Returns the title and content to commit (the caller commits them, with `editMarkdownDoc`).
  *
  * @example
  * ```ts
- * const doc = await editWithMerge(core, plan.provider('edit'), before, 'Shorten the intro', {});
+ * const next = await editWithMerge(core, plan.provider('edit'), before, 'Shorten the intro', {});
  * ```
  */
-export async function editWithMerge(core: PlanCore, provider: LLMProvider, before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<MarkdownDoc | null> {
+export async function editWithMerge(core: PlanCore, provider: LLMProvider, before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<{ title: string; content: string }> {
   const edited = await editDocument(provider, before, instruction, options);
   const now = core.state.docs.find((doc) => doc.id === before.id);
   const proposed = { title: edited.title, content: edited.content };
@@ -37,12 +39,5 @@ export async function editWithMerge(core: PlanCore, provider: LLMProvider, befor
       proposed,
     );
   }
-  let result: MarkdownDoc | null = null;
-  const updatedAt = core.stamp();
-  core.update((state) => {
-    const step = editMarkdownDoc(state, before.id, { title: merged.value.title, content: merged.value.content }, updatedAt);
-    result = step?.doc ?? null;
-    return step && step.state !== state ? { state: step.state, meta: { origin: 'edit', markdown: step.change } } : null;
-  });
-  return result ? { ...(result as MarkdownDoc) } : null;
+  return { title: merged.value.title, content: merged.value.content };
 }
