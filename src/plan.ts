@@ -9,7 +9,8 @@
  * - `edit-with-merge.ts` (loaded on the first `editWithInstruction()`): a model edit, merged.
  *
  * The rooms a plan needs only once it is used (storage, sync, a run, an edit, the planner) are
- * dynamic imports: a page that imports `Plan` loads them when it first needs them.
+ * dynamic imports: a page that imports `Plan` loads them when it first needs them. Storage and run
+ * control come as one chunk (`plan/deferred-rooms.ts`), sync as another (`src/sync/`).
  */
 import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
 import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';

@@ -1,7 +1,7 @@
 /*
  * Run control: the run lease a turn loop holds (`plan.acquireRun()`), one run at a time per plan
- * across the tabs that sync it, and the takeover of another tab's run. Loaded on the first
- * `acquireRun()`. Its clock and timers are the sync's (`PlanSyncOptions.now` / `.timers`), which
+ * across the tabs that sync it, and the takeover of another tab's run. Loaded on first use, with
+ * the storage room (`deferred-rooms.ts`). Its clock and timers are the sync's (`PlanSyncOptions.now` / `.timers`), which
  * tests control. `plan.requestStop()` and `plan.runHolder()` stay in `plan.ts` (a few lines each).
  */
 import { AbortError, PlanloopError } from '../errors.js';
