@@ -40,6 +40,11 @@ export default defineConfig({
     },
     rolldownOptions: {
       external: [/^zod/, 'nanoid', 'jsonrepair'],
+      // One file per source module (entries keep their names: index.js, ui.js, …), so that an
+      // app's bundler loads at start only the modules its imports reach, and splits off the ones
+      // the library loads on first use (sync, the planner, the run lease). Shared chunks made here
+      // would tie them together: a page importing `Plan` loaded the planner's JSON reader.
+      output: { preserveModules: true, preserveModulesRoot: 'src', entryFileNames: '[name].js' },
     },
   },
   test: {

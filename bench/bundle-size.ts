@@ -1,5 +1,5 @@
 import { mkdir, rm, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 import * as esbuild from 'esbuild';
@@ -27,10 +27,19 @@ export interface BundleSize {
   name: string;
   note: string;
   bundler: Bundler;
-  /** The code the page loads at start (the entry chunk), minified. */
+  /**
+   * The code the page loads at start, minified: the entry chunk and every chunk it imports
+   * statically, transitively (a browser fetches and runs them all before the app's first line).
+   */
   minified: number;
+  /** {@link minified}, each chunk gzipped on its own (as a server sends it), summed. */
   gzip: number;
+  /** {@link minified}, each chunk brotli-compressed on its own, summed. */
   brotli: number;
+  /** The gzipped entry chunk alone (what the size test counted before start-up load). */
+  entryGzip: number;
+  /** How many chunks load at start (the entry included). */
+  startChunks: number;
   /** Gzipped size of every chunk, the ones loaded later (the planner, on the first `makeTodos`) included. */
   totalGzip: number;
   /** {@link LEAK_MARKERS} found in the output that this entry should not contain. */
@@ -52,7 +61,8 @@ export const LEAK_MARKERS: Record<string, string> = {
 };
 
 /**
- * The size budgets `npm test` holds (gzip, the entry chunk, with each bundler), in bytes.
+ * The size budgets `npm test` holds (gzip, what a page loads at start: the entry chunk and every
+ * chunk it imports statically; with each bundler), in bytes.
  *
  * @example
  * ```ts
@@ -60,6 +70,19 @@ export const LEAK_MARKERS: Record<string, string> = {
  * ```
  */
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = { core: 15_000, 'Plan only': 12_000 };
+
+/**
+ * What a page loads at start may not grow past these (gzip, with each bundler), in bytes: the
+ * target for `Plan` alone (met), and for the core the figure reached when the size test began
+ * counting start-up load (issue 25), plus 2% (its 15 KB target is not met yet). `npm run bench`
+ * reports each against {@link SIZE_BUDGETS}.
+ *
+ * @example
+ * ```ts
+ * size.gzip <= START_LIMITS[size.name];
+ * ```
+ */
+export const START_LIMITS: Readonly<Record<string, number>> = { core: 17_300, 'Plan only': 12_000 };
 
 /** The entries `npm run bench` measures: the core, each provider, each storage adapter, the subpaths, and everything. */
 export const BUNDLE_ENTRIES: BundleEntry[] = [
@@ -115,8 +138,9 @@ export function buildLibrary(): Promise<string> {
 
 /**
  * Bundles one entry against the built library with `bundler`, minified, splitting the chunks the
- * library loads later (as an app build does), and measures the entry chunk raw, gzipped (level 9)
- * and brotli-compressed (quality 11), and all chunks gzipped.
+ * library loads later (as an app build does), and measures what loads at start (the entry chunk
+ * and the chunks it imports statically, transitively) raw, gzipped (level 9) and
+ * brotli-compressed (quality 11), and all chunks gzipped.
  *
  * @example
  * ```ts
@@ -131,34 +155,67 @@ export async function measureBundle(entry: BundleEntry, bundler: Bundler): Promi
   const file = join(dir, 'app.js');
   await writeFile(file, `${entry.source.replace(/'planloop(\/[a-z]+)?'/g, (_match, sub: string | undefined) => `'${join(dist, `${sub ? sub.slice(1) : 'index'}.js`)}'`)}\n`);
   const chunks = bundler === 'esbuild' ? await withEsbuild(file, dir) : await withRolldown(file, dir);
-  const [first, ...rest] = chunks;
-  const code = first?.code ?? '';
-  const bytes = Buffer.from(code);
+  const start = startChunks(chunks);
+  const gzip = (code: string): number => gzipSync(Buffer.from(code), { level: 9 }).length;
+  const sum = (list: readonly Chunk[], size: (code: string) => number): number => list.reduce((total, chunk) => total + size(chunk.code), 0);
   const everything = chunks.map((chunk) => chunk.code).join('\n');
   const allowed = ALLOWED[entry.name] ?? [];
   return {
     name: entry.name,
     note: entry.note,
     bundler,
-    minified: bytes.length,
-    gzip: gzipSync(bytes, { level: 9 }).length,
-    brotli: brotliCompressSync(bytes, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
-    totalGzip: [first, ...rest].reduce((sum, chunk) => sum + (chunk ? gzipSync(Buffer.from(chunk.code), { level: 9 }).length : 0), 0),
+    minified: sum(start, (code) => Buffer.byteLength(code)),
+    gzip: sum(start, gzip),
+    brotli: sum(start, (code) => brotliCompressSync(Buffer.from(code), { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length),
+    entryGzip: gzip(chunks[0]?.code ?? ''),
+    startChunks: start.length,
+    totalGzip: sum(chunks, gzip),
     leaks: Object.keys(LEAK_MARKERS).filter((marker) => !allowed.includes(marker) && everything.includes(marker)),
-    code,
+    code: start.map((chunk) => chunk.code).join('\n'),
   };
 }
 
+/** One output chunk: its name, code, and the chunks it imports statically (by name). */
+interface Chunk {
+  name: string;
+  code: string;
+  imports: string[];
+}
+
+/** The entry chunk (the first) and every chunk it imports statically, transitively. */
+function startChunks(chunks: readonly Chunk[]): Chunk[] {
+  const byName = new Map(chunks.map((chunk) => [chunk.name, chunk]));
+  const seen = new Set<Chunk>();
+  const visit = (chunk: Chunk | undefined): void => {
+    if (!chunk || seen.has(chunk)) return;
+    seen.add(chunk);
+    for (const name of chunk.imports) {
+      const imported = byName.get(name);
+      if (!imported) throw new Error(`${chunk.name} imports ${name}, which is not among the output chunks`);
+      visit(imported);
+    }
+  };
+  visit(chunks[0]);
+  return [...seen];
+}
+
 /** The chunks esbuild makes, the entry first. */
-async function withEsbuild(file: string, dir: string): Promise<Array<{ code: string }>> {
-  const result = await esbuild.build({ entryPoints: [file], bundle: true, splitting: true, format: 'esm', minify: true, target: 'es2022', platform: 'browser', outdir: join(dir, 'out'), write: false, logLevel: 'silent' });
-  const entry = result.outputFiles.filter((output) => output.path.endsWith(`${'/'}app.js`));
-  const others = result.outputFiles.filter((output) => !entry.includes(output));
-  return [...entry, ...others].map((output) => ({ code: output.text }));
+async function withEsbuild(file: string, dir: string): Promise<Chunk[]> {
+  const outdir = join(dir, 'out');
+  const result = await esbuild.build({ entryPoints: [file], bundle: true, splitting: true, format: 'esm', minify: true, target: 'es2022', platform: 'browser', outdir, write: false, metafile: true, logLevel: 'silent' });
+  // The metafile names outputs relative to the working directory; the output files by absolute path.
+  const outputs = Object.entries(result.metafile.outputs).map(([path, meta]) => ({ path: resolve(path), meta }));
+  const chunks = result.outputFiles.map((output) => {
+    const meta = outputs.find((item) => item.path === output.path)?.meta;
+    if (!meta) throw new Error(`esbuild's metafile does not describe ${output.path}`);
+    const imports = meta.imports.filter((item) => item.kind === 'import-statement' && !item.external).map((item) => resolve(item.path));
+    return { name: output.path, code: output.text, imports };
+  });
+  return [...chunks.filter((chunk) => chunk.name.endsWith('/app.js')), ...chunks.filter((chunk) => !chunk.name.endsWith('/app.js'))];
 }
 
 /** The chunks Vite (rolldown) makes for an app whose entry keeps its exports, the entry first. */
-async function withRolldown(file: string, dir: string): Promise<Array<{ code: string }>> {
+async function withRolldown(file: string, dir: string): Promise<Chunk[]> {
   const output = await build({
     configFile: false,
     logLevel: 'silent',
@@ -176,7 +233,8 @@ async function withRolldown(file: string, dir: string): Promise<Array<{ code: st
   const chunks = (Array.isArray(output) ? output : [output])
     .flatMap((result) => (result as Rolldown.RolldownOutput).output)
     .filter((item): item is Rolldown.OutputChunk => item.type === 'chunk');
-  return [...chunks.filter((chunk) => chunk.isEntry), ...chunks.filter((chunk) => !chunk.isEntry)];
+  const ordered = [...chunks.filter((chunk) => chunk.isEntry), ...chunks.filter((chunk) => !chunk.isEntry)];
+  return ordered.map((chunk) => ({ name: chunk.fileName, code: chunk.code, imports: [...chunk.imports] }));
 }
 
 /**

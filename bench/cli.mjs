@@ -1,7 +1,9 @@
-// `npm run bench`: loads bench/run.ts through a Vite module runner (TypeScript, `.js` import
+// `npm run bench [-- part ...]`: loads bench/run.ts through a Vite module runner (TypeScript, `.js` import
 // suffixes resolved to `.ts`), so it runs on Node 20 without a TypeScript loader. The runner stays
 // open until the benchmarks end: the plan loads its planner and editor with dynamic imports, which
-// a runner closed after the first import (as `runnerImport` does) cannot serve.
+// a runner closed after the first import (as `runnerImport` does) cannot serve. Parts named on the
+// command line (`npm run bench -- bundle`; keys of bench/results.json) run alone, the others'
+// figures are kept from the last results.json.
 import { fileURLToPath } from 'node:url';
 import { createServer, createServerModuleRunner } from 'vite';
 
@@ -10,9 +12,8 @@ const server = await createServer({ configFile: false, root, logLevel: 'error', 
 const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
 try {
   const module = await runner.import(fileURLToPath(new URL('./run.ts', import.meta.url)));
-  // `npm run bench -- tokens`: count tokens only, keep the other figures of bench/results.json.
-  const only = process.argv.includes('tokens') ? 'tokens' : undefined;
-  const results = await module.runBenchmarks({ log: (line) => console.log(line), only });
+  // `npm run bench -- tokens bundle`: just those parts; the others keep their figures in results.json.
+  const results = await module.runBenchmarks({ log: (line) => console.log(line), only: process.argv.slice(2) });
   for (const check of results.targets) {
     console.log(`${check.met ? 'met   ' : 'MISSED'}  ${check.target}: ${check.figure} (goal ${check.goal})`);
   }

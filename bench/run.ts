@@ -12,16 +12,16 @@ import { benchTokens } from './tokens.js';
 
 /**
  * Runs every benchmark at full size and writes `bench/results.json` and `bench/results.md`.
- * Started by `npm run bench` (through `bench/cli.mjs`). With `only: 'tokens'` (`npm run bench --
- * tokens`) it counts tokens only (no timing, so a loaded machine does not matter) and keeps every
- * other figure from the `results.json` already there; `results.md` says which run each came from.
+ * Started by `npm run bench` (through `bench/cli.mjs`). `only` (`npm run bench -- tokens bundle`)
+ * runs just the named parts and keeps the other parts' figures from the last `results.json`;
+ * `results.md` says which run each came from. The token counts need no quiet machine; timings do.
  *
  * @example
  * ```ts
  * const results = await runBenchmarks({ log: console.log });
  * ```
  */
-export async function runBenchmarks(options: { log?: (line: string) => void; write?: boolean; only?: 'tokens' } = {}): Promise<BenchResults> {
+export async function runBenchmarks(options: { log?: (line: string) => void; write?: boolean; only?: readonly BenchPart[] } = {}): Promise<BenchResults> {
   const log = options.log ?? (() => {});
   const started = performance.now();
   const step = async <T>(name: string, run: () => T | Promise<T>): Promise<T> => {
@@ -31,32 +31,31 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
     return value;
   };
   const resultsJson = fileURLToPath(new URL('./results.json', import.meta.url));
-  const tokens = await step('tokens', () => benchTokens());
-  const tokensWithFailures = await step('tokens, one failed turn in ten', () => benchTokens({ failEvery: 10 }));
-  let measured: Omit<BenchResults, 'targets' | 'generatedAt' | 'environment' | 'reused'>;
-  let reused: BenchResults['reused'];
-  if (options.only === 'tokens') {
-    const previous = JSON.parse(await readFile(resultsJson, 'utf8')) as BenchResults;
-    measured = { ...previous, tokens, tokensWithFailures };
-    reused = { from: previous.reused?.from ?? previous.generatedAt, parts: ['bundle size', 'per-turn overhead', 'first action', 'markdown edit', 'page outline', 'storage'] };
-  } else {
-    const sizes = await step('bundle size', () => benchBundleSize());
-    const overhead = await step('overhead', () => benchOverhead());
-    const firstAction = await step('first action', () => benchFirstAction());
-    const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
-    const domOutline = await step('page outline', () => benchDomOutline());
-    const storage = await step('storage', () => benchStorage());
-    measured = { tokens, tokensWithFailures, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage };
-  }
+  const only = options.only && options.only.length > 0 ? new Set<string>(options.only) : undefined;
+  const previous = only ? (JSON.parse(await readFile(resultsJson, 'utf8')) as BenchResults) : undefined;
+  const kept: string[] = [];
+  const part = async <K extends BenchPart>(key: K, name: string, run: () => Promise<Measured[K]>): Promise<Measured[K]> => {
+    if (!only || only.has(key) || (key === 'tokensWithFailures' && only.has('tokens'))) return step(name, run);
+    kept.push(name);
+    return (previous as BenchResults)[key];
+  };
+  const tokens = await part('tokens', 'tokens', async () => benchTokens());
+  const tokensWithFailures = await part('tokensWithFailures', 'tokens, one failed turn in ten', async () => benchTokens({ failEvery: 10 }));
+  const bundle = await part('bundle', 'bundle size', async () => ({ sizes: await benchBundleSize() }));
+  const overhead = await part('overhead', 'per-turn overhead', async () => benchOverhead());
+  const firstAction = await part('firstAction', 'first action', async () => benchFirstAction());
+  const markdownEdit = await part('markdownEdit', 'markdown edit', async () => benchMarkdownEdit());
+  const domOutline = await part('domOutline', 'page outline', async () => benchDomOutline());
+  const storage = await part('storage', 'storage', async () => benchStorage());
+  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, storage };
+  const reused: BenchResults['reused'] = kept.length > 0 ? { from: previous?.reused?.from ?? (previous as BenchResults).generatedAt, parts: kept } : undefined;
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
-  const { bundle, overhead, firstAction, markdownEdit, domOutline, storage } = measured;
-  const parts = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, storage };
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),
     environment: { node: process.versions.node, platform: `${platform()} ${process.arch}`, cpu, cpus: cpus().length },
     ...(reused ? { reused } : {}),
-    ...parts,
-    targets: checkTargets(parts),
+    ...measured,
+    targets: checkTargets(measured),
   };
   if (options.write !== false) {
     await writeFile(resultsJson, `${JSON.stringify(results, null, 2)}\n`);
@@ -65,3 +64,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   log(`all: ${((performance.now() - started) / 1000).toFixed(1)} s`);
   return results;
 }
+
+type Measured = Omit<BenchResults, 'targets' | 'generatedAt' | 'environment' | 'reused'>;
+
+/** A part of the benchmarks, as `results.json` keys it (`npm run bench -- bundle` runs that part only). */
+export type BenchPart = keyof Measured;

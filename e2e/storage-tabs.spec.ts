@@ -47,7 +47,7 @@ test('run lease with Web Locks: one holder; the other tab sees it, asks it to st
     }, replica);
   expect(await setup(a, 'A')).toBe('locks');
   await setup(b, 'B');
-  type Win = { lease: import('../src/storage/run-lease.js').RunLease; log: string[]; handle: import('../src/storage/run-lease.js').LeaseHandle | null };
+  type Win = { lease: import('../src/sync/run-lease.js').RunLease; log: string[]; handle: import('../src/sync/run-lease.js').LeaseHandle | null };
   const acquire = (page: Page, steal = false) =>
     page.evaluate(async (stealing) => {
       const win = window as unknown as Win;
@@ -90,7 +90,7 @@ test('run lease without Web Locks: a record in localStorage that lapses when its
     }, replica);
   await setup(a, 'A');
   await setup(b, 'B');
-  type Win = { lease: import('../src/storage/run-lease.js').RunLease };
+  type Win = { lease: import('../src/sync/run-lease.js').RunLease };
   const acquire = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).lease.acquire()) !== null);
   const holder = (page: Page) => page.evaluate(async () => (await (window as unknown as Win).lease.holder())?.replica ?? null);
 

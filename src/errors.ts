@@ -367,6 +367,20 @@ export class StorageError extends PlanloopError {
   }
 }
 
+/**
+ * `error` as a {@link StorageError} of `operation`, keeping it when it is one already.
+ *
+ * @example
+ * ```ts
+ * throw asStorageError('save', caught);
+ * ```
+ */
+export function asStorageError(operation: 'load' | 'save', error: unknown): StorageError {
+  if (error instanceof StorageError) return error;
+  const message = error instanceof Error ? error.message : String(error);
+  return new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${message}`, {}, { cause: error });
+}
+
 /** Throws an {@link AbortError} when `signal` is aborted (keeping a timeout's `timeout` code). */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
   if (signal?.aborted) throw toAbortError(signal.reason);

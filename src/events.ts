@@ -5,7 +5,7 @@ import type { TodoAdjust, TurnAction, TurnEnvelope } from './envelope/schema.js'
 import type { PlanloopError, StorageError } from './errors.js';
 import type { LLMUsage } from './llm/provider.js';
 import type { PlanChangeOrigin, PlanState, TodoItem } from './plan-state.js';
-import type { MergeConflict as SyncConflict } from './storage/merge-plan-snapshots.js';
+import type { MergeConflict as SyncConflict } from './sync/merge-plan-snapshots.js';
 import type { PlanSaveStatus } from './storage/save-queue.js';
 
 export type { AdjustResult } from './envelope/apply.js';

@@ -74,10 +74,10 @@ export { createLocalStorageAdapter, type LocalStorageAdapter, type LocalStorageA
 export { createIndexedDbAdapter, type IndexedDbAdapter, type IndexedDbAdapterOptions } from './storage/indexed-db.js';
 export type { CorruptCopy, CorruptCopyAccess } from './storage/corrupt-copies.js';
 export type { PlanSaveStatus, SaveState, SaveStatus } from './storage/save-queue.js';
-export type { PlanSyncOptions } from './storage/plan-sync.js';
-export type { BroadcastChannelLike } from './storage/plan-channel.js';
-export type { LockManagerLike } from './storage/run-lease.js';
-export type { MergeConflict as SyncConflict, PlanVersion } from './storage/merge-plan-snapshots.js';
+export type { PlanSyncOptions } from './sync/plan-sync.js';
+export type { BroadcastChannelLike } from './sync/plan-channel.js';
+export type { LockManagerLike } from './sync/run-lease.js';
+export type { MergeConflict as SyncConflict, PlanVersion } from './sync/merge-plan-snapshots.js';
 export {
   parseSnapshot,
   safeParseSnapshot,

@@ -1,3 +1,7 @@
+import type { SyncMeta } from './sync/clock.js';
+
+export type { ItemClock, Stamp, SyncMeta, Tombstone } from './sync/clock.js';
+
 /*
  * The shapes of a plan's data: its state, its todos and documents, and the change descriptors its
  * events carry. Types only; the operations live beside the artifacts (`artifacts/todos.ts`,
@@ -153,57 +157,4 @@ export interface PlanChangeMeta {
 export interface PlanStateHost {
   readonly state: PlanState;
   update(recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null): void;
-}
-
-/** A Lamport stamp: `[counter, replica]`. Stamps order by counter, then replica (plain string order). */
-export type Stamp = [lamport: number, replica: string];
-
-/**
- * The clock of one live todo or document:
- * `[atLamport, atReplica, bornLamport, bornReplica]`, plus the id it was created with when a merge
- * gave it another one (`[..., wantedId]`). `at` is the write that made the item what it is (its
- * create or last edit); `born` is its create, which identifies the item even when two tabs create
- * the same id.
- */
-export type ItemClock = [number, string, number, string] | [number, string, number, string, string];
-
-/** A delete: `[lamport, replica, wantedId]`, keyed by the born stamp of what it deleted (`'<lamport>:<replica>'`). */
-export type Tombstone = [number, string, string];
-
-/**
- * Per-item clocks that let two tabs' plans merge without losing changes (stored under
- * `snapshot.sync`, version `v: 1`):
- *
- * - `seen`: for each replica (a tab's session), the highest counter of its writes this state
- *   includes. A write `[n, r]` is included iff `seen[r] >= n`: merges take whole states, so a
- *   state with a replica's write `n` has all of that replica's earlier writes.
- * - `generation`: the stamp of the reset that started the current todo list (`makeTodos`,
- *   `todos.reset`); `[0, '']` for a list never reset. A newer generation replaces the todos of an
- *   older one whole, so a replan in one tab never brings back the old plan's todos from another.
- * - `todos` / `docs`: an {@link ItemClock} per live item id.
- * - `deleted.todos` / `deleted.docs`: a {@link Tombstone} per deleted item (todo tombstones are
- *   dropped with their generation).
- * - `order` (optional): the last reorder of the todo list in this generation (`todos.move`):
- *   when, and the todos in that order by born stamp (`'<lamport>:<replica>'`). The newer reorder
- *   wins; todos it does not name follow in creation order. Without it the list is in creation order.
- *
- * The replica `''` stands for items that came without clocks (a snapshot written before this
- * format): their stamps are `[position + 1, '']`, the same in every tab that reads that snapshot.
- *
- * @example
- * ```ts
- * const meta: SyncMeta = {
- *   v: 1, seen: { k3f9a01x: 4 }, generation: [1, 'k3f9a01x'],
- *   todos: { t1: [4, 'k3f9a01x', 2, 'k3f9a01x'] }, docs: {}, deleted: { todos: {}, docs: {} },
- * };
- * ```
- */
-export interface SyncMeta {
-  v: 1;
-  seen: Record<string, number>;
-  generation: Stamp;
-  todos: Record<string, ItemClock>;
-  docs: Record<string, ItemClock>;
-  deleted: { todos: Record<string, Tombstone>; docs: Record<string, Tombstone> };
-  order?: { at: Stamp; keys: string[] };
 }

@@ -75,15 +75,22 @@ function srcCycles(): string[][] {
 
 /**
  * Imports that point up: the folders below may not import the folders (or files) named for them.
- * The core's layers, bottom up: llm, errors, guards, validation; plan-state, store; artifacts;
- * envelope; storage; planning; plan.ts; loop, interop, graph, ui.
+ * The core's layers, bottom up: llm, errors, guards, validation; sync/clock.ts (the clock types
+ * and reader); plan-state, store; artifacts; envelope; storage (the format, the adapters, which
+ * use sync/sync-guard.ts); the rest of sync (merge, channel, lease); planning; plan/ (the rooms);
+ * plan.ts; loop, interop, graph, ui.
  */
 const FORBIDDEN_UPWARD: Record<string, string[]> = {
-  'artifacts/': ['planning/', 'loop/', 'envelope/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
-  'envelope/': ['planning/', 'loop/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
-  'planning/': ['plan.ts', 'loop/', 'interop/', 'graph/', 'ui/', 'storage/'],
-  'storage/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
-  'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'artifacts/': ['planning/', 'loop/', 'envelope/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'envelope/': ['planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
+  'planning/': ['plan.ts', 'plan/', 'loop/', 'interop/', 'graph/', 'ui/', 'storage/', 'sync/'],
+  // The adapters refuse unmerged writes (sync-guard) and the snapshot reader reads clocks (clock): those two only.
+  'storage/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'plan/', 'interop/', 'graph/', 'ui/', ...['plan-sync', 'merge-plan-snapshots', 'plan-channel', 'run-lease', 'sync-meta'].map((name) => `sync/${name}.ts`)],
+  'sync/clock.ts': ['storage/', 'sync/', 'plan-state.ts', 'artifacts/', 'envelope/', 'planning/', 'plan/', 'plan.ts'],
+  'sync/sync-guard.ts': ['storage/snapshot.ts', 'sync/plan-sync.ts', 'sync/merge-plan-snapshots.ts', 'planning/', 'plan/', 'plan.ts'],
+  'sync/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'plan/', 'interop/', 'graph/', 'ui/'],
+  'plan/': ['plan.ts', 'loop/', 'interop/', 'graph/', 'ui/'],
+  'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
 };
 
 function upwardImports(graph: ReadonlyMap<string, readonly string[]>): string[] {
@@ -102,7 +109,7 @@ describe('imports in src/', () => {
     expect(srcCycles()).toEqual([]);
   });
 
-  it('point down: artifacts, envelope, planning, storage and llm never import a layer above them', () => {
+  it('point down: artifacts, envelope, planning, storage, sync, the plan rooms and llm never import a layer above them', () => {
     expect(upwardImports(srcGraph())).toEqual([]);
   });
 

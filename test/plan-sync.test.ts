@@ -7,9 +7,10 @@ import { runWebAgent } from '../src/loop/run-web-agent.js';
 import { Plan, type PlanConfig } from '../src/plan.js';
 import { createLocalStorageAdapter } from '../src/storage/local-storage.js';
 import { createMemoryAdapter } from '../src/storage/memory.js';
-import type { PlanSyncOptions } from '../src/storage/plan-sync.js';
+import type { PlanSyncOptions } from '../src/sync/plan-sync.js';
 import type { PlanSnapshot } from '../src/storage/snapshot.js';
 import { fakeBroadcastChannels, fakeLocks, sharedLocalStorage } from './helpers/fake-tabs.js';
+import { fakeTimers, settle } from './helpers/fake-timers.js';
 import { tick, until } from './helpers/wait.js';
 
 // Issue 12 finding 5, wired into Plan: tabs on one stored plan (one origin's localStorage,
@@ -345,6 +346,32 @@ describe('the run lease: one tab runs the turn loop of a plan', () => {
     await a.plan.flush();
     await b.plan.flush();
     expect(site.stored()?.todos.map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed']);
+    await site.close();
+  });
+
+  it('a takeover waits takeOverWaitMs on the injected clock for a tab that does not answer, then takes the lease by force', async () => {
+    // Issue 21: the takeover polled with a hard-coded setTimeout against Date.now(). Now its
+    // clock and timers are the sync's (PlanSyncOptions.now / .timers), which this test drives.
+    const site = origin();
+    const clock = fakeTimers();
+    const quiet = { BroadcastChannel: null, events: null, now: clock.now, timers: clock.timers, takeOverWaitMs: 1000 };
+    const a = await site.tab({ sync: quiet });
+    const b = await site.tab({ sync: quiet });
+    const run = await a.plan.acquireRun();
+    let taken: Awaited<ReturnType<Plan['acquireRun']>> | undefined;
+    void b.plan.acquireRun({ takeOver: true }).then((handle) => (taken = handle));
+    await until(() => clock.pendingCount > 0, 'the takeover to start waiting');
+    await clock.advance(980);
+    expect(taken).toBeUndefined();
+    expect(run.signal.aborted).toBe(false);
+    await clock.advance(40);
+    await until(() => taken !== undefined, 'the forced takeover');
+    expect(run.signal.aborted).toBe(true);
+    expect(clock.delays.every((delay) => delay === 20)).toBe(true);
+    expect(await b.plan.runHolder()).toMatchObject({ self: true });
+    await settle();
+    await taken?.release();
+    await run.release();
     await site.close();
   });
 

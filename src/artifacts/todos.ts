@@ -4,6 +4,7 @@ import { definedEntries, isRecord, pathOf, readOneOf, readPositiveInt, readRecor
 import { TODO_STATUSES, type PlanState, type PlanStateHost, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { advancedPast, nextIds } from './id-sequence.js';
+import { TODO_LIMITS } from './todo-limits.js';
 
 export { TODO_STATUSES, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
 
@@ -30,18 +31,7 @@ export interface TodosChangeEvent {
   readonly change: TodosChange;
 }
 
-/**
- * The longest todo fields, in characters: a description is one user-facing line, an intent one
- * word. Longer input (a model that pasted a page into a todo) is refused, not stored. The caps
- * apply to what is written now (by the model, the host or the user); a plan stored before they
- * existed (0.1 had none) opens as it was, and its long todos stay usable.
- *
- * @example
- * ```ts
- * description.length <= TODO_LIMITS.description;
- * ```
- */
-export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
+export { TODO_LIMITS } from './todo-limits.js';
 
 /**
  * Checks one todo (an id is optional; a missing status becomes `pending`) and pushes what is

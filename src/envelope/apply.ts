@@ -3,7 +3,7 @@ import { idNumber } from '../artifacts/id-sequence.js';
 import { EnvelopeError, ValidationError } from '../errors.js';
 import type { PlanState } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
-import { insertForbidden, parseTodoAdjust } from './parse.js';
+import { insertForbidden, parseTodoAdjust } from './todo-adjust.js';
 
 /** What applying a `todo_adjust` did. */
 export interface AdjustResult {

@@ -1,20 +1,21 @@
 import { EnvelopeError, type ValidationIssue } from '../errors.js';
-import { definedEntries, isRecord, pathOf, readArray, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
+import { definedEntries, isRecord, pathOf, readArray, readOneOf, readRecord, readText } from '../guards.js';
 import { parseModelJson } from '../llm/model-json.js';
-import { formatIssues } from '../validation.js';
 import {
   ACTION_TYPES,
   ENVELOPE_LIMITS,
   FORBIDDEN_ADJUST_KEYS,
   type TodoAdjust,
-  type TodoReplace,
   type TurnAction,
   type TurnEnvelope,
   type TurnPlanning,
 } from './schema.js';
+import { insertForbidden, invalid, orThrow, readReplace, readTodoAdjust, safely } from './todo-adjust.js';
+
+export { insertForbidden, parseTodoAdjust, safeParseTodoAdjust } from './todo-adjust.js';
 
 /*
- * One validator per shape (turn_planning, todo_adjust, an action, the envelope), used by the
+ * One validator per shape (turn_planning, todo_adjust (in `todo-adjust.ts`), an action, the envelope), used by the
  * whole-text parser, the streaming parser and `plan.adjust` alike. Each reads a value from the
  * model or the host, never throws anything but an EnvelopeError, and words its errors for the
  * model: what was wrong, where, and what to send instead.
@@ -49,7 +50,6 @@ export interface EnvelopeHeader {
 
 const ENVELOPE_KEYS = [...ENVELOPE_HEADER_KEYS, 'actions'] as const;
 const SHAPE = '{"todo":"t2","actions":[…]}';
-const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…","intent":"…"}]}';
 
 /**
  * Reads one turn envelope from model text, in either form (the compact `{"todo":"t2",…}` is read
@@ -146,35 +146,6 @@ export function validateEnvelopeHeader(members: Record<string, unknown>, options
 }
 
 /**
- * Validates `todo_adjust` (from the model or the host): refuses insert/add/create keys with an
- * error the model can act on, reads `null` or absent lists as empty, keeps `complete_before` when
- * given. Throws {@link EnvelopeError}.
- *
- * @example
- * ```ts
- * parseTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
- * parseTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
- * ```
- */
-export function parseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
-  if (value === null || value === undefined) return { remove: [], replace: [] };
-  return orThrow((issues) => readTodoAdjust(value, remainingIds, issues));
-}
-
-/**
- * Like {@link parseTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
- *
- * @example
- * ```ts
- * const result = safeParseTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
- * if (!result.success) reply(result.error.message); // worded for the model
- * ```
- */
-export function safeParseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
-  return safely(() => parseTodoAdjust(value, remainingIds));
-}
-
-/**
  * Validates action number `index` on its own (for the streaming parser). Throws {@link EnvelopeError}.
  *
  * @example
@@ -198,23 +169,6 @@ export function tooManyActions(max: number, issues: ValidationIssue[] = []): Env
   return new EnvelopeError('envelope_invalid', `Your envelope has more than ${max} actions. Send at most ${max} actions per turn.`, {
     issues: [{ path: 'actions', message: `has more than ${max} actions` }, ...issues],
   });
-}
-
-/**
- * The error for any attempt to add todos, naming the ids the model may use instead.
- *
- * @example
- * ```ts
- * throw insertForbidden('the "insert" key', ['t2', 't3']);
- * ```
- */
-export function insertForbidden(what: string, remainingIds: readonly string[] = []): EnvelopeError {
-  const ids = remainingIds.length > 0 ? ` (${remainingIds.join(', ')})` : '';
-  return new EnvelopeError(
-    'envelope_insert_forbidden',
-    `Todos cannot be added (got ${what}); name or replace existing ids${ids}. The plan is fixed when the run starts.`,
-    { issues: [{ path: 'todo_adjust', message: `cannot add todos (${what})` }] },
-  );
 }
 
 /**
@@ -271,31 +225,6 @@ function readTurnPlanning(value: unknown, issues: ValidationIssue[]): TurnPlanni
   return planning;
 }
 
-function readTodoAdjust(value: unknown, remainingIds: readonly string[] | undefined, issues: ValidationIssue[]): TodoAdjust {
-  if (!isRecord(value)) {
-    issues.push({ path: 'todo_adjust', message: `must be an object like ${ADJUST_SHAPE}` });
-    return { remove: [], replace: [] };
-  }
-  const forbidden = FORBIDDEN_ADJUST_KEYS.find((key) => Object.hasOwn(value, key));
-  if (forbidden) throw insertForbidden(`the "${forbidden}" key`, remainingIds);
-  const fields = definedEntries(value);
-  const remove = readArray(fields.remove ?? [], 'todo_adjust.remove', issues, (id, path) => readText(id, path, issues, { max: ENVELOPE_LIMITS.name }));
-  const replace = readArray(fields.replace ?? [], 'todo_adjust.replace', issues, (entry, path) => readReplace(entry, path, issues));
-  if (fields.complete_before === undefined) return { remove, replace };
-  return { remove, replace, complete_before: readText(fields.complete_before, 'todo_adjust.complete_before', issues, { max: ENVELOPE_LIMITS.name }) };
-}
-
-function readReplace(value: unknown, path: string, issues: ValidationIssue[]): TodoReplace {
-  const record = readRecord(value, path, issues);
-  if (!record) return { id: '' };
-  const fields = definedEntries(record);
-  const replace: TodoReplace = { id: readText(fields.id, pathOf(path, 'id'), issues, { max: ENVELOPE_LIMITS.name }) };
-  if (fields.description !== undefined) replace.description = readText(fields.description, pathOf(path, 'description'), issues);
-  if (fields.intent !== undefined) replace.intent = readText(fields.intent, pathOf(path, 'intent'), issues);
-  if (fields.expected_turn !== undefined) replace.expected_turn = readPositiveInt(fields.expected_turn, pathOf(path, 'expected_turn'), issues);
-  return replace;
-}
-
 function readTurnAction(value: unknown, path: string, issues: ValidationIssue[]): TurnAction {
   const record = readRecord(value, path, issues);
   if (!record) return { type: 'task_finish', summary: '' };
@@ -326,26 +255,6 @@ function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   for (const key of Object.keys(args)) if (key !== '__proto__') out[key] = args[key];
   return out;
-}
-
-function orThrow<T>(read: (issues: ValidationIssue[]) => T): T {
-  const issues: ValidationIssue[] = [];
-  const value = read(issues);
-  if (issues.length > 0) throw invalid(issues);
-  return value;
-}
-
-function safely<T>(run: () => T): { success: true; data: T } | { success: false; error: EnvelopeError } {
-  try {
-    return { success: true, data: run() };
-  } catch (error) {
-    if (error instanceof EnvelopeError) return { success: false, error };
-    throw error;
-  }
-}
-
-function invalid(issues: ValidationIssue[]): EnvelopeError {
-  return new EnvelopeError('envelope_invalid', `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`, { issues });
 }
 
 function withRaw(error: EnvelopeError, raw: string): EnvelopeError {

@@ -1,4 +1,5 @@
-import { TODO_LIMITS, type TodoSeed } from '../artifacts/todos.js';
+import { TODO_LIMITS } from '../artifacts/todo-limits.js';
+import type { TodoSeed } from '../artifacts/todos.js';
 import { PlannerOutputError, ValidationError, reportError, throwIfAborted, type ValidationIssue } from '../errors.js';
 import { isRecord, readText } from '../guards.js';
 import { callModel, withTimeout } from '../llm/call.js';

@@ -4,7 +4,7 @@ import { createIdbConnection } from './idb-connection.js';
 import { isQuotaError } from './local-storage.js';
 import { partKeyMaker, partKeysByDoc, planPartsWrite, readPartsSnapshot, type PartsWrite } from './snapshot-parts.js';
 import type { PlanSnapshot, PlanStorageAdapter } from './snapshot.js';
-import { refuseUnmerged } from './sync-guard.js';
+import { refuseUnmerged } from '../sync/sync-guard.js';
 
 /** Options of {@link createIndexedDbAdapter}. */
 export interface IndexedDbAdapterOptions {

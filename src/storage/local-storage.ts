@@ -2,7 +2,7 @@ import { StorageError } from '../errors.js';
 import { corruptKey, corruptPrefix, corruptTime, type CorruptCopy, type CorruptCopyAccess } from './corrupt-copies.js';
 import { partKeyMaker, partKeysByDoc, partPrefix, planPartsWrite, readPartsSnapshot, type PartsWrite } from './snapshot-parts.js';
 import type { PlanSnapshot, PlanStorageAdapter } from './snapshot.js';
-import { refuseUnmerged } from './sync-guard.js';
+import { refuseUnmerged } from '../sync/sync-guard.js';
 
 /** Options of {@link createLocalStorageAdapter}. */
 export interface LocalStorageAdapterOptions {

@@ -82,7 +82,7 @@ describe('benchmarks (smoke)', () => {
     const tokensWithFailures = await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 });
     expect(tokens.scenarios[0]?.failedTurns).toEqual([]); // the headline has no failed turns
     expect(tokensWithFailures.scenarios[0]?.failedTurns).toEqual([1]);
-    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, totalGzip: 1, leaks: [] }];
+    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, entryGzip: 1, startChunks: 1, totalGzip: 1, leaks: [] }];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
     const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
     const storage = await benchStorage({ docChars: 10_000, iterations: 3 });

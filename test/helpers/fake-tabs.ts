@@ -1,5 +1,5 @@
-import type { BroadcastChannelLike } from '../../src/storage/plan-channel.js';
-import type { LockManagerLike } from '../../src/storage/run-lease.js';
+import type { BroadcastChannelLike } from '../../src/sync/plan-channel.js';
+import type { LockManagerLike } from '../../src/sync/run-lease.js';
 import { createRecordingStorage, type RecordingStorage } from './recording-storage.js';
 
 /**

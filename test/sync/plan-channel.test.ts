@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createPlanChannel, type PlanChannelMessage } from '../../src/storage/plan-channel.js';
+import { createPlanChannel, type PlanChannelMessage } from '../../src/sync/plan-channel.js';
 import { fakeBroadcastChannels, sharedLocalStorage } from '../helpers/fake-tabs.js';
 
 const tick = (ms = 5) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -1,5 +1,5 @@
 import { StorageError } from '../errors.js';
-import type { PlanSnapshot } from './snapshot.js';
+import type { PlanSnapshot } from '../storage/snapshot-format.js';
 
 /**
  * Refuses to write `next` over a `stored` snapshot that has writes `next` has not merged (another

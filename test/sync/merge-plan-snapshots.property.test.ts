@@ -2,9 +2,9 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { MarkdownDoc } from '../../src/artifacts/markdown.js';
 import type { TodoItem } from '../../src/artifacts/todos.js';
-import { mergePlanSnapshots, type MergeConflict } from '../../src/storage/merge-plan-snapshots.js';
+import { mergePlanSnapshots, type MergeConflict } from '../../src/sync/merge-plan-snapshots.js';
 import type { PlanSnapshot } from '../../src/storage/snapshot.js';
-import { advanceSyncMeta, bornKey, readSyncMeta, type SyncMeta } from '../../src/storage/sync-meta.js';
+import { advanceSyncMeta, bornKey, readSyncMeta, type SyncMeta } from '../../src/sync/sync-meta.js';
 
 // N replicas (tabs) edit one plan at random and pull each other's state in random orders. The
 // test keeps its own vector clocks, apart from the merge's, to judge which writes each one saw.

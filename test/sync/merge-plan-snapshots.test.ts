@@ -2,10 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { MarkdownDoc } from '../../src/artifacts/markdown.js';
 import type { TodoItem } from '../../src/artifacts/todos.js';
 import { StorageError } from '../../src/errors.js';
-import { mergePlanSnapshots, type MergeConflict } from '../../src/storage/merge-plan-snapshots.js';
+import { mergePlanSnapshots, type MergeConflict } from '../../src/sync/merge-plan-snapshots.js';
 import type { PlanSnapshot } from '../../src/storage/snapshot.js';
-import { refuseUnmerged } from '../../src/storage/sync-guard.js';
-import { advanceSyncMeta, readSyncMeta, syncMetaOf, type SyncMeta } from '../../src/storage/sync-meta.js';
+import { refuseUnmerged } from '../../src/sync/sync-guard.js';
+import { advanceSyncMeta, readSyncMeta, syncMetaOf, type SyncMeta } from '../../src/sync/sync-meta.js';
 
 const todo = (id: string, description: string, status: TodoItem['status'] = 'pending'): TodoItem => ({ id, intent: 'narrate', description, status });
 const doc = (id: string, content: string): MarkdownDoc => ({ id, title: 'Notes', content, updatedAt: 1 });

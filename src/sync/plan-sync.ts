@@ -1,9 +1,10 @@
-import type { MarkdownDoc, PlanChangeMeta, PlanState, SyncMeta, TodoItem } from '../plan-state.js';
+import type { MarkdownDoc, PlanChangeMeta, PlanState, TodoItem } from '../plan-state.js';
 import { mergePlanSnapshots, type MergeConflict } from './merge-plan-snapshots.js';
 import { createPlanChannel, type BroadcastChannelLike } from './plan-channel.js';
 import { createRunLease, type LockManagerLike, type RunLease } from './run-lease.js';
-import { snapshotToState, stateToSnapshot, type PlanSnapshot } from './snapshot.js';
-import { advanceSyncMeta, compareStamps, createReplicaId } from './sync-meta.js';
+import { snapshotToState, stateToSnapshot, type PlanSnapshot } from '../storage/snapshot.js';
+import { bornKey, compareStamps, type SyncMeta } from './clock.js';
+import { advanceSyncMeta, createReplicaId } from './sync-meta.js';
 
 /**
  * How a plan syncs with the other tabs of its origin (`new Plan({ sync })`). Every part is read
@@ -29,6 +30,10 @@ export interface PlanSyncOptions {
   leaseTtlMs?: number | undefined;
   /** How long `takeOver` waits for the running tab to stop before taking its lease by force. Default 2000 ms. */
   takeOverWaitMs?: number | undefined;
+  /** The clock of the run lease and the takeover (ms since the epoch). Default `Date.now`. */
+  now?: (() => number) | undefined;
+  /** The timers of the run lease (renewal, settling) and the takeover (polling). Default the global `setTimeout` / `clearTimeout`. */
+  timers?: { setTimeout: (run: () => void, ms: number) => unknown; clearTimeout: (handle: unknown) => void } | undefined;
 }
 
 /**
@@ -76,6 +81,10 @@ export interface PlanSync {
   readonly replica: string;
   readonly lease: RunLease;
   readonly takeOverWaitMs: number;
+  /** The injected clock (see `PlanSyncOptions.now`). */
+  now(): number;
+  /** Resolves after `ms` on the injected timers (see `PlanSyncOptions.timers`). */
+  sleep(ms: number): Promise<void>;
   /** The clocks after the local commit `previous` → `next` (`newGeneration` for a replan or reset). */
   stamp(previous: PlanState, next: PlanState, newGeneration: boolean): SyncMeta;
   /** Merges the stored plan (parsed; `null` when storage holds none) into `local`. */
@@ -116,7 +125,9 @@ export function startPlanSync(
   const { key } = options;
   const replica = createReplicaId();
   const channel = createPlanChannel({ key, replica, BroadcastChannel: options.BroadcastChannel, storage: options.storage, events: options.events });
-  const lease = createRunLease({ key, replica, channel, locks: options.locks, storage: options.storage, ttlMs: options.leaseTtlMs });
+  const now = options.now ?? Date.now;
+  const timers = options.timers ?? { setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms), clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number) };
+  const lease = createRunLease({ key, replica, channel, locks: options.locks, storage: options.storage, ttlMs: options.leaseTtlMs, now, timers });
   /** The last write counter each replica announced saving, and the replicas that last said they let the lease go. */
   const announced = new Map<string, number>();
   const letGo = new Set<string>();
@@ -136,6 +147,8 @@ export function startPlanSync(
     replica,
     lease,
     takeOverWaitMs: options.takeOverWaitMs ?? 2000,
+    now,
+    sleep: (ms) => new Promise((resolve) => void timers.setTimeout(resolve, ms)),
     stamp: (previous, next, newGeneration) => advanceSyncMeta(previous.sync, items(previous), items(next), { replica, newGeneration }),
     merge(local, remote) {
       if (!remote) return { step: null, conflicts: [], behind: local.todos.length + local.docs.length > 0 };
@@ -165,7 +178,7 @@ export function startPlanSync(
       return { step: { state, meta }, conflicts, behind: changed.remote };
     },
     revert(state, writes) {
-      const byMaker = new Map(Object.entries(state.sync?.todos ?? {}).map(([id, clock]) => [`${clock[2]}:${clock[3]}`, id]));
+      const byMaker = new Map(Object.entries(state.sync?.todos ?? {}).map(([id, clock]) => [bornKey(clock), id]));
       let todos = state.todos;
       for (const { maker, id, before, after } of writes) {
         const index = todos.findIndex((todo) => todo.id === (byMaker.get(maker) ?? id));

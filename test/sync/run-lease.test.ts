@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { createPlanChannel } from '../../src/storage/plan-channel.js';
-import { createRunLease, type RunLeaseOptions } from '../../src/storage/run-lease.js';
+import { createPlanChannel } from '../../src/sync/plan-channel.js';
+import { createRunLease, type RunLeaseOptions } from '../../src/sync/run-lease.js';
 import { fakeBroadcastChannels, fakeLocks, sharedLocalStorage } from '../helpers/fake-tabs.js';
 import { fakeTimers, settle } from '../helpers/fake-timers.js';
 

@@ -1,54 +1,14 @@
+/*
+ * Advancing the clocks (see README.md here): a new replica id, the stamps of a local commit, the
+ * clocks of a snapshot written without them. Loaded with the rest of sync, on first use; what the
+ * snapshot reader and the adapters need of the clocks is in `clock.ts`.
+ */
 import { nanoid } from 'nanoid';
-import { isRecord } from '../guards.js';
-import type { ItemClock, MarkdownDoc, SyncMeta, TodoItem, Tombstone } from '../plan-state.js';
+import type { MarkdownDoc, TodoItem } from '../plan-state.js';
+import { atClock, atOf, bornKey, newClock, readSyncMeta, SYNC_META_KEY, wantedIdOf, type ItemClock, type Stamp, type SyncMeta, type Tombstone } from './clock.js';
 
-/**
- * The snapshot key the cross-tab clock lives under: `snapshot.sync`.
- *
- * @example
- * ```ts
- * const meta = readSyncMeta(snapshot[SYNC_META_KEY]);
- * ```
- */
-export const SYNC_META_KEY = 'sync';
-
-export type { ItemClock, Stamp, SyncMeta, Tombstone } from '../plan-state.js';
-
-/**
- * Reads stored sync meta; `undefined` when it is absent or malformed (the snapshot is then treated
- * as one written without clocks).
- *
- * @example
- * ```ts
- * readSyncMeta(snapshot.sync)?.seen;
- * ```
- */
-export function readSyncMeta(raw: unknown): SyncMeta | undefined {
-  if (!isRecord(raw) || raw.v !== 1 || !isRecord(raw.deleted)) return undefined;
-  const { seen, generation, todos, docs, deleted, order } = raw;
-  const valid =
-    isRecordOf(seen, isCounter) &&
-    isTuple(generation, 2) &&
-    isRecordOf(todos, isClock) &&
-    isRecordOf(docs, isClock) &&
-    isRecordOf(deleted.todos, isTombstone) &&
-    isRecordOf(deleted.docs, isTombstone) &&
-    (order === undefined || (isRecord(order) && isTuple(order.at, 2) && Array.isArray(order.keys) && order.keys.every((key) => typeof key === 'string')));
-  if (!valid) return undefined;
-  return structuredClone({ v: 1, seen, generation, todos, docs, deleted: { todos: deleted.todos, docs: deleted.docs }, ...(order === undefined ? {} : { order }) }) as SyncMeta;
-}
-
-// Counters stay far below 2^53, so that `+ 1` is always a new number.
-const isCounter = (value: unknown): boolean => Number.isSafeInteger(value) && (value as number) >= 0 && (value as number) <= 2 ** 50;
-/** `[counter, string, counter, string, …]` of exactly `length` (extra strings allowed up to `maxLength`). */
-const isTuple = (value: unknown, length: number, maxLength = length): boolean =>
-  Array.isArray(value) &&
-  value.length >= length &&
-  value.length <= maxLength &&
-  value.every((item, index) => (index % 2 === 0 && index < 4 ? isCounter(item) : typeof item === 'string'));
-const isClock = (value: unknown): boolean => isTuple(value, 4, 5);
-const isTombstone = (value: unknown): boolean => Array.isArray(value) && value.length === 3 && isCounter(value[0]) && typeof value[1] === 'string' && typeof value[2] === 'string';
-const isRecordOf = (value: unknown, check: (item: unknown) => boolean): boolean => isRecord(value) && Object.values(value).every(check);
+export { bornKey, compareStamps, includes, readSyncMeta, SYNC_META_KEY } from './clock.js';
+export type { ItemClock, Stamp, SyncMeta, Tombstone } from './clock.js';
 
 /**
  * The snapshot's sync meta, completed so that every todo and document has a clock: items without
@@ -65,8 +25,10 @@ export function syncMetaOf(snapshot: PlanItems & { readonly [SYNC_META_KEY]?: un
   const fill = (items: ReadonlyArray<{ id: string }>, clocks: Record<string, ItemClock>): Record<string, ItemClock> => {
     const complete: Record<string, ItemClock> = {};
     items.forEach((item, position) => {
-      complete[item.id] = clocks[item.id] ?? [position + 1, '', position + 1, ''];
-      if (complete[item.id]![1] === '') meta.seen[''] = Math.max(meta.seen[''] ?? 0, complete[item.id]![0]);
+      const clock = clocks[item.id] ?? newClock([position + 1, ''], [position + 1, '']);
+      complete[item.id] = clock;
+      const [lamport, replica] = atOf(clock);
+      if (replica === '') meta.seen[''] = Math.max(meta.seen[''] ?? 0, lamport);
     });
     return complete;
   };
@@ -145,15 +107,15 @@ export function advanceSyncMeta(
       const known = clocks[item.id];
       if (was && known) {
         old.delete(item.id);
-        result[item.id] = sameFields(was, item) ? known : withAt(known, tick(), replica);
+        result[item.id] = sameFields(was, item) ? known : atClock(known, [tick(), replica]);
       } else {
-        const born = tick();
-        result[item.id] = [born, replica, born, replica];
+        const born: Stamp = [tick(), replica];
+        result[item.id] = newClock(born, born);
       }
     }
     for (const [id] of old) {
       const known = clocks[id];
-      if (known) deleted[bornKey(known)] = [tick(), replica, known[4] ?? id];
+      if (known) deleted[bornKey(known)] = [tick(), replica, wantedIdOf(known) ?? id];
     }
     return result;
   };
@@ -185,42 +147,6 @@ export function lamportOf(meta: SyncMeta): number {
   return Math.max(0, ...Object.values(meta.seen));
 }
 
-/**
- * Orders two stamps (counter, then replica): negative, 0 or positive.
- *
- * @example
- * ```ts
- * compareStamps([2, 'a'], [1, 'z']); // > 0
- * ```
- */
-export function compareStamps(a: readonly [number, string, ...unknown[]], b: readonly [number, string, ...unknown[]]): number {
-  return a[0] - b[0] || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
-}
-
-/**
- * Whether a state with `seen` includes the write stamped `[lamport, replica]`.
- *
- * @example
- * ```ts
- * includes(remote.seen, clock); // remote has seen this edit
- * ```
- */
-export function includes(seen: Record<string, number>, stamp: readonly [number, string, ...unknown[]]): boolean {
-  return (seen[stamp[1]] ?? 0) >= stamp[0];
-}
-
-/**
- * The key of an item's born stamp, as tombstones are keyed: `'<lamport>:<replica>'`.
- *
- * @example
- * ```ts
- * meta.deleted.todos[bornKey(meta.todos.t1)];
- * ```
- */
-export function bornKey(clock: ItemClock): string {
-  return `${clock[2]}:${clock[3]}`;
-}
-
 /** Whether the todos both lists have come in another order (a move, not a create or delete). */
 function reordered(before: readonly { id: string }[], after: readonly { id: string }[]): boolean {
   const kept = new Set(after.map((item) => item.id));
@@ -228,13 +154,6 @@ function reordered(before: readonly { id: string }[], after: readonly { id: stri
   const still = new Set(was.map((item) => item.id));
   const now = after.filter((item) => still.has(item.id));
   return was.some((item, index) => item.id !== now[index]?.id);
-}
-
-function withAt(clock: ItemClock, lamport: number, replica: string): ItemClock {
-  const next = [...clock] as ItemClock;
-  next[0] = lamport;
-  next[1] = replica;
-  return next;
 }
 
 function sameFields(a: object, b: object): boolean {

@@ -1,17 +1,8 @@
 import type { MarkdownDoc } from '../artifacts/markdown.js';
 import type { TodoItem } from '../artifacts/todos.js';
-import type { PlanSnapshot } from './snapshot.js';
-import {
-  SYNC_META_KEY,
-  bornKey,
-  compareStamps,
-  includes,
-  syncMetaOf,
-  type ItemClock,
-  type Stamp,
-  type SyncMeta,
-  type Tombstone,
-} from './sync-meta.js';
+import type { PlanSnapshot } from '../storage/snapshot.js';
+import { atOf, bornKey, bornOf, compareStamps, includes, newClock, SYNC_META_KEY, tombstoneOf, wantedIdOf, type ItemClock, type Stamp, type SyncMeta, type Tombstone } from './clock.js';
+import { syncMetaOf } from './sync-meta.js';
 
 /** Which input of {@link mergePlanSnapshots} a dropped or renamed version came from. */
 export type MergeSide = 'local' | 'remote';
@@ -110,7 +101,7 @@ export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): M
     } else {
       for (const item of loser.snapshot.todos) {
         const clock = loser.meta.todos[item.id] as ItemClock;
-        if (!includes(winner.meta.seen, clock)) conflicts.push({ kind: 'todo', reason: 'superseded', id: item.id, kept: null, dropped: copy(item), from: loser.name });
+        if (!includes(winner.meta.seen, atOf(clock))) conflicts.push({ kind: 'todo', reason: 'superseded', id: item.id, kept: null, dropped: copy(item), from: loser.name });
       }
     }
   }
@@ -175,7 +166,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
   const deletedBy = new Map<string, Side[]>();
   for (const side of sides) {
     for (const [key, tombstone] of Object.entries(deletedOf(side.meta))) {
-      const order = deleted[key] ? compareStamps(tombstone, deleted[key]) : 1;
+      const order = deleted[key] ? compareStamps(tombstoneOf(tombstone).at, tombstoneOf(deleted[key]).at) : 1;
       if (order > 0) deletedBy.set(key, [side]);
       else if (order === 0) deletedBy.set(key, [...(deletedBy.get(key) ?? []), side]);
       if (order >= 0) deleted[key] = [...tombstone] as Tombstone;
@@ -186,11 +177,11 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
   for (const [key, found] of versions) {
     const newest = found.reduce((best, version) => (compareVersions(version, best) > 0 ? version : best));
     const tombstone = deleted[key];
-    if (tombstone && compareStamps(tombstone, newest.clock) > 0) {
+    if (tombstone && compareStamps(tombstoneOf(tombstone).at, atOf(newest.clock)) > 0) {
       // Deleted: a change the deleting side had not seen is reported.
       const deleters = deletedBy.get(key) ?? [];
       for (const version of found) {
-        if (!deleters.some((side) => includes(side.meta.seen, version.clock))) {
+        if (!deleters.some((side) => includes(side.meta.seen, atOf(version.clock)))) {
           conflicts.push({ kind, reason: 'edit-vs-delete', id: version.item.id, kept: null, dropped: copy(version.item), from: version.side.name });
         }
       }
@@ -199,7 +190,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
     if (tombstone) {
       // A change newer than a delete it had not seen: the item stays, the delete is reported.
       for (const side of deletedBy.get(key) ?? []) {
-        if (!includes(newest.side.meta.seen, tombstone)) {
+        if (!includes(newest.side.meta.seen, tombstoneOf(tombstone).at)) {
           conflicts.push({ kind, reason: 'edit-vs-delete', id: newest.item.id, kept: copy(newest.item), dropped: null, from: side.name });
         }
       }
@@ -208,7 +199,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
     for (const version of found) {
       if (version === newest || sameData(version.item, newest.item)) continue;
       // Equal clocks with different data come from snapshots without clocks: no one can tell which is newer.
-      if (compareStamps(version.clock, newest.clock) !== 0 && includes(newest.side.meta.seen, version.clock)) continue;
+      if (compareStamps(atOf(version.clock), atOf(newest.clock)) !== 0 && includes(newest.side.meta.seen, atOf(version.clock))) continue;
       conflicts.push({ kind, reason: 'concurrent-edit', id: version.item.id, kept: copy(newest.item), dropped: copy(version.item), from: version.side.name });
     }
     live.push({ newest, found });
@@ -216,11 +207,11 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
 
   // Ids: items wanting the same id (created concurrently) take it in born order, deleted items
   // included (an id is never reused), and the later ones get `<id>~2`, `<id>~3`, …
-  const wanted = (clock: ItemClock, id: string): string => clock[4] ?? id;
+  const wanted = (clock: ItemClock, id: string): string => wantedIdOf(clock) ?? id;
   const claims = new Map<string, Array<{ born: Stamp; entry?: (typeof live)[number] }>>();
   const claim = (id: string, born: Stamp, entry?: (typeof live)[number]) => claims.set(id, [...(claims.get(id) ?? []), { born, ...(entry ? { entry } : {}) }]);
-  for (const entry of live) claim(wanted(entry.newest.clock, entry.newest.item.id), [entry.newest.clock[2], entry.newest.clock[3]], entry);
-  for (const [key, tombstone] of Object.entries(deleted)) claim(tombstone[2], bornOf(key));
+  for (const entry of live) claim(wanted(entry.newest.clock, entry.newest.item.id), bornOf(entry.newest.clock), entry);
+  for (const [key, tombstone] of Object.entries(deleted)) claim(tombstoneOf(tombstone).wantedId, stampOfKey(key));
   const taken = new Set<string>();
   const labels = new Map<(typeof live)[number], string>();
   for (const [id, group] of [...claims].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
@@ -236,7 +227,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
   // In `order` (born keys) first, in that order; the rest after it, in creation order.
   const rank = new Map(order?.map((key, index) => [key, index]));
   const rankOf = (entry: (typeof live)[number]): number => rank.get(bornKey(entry.newest.clock)) ?? rank.size;
-  live.sort((a, b) => rankOf(a) - rankOf(b) || compareStamps([a.newest.clock[2], a.newest.clock[3]], [b.newest.clock[2], b.newest.clock[3]]));
+  live.sort((a, b) => rankOf(a) - rankOf(b) || compareStamps(bornOf(a.newest.clock), bornOf(b.newest.clock)));
   const items: T[] = [];
   const clocks: Record<string, ItemClock> = {};
   for (const entry of live) {
@@ -245,7 +236,7 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
     const id = wanted(clock, newest.id);
     const item = { ...newest, id: label };
     items.push(item);
-    clocks[label] = label === id ? [clock[0], clock[1], clock[2], clock[3]] : [clock[0], clock[1], clock[2], clock[3], id];
+    clocks[label] = newClock(atOf(clock), bornOf(clock), label === id ? undefined : id);
     for (const version of entry.found) {
       if (version.item.id !== label) conflicts.push({ kind, reason: 'id-collision', id: label, previousId: version.item.id, item: copy(item), from: version.side.name });
     }
@@ -255,13 +246,13 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
 
 /** Orders two versions of one item: the newer clock, then (equal clocks, different data) the larger JSON. */
 function compareVersions<T>(a: Version<T>, b: Version<T>): number {
-  const order = compareStamps(a.clock, b.clock);
+  const order = compareStamps(atOf(a.clock), atOf(b.clock));
   if (order !== 0) return order;
   const [x, y] = [JSON.stringify(a.item), JSON.stringify(b.item)];
   return x < y ? -1 : x > y ? 1 : 0;
 }
 
-function bornOf(key: string): Stamp {
+function stampOfKey(key: string): Stamp {
   const split = key.indexOf(':');
   return [Number(key.slice(0, split)), key.slice(split + 1)];
 }
