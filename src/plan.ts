@@ -2,7 +2,7 @@ import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions, typ
 import { advancedPast, idNumber, nextIds } from './artifacts/id-sequence.js';
 import { replaceTodos, TodosArtifact, type TodoSeed, type TodosChangeEvent } from './artifacts/todos.js';
 import { TypedEmitter, type Listener, type Unsubscribe } from './emitter.js';
-import { applyAdjust, type AdjustResult } from './envelope/apply.js';
+import { applyAdjust, type AdjustResult, type ApplyAdjustOptions } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, ConflictError, PlanloopError, StorageError } from './errors.js';
 import type { PlanEvents, TaskPlan } from './events.js';
@@ -91,7 +91,7 @@ export interface PlanTransaction {
   /** The plan's state when the transaction began. */
   readonly checkpoint: PlanState;
   /** `plan.adjust`, as part of this transaction. */
-  adjust(todoAdjust: TodoAdjustInput, options?: { inProgress?: string | undefined }): AdjustResult;
+  adjust(todoAdjust: TodoAdjustInput, options?: ApplyAdjustOptions): AdjustResult;
   /** Puts back the state as it was at the checkpoint, keeping changes others made meanwhile; ends the transaction. */
   rollback(): void;
   /** Keeps the transaction's changes; ends it. */
@@ -477,7 +477,7 @@ export class Plan {
    * turn's `todo_id`) starts that todo in the same change. Emits `plan-update` when the todos
    * changed. Throws `EnvelopeError`, changing nothing, on a bad adjust.
    */
-  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string | undefined } = {}): AdjustResult {
+  adjust(todoAdjust: TodoAdjustInput, options: ApplyAdjustOptions = {}): AdjustResult {
     return this.#adjust(todoAdjust, options, (recipe) => this.#update(recipe));
   }
 
@@ -577,7 +577,7 @@ export class Plan {
 
   #adjust(
     todoAdjust: TodoAdjustInput,
-    options: { inProgress?: string | undefined },
+    options: ApplyAdjustOptions,
     commit: (recipe: (state: PlanState) => { state: PlanState; meta: PlanChangeMeta } | null) => void,
   ): AdjustResult {
     let result: AdjustResult = { completed: [], replaced: [], ignored: [] };

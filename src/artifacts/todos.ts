@@ -20,8 +20,12 @@ export interface TodoSeed extends TodoInput {
   id?: string;
 }
 
-/** What `edit` takes: any fields but the id (an `id` in a patch is ignored). */
-export type TodoPatch = Partial<Omit<TodoItem, 'id'>> & { id?: string };
+/**
+ * What `edit` takes: any fields but the id (an `id` in a patch is ignored). An edit that changes
+ * the description or intent without naming `rewritten` clears the mark (the user's own edit);
+ * `rewritten: false` clears it too.
+ */
+export type TodoPatch = Partial<Omit<TodoItem, 'id' | 'rewritten'>> & { id?: string; rewritten?: boolean };
 
 /** The payload of `todos.onChange` and the plan's `todos-change` event. */
 export interface TodosChangeEvent {
@@ -61,6 +65,8 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
   };
   if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, { max: TODO_LIMITS.id });
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
+  // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
+  if (record.rewritten === true) (item as TodoSeed & { rewritten?: true }).rewritten = true;
   return item;
 }
 
@@ -83,7 +89,7 @@ function readSeeds(items: unknown, what: string): TodoSeed[] {
 
 /** Whether two todos hold the same values (an edit from one to the other changes nothing). */
 function sameTodo(a: TodoItem, b: TodoItem): boolean {
-  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
+  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn && a.rewritten === b.rewritten;
 }
 
 const freeze = (item: TodoItem): TodoItem => Object.freeze(item);
@@ -140,7 +146,11 @@ export function editTodos(
       issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
       return;
     }
-    const seed = readTodoSeed({ ...current, ...definedEntries(patch), id: current.id }, `[${index}]`, issues);
+    const fields = definedEntries(patch);
+    // A new text that does not say it is the model's (the user's or the host's edit) is approved text.
+    const retold = (fields.description !== undefined && fields.description !== current.description) || (fields.intent !== undefined && fields.intent !== current.intent);
+    const mark = retold && !('rewritten' in fields) ? { rewritten: false } : {};
+    const seed = readTodoSeed({ ...current, ...fields, ...mark, id: current.id }, `[${index}]`, issues);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save

@@ -5,6 +5,8 @@ import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provide
 import type { Plan, RunHandle } from '../plan.js';
 import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
+import { createActionGate } from './action-gate.js';
+import { readActionPolicy, type ActionPolicyOptions } from './action-policy.js';
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
 import { TurnMemory } from './turn-memory.js';
@@ -12,8 +14,11 @@ import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
 export type { LoopTool, LoopToolContext, LoopToolHandler, NarrateDeltaContext } from './dispatch-action.js';
 
-/** Options of {@link runWebAgent}. */
-export interface RunWebAgentOptions extends ActionHandlers {
+/**
+ * Options of {@link runWebAgent}. The action policy (`onApprove`, `approvalLevel`,
+ * `approvalTimeoutMs`, `maxActions`) is described in {@link ActionPolicyOptions}.
+ */
+export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions {
   plan: Plan;
   /** The user's request. */
   task: string;
@@ -158,6 +163,11 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   const observeTokens = wholeNumber(options.observeBudget ?? 400, 'observeBudget');
   const limits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
   for (const [name, value] of Object.entries(limits)) wholeNumber(value, `turnLimits.${name}`);
+  const approvalTimeoutMs = wholeNumber(options.approvalTimeoutMs ?? 300_000, 'approvalTimeoutMs');
+  const maxActions = wholeNumber(options.maxActions ?? 40, 'maxActions');
+  readActionPolicy(options, options.tools ?? {});
+  const urlOf = options.url === false ? undefined : (options.url ?? browserUrl);
+  const gate = createActionGate({ ...options, approvalTimeoutMs, maxActions, tools: options.tools, url: urlOf });
   const toolSpecs: TurnToolSpec[] = Object.entries(options.tools ?? {}).map(([name, tool]) =>
     typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name },
   );
@@ -212,7 +222,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
           : undefined;
       const page = options.observe ? await observePage(options.observe, { turn, plan, signal, maxTokens: observeTokens }) : undefined;
-      const url = options.url === false ? undefined : (options.url ?? browserUrl)();
+      const url = urlOf?.();
       let feedback: LLMMessage[] = [];
       let outcome: TurnOutcome | undefined;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -231,15 +241,23 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           temperature: options.temperature,
           maxTokens: options.maxTokens,
           onStep: step,
-          onAction: (action, index) => plan.emit('action', { runId, turn, index, action }),
+          onAction: (action, index, decision) => plan.emit('action', { runId, turn, index, action, ...decision }),
+          gate,
         });
+        if (gate.capped) break;
         if (outcome.ok) break;
         step('obs', `Rejected reply: ${outcome.error.message}`);
+        if (gate.capped) break;
         if (attempt === MAX_ATTEMPTS) throw outcome.error;
         feedback = [
           { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
           { role: 'user', content: retryMessage(outcome.error, outcome.done, outcome.observations) },
         ];
+      }
+      if (gate.capped) {
+        step('reflect', `Stopped: the run's limit of ${maxActions} actions is reached.`);
+        if (outcome?.ok) plan.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
+        return finish('action_limit');
       }
       if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
 
@@ -252,7 +270,14 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
       memory.record(turn, envelope, adjust, envelope.turn_planning?.todo_id ? plan.todos.get(envelope.turn_planning.todo_id)?.description : undefined);
       const planning = envelope.turn_planning;
-      const finishing = outcome.finishSummary !== undefined || planning?.is_last_turn === true;
+      // A refusal the model has not heard of yet keeps the run going: it may try another way or tell the user.
+      const refusedFinish = outcome.refusals > 0 && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
+      if (refusedFinish) {
+        const held: Observation = { kind: 'feedback', summary: 'The run did not finish: an action was refused this turn. Tell the user what was not done, then finish.' };
+        observations.push(held);
+        step('obs', held.summary);
+      }
+      const finishing = !refusedFinish && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
       step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
       plan.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
