@@ -205,7 +205,7 @@ export async function askApproval(hook: ApproveHook, request: ApprovalRequest, o
         .then(resolve, reject);
     });
     if (answer === STOPPED) return { approved: false, reason: 'the run was stopped' };
-    if (answer === TIMED_OUT) return { approved: false, reason: `no answer within ${Math.round(timeoutMs / 1000)} s` };
+    if (answer === TIMED_OUT) return { approved: false, reason: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
     return readApprovalAnswer(answer);
   } catch (error) {
     return { approved: false, reason: `the approval hook failed (${short(error instanceof Error ? error.message : String(error))})` };
