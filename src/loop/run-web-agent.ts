@@ -128,6 +128,21 @@ const MAX_ATTEMPTS = 2;
  * `AbortError` (code `aborted`). Any other failure (planning, the provider) emits `run-error` and
  * rejects with that error.
  *
+ * Every tool action passes the action policy first (see `ActionPolicyOptions`): each tool
+ * declares its `risk` (`'read'`, `'write'`, `'irreversible'`; undeclared: `'write'`); `onApprove`
+ * is asked before each action at or above `approvalLevel` (default: every action not `'read'`),
+ * and only a clear yes lets it run (a throw, `approvalTimeoutMs` without an answer, an abort or
+ * anything else is a no); without `onApprove`, `'irreversible'` actions are refused and the others
+ * run. A tool that finds out at run time that it is about to do something riskier asks through
+ * `context.confirm(step)`, under the same rules. A refusal never ends the run: the action does not
+ * run, the plan stays as the turn left it, the `action` event says `refused` and why, and the next
+ * prompt tells the model (a turn with a refusal does not finish the run). With `onApprove`, a todo
+ * the model rewrites (`replace`) is marked `rewritten` and the user is asked about it (a
+ * `'plan-change'` request) before the next tool action: a yes clears the mark, a no puts the text
+ * the user approved back and refuses the action. `maxActions` (default 40) bounds the tool actions
+ * of a run (run, failed or refused): the next one does not run and the run ends with reason
+ * `action_limit` after that turn.
+ *
  * When the run finishes through `task_finish` or `is_last_turn`, the last turn's todo is
  * completed. Events: `run-start`, `turn-start`, `action`, `turn-end` (with usage), `run-finish`,
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
@@ -136,16 +151,21 @@ const MAX_ATTEMPTS = 2;
  * (`plan.acquireRun`), and starting another while one runs, here or in another tab, throws code
  * `run_in_progress` naming the holder (`takeOver: true` takes it over instead). The run stops, as
  * an abort, when another tab takes the lease over or asks it to stop (`plan.requestStop()`).
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `observeBudget` 400, `resume` only
- * for the same task; each of these numbers must be a whole number of at least 0, else a
- * `ValidationError` (`invalid_input`) before any model call.
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `observeBudget` 400, `maxActions` 40,
+ * `approvalTimeoutMs` 300,000, `resume` only for the same task; each of these numbers must be a
+ * whole number of at least 0, else a `ValidationError` (`invalid_input`) before any model call, as
+ * for a tool `risk` or an `approvalLevel` that is not one of the known values.
  *
  * @example
  * ```ts
  * const result = await runWebAgent({
  *   plan,
  *   task: 'Show me the pricing page',
- *   tools: { navigate: ({ path }) => router.go(String(path)) },
+ *   tools: {
+ *     navigate: { risk: 'write', description: 'open a page {path}', run: ({ path }) => router.go(String(path)) },
+ *     subscribe: { risk: 'irreversible', description: 'subscribe to the newsletter', run: () => api.subscribe() },
+ *   },
+ *   onApprove: (request) => panel.requestApproval(request), // asked before navigate and subscribe
  *   onNarrateDelta: (delta, target, { text }) => bubble.show(text, target), // the words as they are written
  *   onNarrate: (text, target) => bubble.say(text, target), // the whole narrate: awaited
  *   announcePlan: (summary) => confirmWithSpace(summary),
