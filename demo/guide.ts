@@ -4,12 +4,13 @@
 // declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
 // time. A tour interrupted by a reload resumes from the stored plan without planning again.
 
-import { runWebAgent, type Plan, type RunResult } from 'planloop';
+import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { languageOf } from './language.js';
 import type { Narrator } from './narrator.js';
 import { SITE_PAGES } from './site.js';
-import { SITE_TOOL_DESCRIPTIONS, type SiteTool } from './site-tools.js';
+import { requestApproval } from './approval-prompt.js';
+import { SITE_TOOL_DESCRIPTIONS, SITE_TOOL_DETAILS, SITE_TOOL_RISKS, type SiteTool } from './site-tools.js';
 
 /**
  * What the demo remembers about the current tour, beside the plan (which holds its summary): the
@@ -143,7 +144,9 @@ export function createGuide(options: {
       name,
       {
         description: SITE_TOOL_DESCRIPTIONS[name as keyof typeof SITE_TOOL_DESCRIPTIONS],
-        run: (args: Record<string, unknown>, context: { signal: AbortSignal | undefined }) => tool(args, context.signal),
+        risk: SITE_TOOL_RISKS[name as keyof typeof SITE_TOOL_RISKS],
+        describe: SITE_TOOL_DETAILS[name as keyof typeof SITE_TOOL_DETAILS],
+        run: (args: Record<string, unknown>, context: LoopToolContext) => tool(args, context),
       },
     ]),
   );
@@ -237,6 +240,10 @@ export function createGuide(options: {
         observe: ({ maxTokens }) => options.observe(maxTokens),
         onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
         onAsk: (question, context) => askUser(question, context.signal),
+        // Moving around the site is the tour itself; what cannot be taken back (sending the trial
+        // form) waits for the user's Allow.
+        approvalLevel: 'irreversible',
+        onApprove: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking),
         announcePlan: async () => {
           updateRecord({ status: 'announcing' });
           setState('announcing');
