@@ -193,7 +193,8 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
 
 /**
  * What a tool action will do, in words for the user: the tool's `describe(args)`, else its
- * description with `{name}` placeholders filled from the arguments, else the name and arguments.
+ * description with `{name}` placeholders filled from the arguments (or as it is, for an action
+ * without arguments), else the name and arguments.
  *
  * @example
  * ```ts
@@ -215,6 +216,8 @@ export function describeToolAction(action: ToolAction, tool: LoopTool | undefine
     if (template && /\{\w+\}/.test(template)) {
       return clip(template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(action.args, key) ? clip(action.args[key], 80) : whole)), 300);
     }
+    // A description that takes no arguments says it all when none were given.
+    if (template && Object.keys(action.args).length === 0) return clip(template, 300);
   }
   return `${action.name} ${clip(action.args, 200)}`;
 }
