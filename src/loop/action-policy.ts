@@ -88,7 +88,14 @@ export type ApprovalAnswer = boolean | { readonly approved: boolean; readonly re
  */
 export type ApproveHook = (request: ApprovalRequest, context: { signal: AbortSignal }) => ApprovalAnswer | Promise<ApprovalAnswer>;
 
-/** What a tool's `ctx.confirm(step)` asks about: a step riskier than the tool declared. */
+/**
+ * What a tool's `ctx.confirm(step)` asks about: a step riskier than the tool declared.
+ *
+ * @example
+ * ```ts
+ * const step: ConfirmStep = { risk: 'irreversible', detail: 'Submit the form "Start trial"', url: '/trial' };
+ * ```
+ */
 export interface ConfirmStep {
   risk: ActionRisk;
   /** What will happen, in words for the user. */
@@ -97,10 +104,28 @@ export interface ConfirmStep {
   url?: string;
 }
 
-/** What `ctx.confirm(step)` answers: go on, or do not, with a reason the model can read. */
+/**
+ * What `ctx.confirm(step)` answers: go on, or do not, with a reason the model can read.
+ *
+ * @example
+ * ```ts
+ * const answer: ConfirmResult = await context.confirm(step);
+ * if (!answer.approved) return `not sent: ${answer.reason}`;
+ * ```
+ */
 export type ConfirmResult = { approved: true } | { approved: false; reason: string };
 
-/** The run options of the action policy (see `runWebAgent`). */
+/**
+ * The run options of the action policy (see `runWebAgent`). Defaults: no hook (then
+ * `'irreversible'` is refused), `approvalLevel` `'write'` with a hook, `approvalTimeoutMs` 300,000,
+ * `maxActions` 40.
+ *
+ * @example
+ * ```ts
+ * const policy: ActionPolicyOptions = { onApprove: (request) => panel.requestApproval(request), maxActions: 60 };
+ * await runWebAgent({ plan, task, tools, ...policy });
+ * ```
+ */
 export interface ActionPolicyOptions {
   /** Asked before actions at or above `approvalLevel`. Default: none (then `'irreversible'` actions are refused). */
   onApprove?: ApproveHook | undefined;
