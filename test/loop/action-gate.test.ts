@@ -152,6 +152,21 @@ describe('runWebAgent: the action policy with onApprove', () => {
     expect(prompt(1)).toContain('click was not run: the approval hook gave no clear yes.');
   });
 
+  it('words the request with the tool\'s describe(args), falling back to its description when describe throws', async () => {
+    const details: string[] = [];
+    const tools: Record<string, LoopTool> = {
+      send: { risk: 'irreversible', describe: (args) => `Send the message to ${String(args.to)}`, run: () => 'sent' },
+      broken: { risk: 'irreversible', description: 'archive {id}', describe: () => { throw new Error('oops'); }, run: () => 'archived' },
+    };
+    const { plan } = setup([turn('t1', [tool('send', { to: 'Ann' }), tool('broken', { id: 7 })]), turn('t2', [finish])]);
+    await runWebAgent({ ...base(plan, tools), onApprove: (request) => {
+        details.push(request.detail);
+        return true;
+      },
+    });
+    expect(details).toEqual(['Send the message to Ann', 'archive 7']);
+  });
+
   it('asks only from the chosen level on (approvalLevel), and never with "none"', async () => {
     const { ran, tools } = recordingTools();
     const asked: string[] = [];
