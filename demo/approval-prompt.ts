@@ -5,7 +5,7 @@
 import type { ApprovalRequest } from 'planloop';
 
 /** The panel's approval method, when the panel in use has one. */
-type PanelApproval = (request: ApprovalRequest) => Promise<{ approved: boolean; reason?: string }>;
+type PanelApproval = (request: ApprovalRequest, options?: { signal?: AbortSignal }) => Promise<{ approved: boolean; reason?: string }>;
 
 /**
  * Asks the user about `request`: through `panel.requestApproval` if present, else a box placed
@@ -14,7 +14,8 @@ type PanelApproval = (request: ApprovalRequest) => Promise<{ approved: boolean; 
  */
 export function requestApproval(panel: HTMLElement, anchor: HTMLElement, request: ApprovalRequest, signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
   const own = (panel as HTMLElement & { requestApproval?: PanelApproval }).requestApproval;
-  if (typeof own === 'function') return own.call(panel, request);
+  // The signal lets a panel that takes one close the question when the run no longer waits for it.
+  if (typeof own === 'function') return own.call(panel, request, { signal });
   return new Promise((resolve) => {
     const before = document.activeElement instanceof HTMLElement ? document.activeElement : null;
     const box = document.createElement('div');
