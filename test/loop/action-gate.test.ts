@@ -229,6 +229,20 @@ describe('runWebAgent: the action policy with onApprove', () => {
   });
 });
 
+describe('runWebAgent: a dry run', () => {
+  it('runs no tool and reports each action the model wanted, with approvalLevel read and a hook that says no', async () => {
+    const { ran, tools } = recordingTools();
+    const { plan, actions } = setup([turn('t1', [tool('look'), tool('click', { target: '#plan' }), tool('delete_account')]), turn('t2', [finish])]);
+    await runWebAgent({ ...base(plan, tools), approvalLevel: 'read', onApprove: () => false });
+    expect(ran).toEqual([]);
+    expect(actions.filter((event) => event.action.type === 'tool').map(({ decision, detail }) => `${decision}: ${detail}`)).toEqual([
+      'refused: read the page',
+      'refused: click #plan',
+      'refused: delete the account',
+    ]);
+  });
+});
+
 describe('runWebAgent: maxActions', () => {
   it('ends the run with action_limit at the first tool action past the cap (default 40), which does not run', async () => {
     const { ran, tools } = recordingTools();
