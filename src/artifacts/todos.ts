@@ -15,9 +15,11 @@ export interface TodoInput {
   expected_turn?: number;
 }
 
-/** What `reset` takes: a todo whose id is kept when given, assigned when not. */
+/** What `reset` takes: a todo whose id is kept when given, assigned when not (and its mark, from storage). */
 export interface TodoSeed extends TodoInput {
   id?: string;
+  /** The model rewrote it and the user has not approved the new text (see `TodoItem.rewritten`). */
+  rewritten?: true;
 }
 
 /**
@@ -66,7 +68,7 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
   if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, { max: TODO_LIMITS.id });
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
   // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
-  if (record.rewritten === true) (item as TodoSeed & { rewritten?: true }).rewritten = true;
+  if (record.rewritten === true) item.rewritten = true;
   return item;
 }
 
