@@ -66,7 +66,7 @@ test('a Japanese ask is planned and narrated in Japanese, and the trial form is 
   await expect(summary(page)).toHaveText('3つのプランを一緒に比べてから、トライアルのフォームでTeamプランのトライアルを始めます。');
   await shot(page, testInfo, '1-japanese-plan');
   await page.keyboard.press('Space');
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Allow' }).click({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 20_000 });
   await expect(page.locator('#run-status')).toHaveText('Tour finished: プランを比較し、Teamのトライアルを始めました。', { timeout: 20_000 });
   const { said, locales } = await log();
   expect(locales).toEqual(['ja']);

