@@ -93,7 +93,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
     return {
       kind: 'action',
       tool: action.name,
-      args: action.args,
+      args: structuredClone(action.args),
       risk,
       detail,
       ...(todo ? { todo: { id: todo.id, description: todo.description } } : {}),
@@ -122,7 +122,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
         {
           kind: 'plan-change',
           tool: action.name,
-          args: action.args,
+          args: structuredClone(action.args),
           risk,
           detail: original ? `The assistant changed this step after you approved the plan. It was: "${clip(original.description, 200)}"` : 'The assistant changed this step after you approved the plan.',
           todo: { id: todo.id, description: todo.description },

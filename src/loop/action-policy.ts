@@ -53,7 +53,7 @@ export interface ApprovalRequest {
   readonly kind: 'action' | 'plan-change';
   /** The tool's name (kind `'action'`; for a plan change, the tool about to run). */
   readonly tool?: string;
-  /** The tool's arguments, as the model wrote them (untrusted). */
+  /** The tool's arguments, as the model wrote them (untrusted; a copy: changing it changes nothing that runs). */
   readonly args?: Readonly<Record<string, unknown>>;
   readonly risk: ActionRisk;
   /** What will happen, in words for the user ("Submit the form 'Start trial' on /trial"). */
