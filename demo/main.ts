@@ -2,7 +2,8 @@
 //
 // Test hooks (used by e2e/demo*.spec.ts, harmless otherwise): `window.__demo` exposes the plan and
 // how many model calls each role made (`calls.plan` counts planning calls), and
-// `<body data-ready="true">` says start-up (hydration, resume decision) is over.
+// `<body data-ready="true">` says start-up (hydration, resume decision) is over. With `?hold=1`
+// the offline model holds each answer's last chunk until `window.__demo.release()`.
 
 import {
   Plan,
@@ -29,6 +30,8 @@ import { startSite } from './site.js';
 interface DemoHooks {
   plan: Plan;
   calls: { plan: number; turn: number; edit: number };
+  /** Lets the offline model send the last chunk it holds (`?hold=1`). */
+  release(): void;
   settings: DemoSettings;
 }
 
@@ -50,6 +53,9 @@ const byId = <T extends HTMLElement>(id: string): T => document.getElementById(i
 definePlanPanel();
 const settingsStore = new SettingsStore();
 const calls = { plan: 0, turn: 0, edit: 0 };
+/** Answers the offline model holds open (`?hold=1`), released by `window.__demo.release()`. */
+const held: Array<() => void> = [];
+const holdAnswer = (): Promise<void> => new Promise((release) => held.push(release));
 const pace = (): Pace => createPace(query.get('fast') === '1' || settingsStore.settings.speed === 'fast');
 
 const view = byId<HTMLElement>('view');
@@ -93,7 +99,7 @@ function model(settings: DemoSettings): LLMProvider {
     settings.mode === 'openai'
       ? 'The endpoint needs a base URL and a model; using the offline stand-in meanwhile.'
       : 'Offline stand-in model: it reads the prompt and plays a few canned tours. No network, no key. Connect a real model in Settings.';
-  return createOfflineModel({ pace });
+  return createOfflineModel({ pace, beforeLastChunk: query.has('hold') ? holdAnswer : undefined });
 }
 
 function llmFor(settings: DemoSettings) {
@@ -142,6 +148,9 @@ window.__demo = {
     return plan;
   },
   calls,
+  release: () => {
+    for (const release of held.splice(0)) release();
+  },
   get settings() {
     return settingsStore.settings;
   },

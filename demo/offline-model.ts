@@ -26,6 +26,11 @@ export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
 export interface OfflineModelOptions {
   /** Read on every call, so the speed setting applies at once. */
   pace: () => Pace;
+  /**
+   * Awaited before each answer's last chunk, when given: e2e tests hold the answer open with it, so
+   * that they act while the model is still writing however slow the machine is (`?hold=1`).
+   */
+  beforeLastChunk?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -39,7 +44,7 @@ export interface OfflineModelOptions {
 export function createOfflineModel(options: OfflineModelOptions): LLMProvider {
   return createFunctionProvider((request) => {
     const text = answer(request);
-    return chunked(text, options.pace(), request.signal);
+    return chunked(text, options.pace(), request.signal, options.beforeLastChunk);
   });
 }
 
@@ -144,10 +149,24 @@ function languageName(locale: string): string {
 }
 
 /** Streams `text` in chunks with a pause before each, stopping on abort. */
-async function* chunked(text: string, pace: Pace, signal: AbortSignal | undefined): AsyncIterable<string> {
+async function* chunked(text: string, pace: Pace, signal: AbortSignal | undefined, beforeLast?: () => Promise<void>): AsyncIterable<string> {
   const points = Array.from(text);
   for (let i = 0; i < points.length; i += pace.chunkSize) {
     await sleep(pace.chunkDelayMs, signal);
+    if (beforeLast && i + pace.chunkSize >= points.length) await unlessAborted(beforeLast(), signal);
     yield points.slice(i, i + pace.chunkSize).join('');
   }
+}
+
+/** Waits for `wait`, or rejects with the signal's reason as soon as it aborts. */
+function unlessAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = (): void => reject(signal?.reason);
+    signal?.addEventListener('abort', onAbort, { once: true });
+    void wait.then(() => {
+      signal?.removeEventListener('abort', onAbort);
+      resolve();
+    });
+  });
 }

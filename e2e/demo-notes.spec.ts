@@ -5,7 +5,8 @@ import { test, expect, openDemo as open, shot } from './fixtures.js';
 // The demo's notes with its offline model (issue 15, part 5): a long note edited in place (only
 // the paragraph changes), the edit shown as it streams, typing while the model works merged with
 // its edit, a refusal shown as such, Stop discarding the edit, and an overlapping edit kept as the
-// user typed it. `?chunk=<ms>` slows the offline model's stream so a test can act while it runs.
+// user typed it. `?chunk=<ms>` slows the offline model's stream; `?hold=1` holds each answer's last
+// chunk until the test calls `window.__demo.release()`, so a test acts while the model writes.
 
 test.use({ viewport: { width: 1280, height: 860 } });
 
@@ -83,8 +84,9 @@ test('a long note is edited in place: the draft shows as it streams, only the pa
 });
 
 test('typing in another paragraph while the model edits: the two edits are merged, both survive', async ({ page }, testInfo) => {
-  // 400 ms before each chunk: the answer takes seconds, the typing a fraction of one.
-  await openHandbook(page, '/?fast=1&chunk=400');
+  // The model holds its answer's last chunk until the test has typed (`hold=1`): a slow machine
+  // once typed for longer than the whole answer took, and the edit ended before the typing.
+  await openHandbook(page, '/?fast=1&chunk=50&hold=1');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(status(page)).toHaveText('The model is editing the note in place…');
   const typed = ' Ask for their time zone too.';
@@ -93,8 +95,9 @@ test('typing in another paragraph while the model edits: the two edits are merge
   await expect.poll(() => stored(page)).toContain(typed);
   await expect(page.getByRole('button', { name: 'Stop' })).toBeVisible();
   await shot(page, testInfo, '1-typing-while-editing');
+  await page.evaluate(() => window.__demo!.release());
 
-  await expect(status(page)).toContainText('Merged with your changes', { timeout: 15_000 });
+  await expect(status(page)).toContainText('Merged with your changes');
   await expect(status(page)).toHaveText(/^Edited in place by the model: 1 passage changed, the rest untouched \(.*\)\. Merged with your changes: you edited the note while the model worked, and both edits are kept\.$/);
   const both = EDITED.replace('it decides which plan you end the tour on.', `it decides which plan you end the tour on.${typed}`);
   await expect(content(page)).toHaveValue(both);
@@ -130,7 +133,7 @@ test('an instruction the model cannot follow is declined as such; the note is un
 });
 
 test('Stop in the middle of an edit: nothing is stored, then or later', async ({ page }, testInfo) => {
-  await openHandbook(page, '/?fast=1&chunk=300');
+  await openHandbook(page, '/?fast=1&chunk=20&hold=1');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(status(page)).toHaveText('The model is editing the note in place…');
   await page.getByRole('button', { name: 'Stop' }).click();
@@ -139,24 +142,24 @@ test('Stop in the middle of an edit: nothing is stored, then or later', async ({
   await expect(page.locator('#note-draft')).toBeHidden();
   await expect(page.getByRole('button', { name: 'Stop' })).toBeHidden();
   await expect(page.getByRole('button', { name: 'Apply' })).toBeVisible();
-  // Longer than the rest of the answer would have taken.
-  await page.waitForTimeout(3000);
+  // Let the held answer go: the stopped edit must not land when the model would have finished.
+  await page.evaluate(() => window.__demo!.release());
   await expect(content(page)).toHaveValue(TOUR_HANDBOOK);
   expect(await stored(page)).toBe(TOUR_HANDBOOK);
   await expect(status(page)).toHaveText('Edit cancelled; the note is unchanged.');
 });
 
 test('typing in the paragraph the model edits: a conflict, the user’s text kept and the model’s version shown', async ({ page }, testInfo) => {
-  await openHandbook(page, '/?fast=1&chunk=400');
+  await openHandbook(page, '/?fast=1&chunk=50&hold=1');
   await page.getByRole('button', { name: 'Apply' }).click();
   await expect(status(page)).toHaveText('The model is editing the note in place…');
   await typeAfter(page, 'no questions asked.', ' Ask why, though.');
   const mine = TOUR_HANDBOOK.replace('no questions asked.', 'no questions asked. Ask why, though.');
   await expect.poll(() => stored(page)).toBe(mine);
+  await page.evaluate(() => window.__demo!.release());
 
   await expect(status(page)).toHaveText(
     /^Conflict: you changed the same place as the model \(line \d+\), so your text was kept and the model’s edit was not applied\. Its version is below\.$/,
-    { timeout: 15_000 },
   );
   await expect(content(page)).toHaveValue(mine);
   expect(await stored(page)).toBe(mine);

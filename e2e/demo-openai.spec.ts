@@ -79,6 +79,9 @@ test('the key can be kept for the tab in sessionStorage, never in localStorage',
   await page.getByLabel('API key (optional)').fill(KEY);
   await page.getByLabel('Keep the key for this tab (sessionStorage)').check();
   await page.locator('#settings-save').click();
+  // What the user waits for before leaving: the settings applied (they are saved when the dialog
+  // closes, a moment after the click; reopening at once raced that save, 1 run in 48).
+  await expect(page.locator('#model-badge')).toHaveText(`Model: ${model} at ${FAKE}/v1 (OpenAI-compatible).`);
   await open(page);
   expect(await page.evaluate(() => JSON.stringify({ ...localStorage }))).not.toContain(KEY);
   expect(await page.evaluate(() => JSON.stringify({ ...sessionStorage }))).toContain(KEY);

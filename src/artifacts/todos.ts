@@ -38,7 +38,9 @@ export interface TodosChangeEvent {
 
 /**
  * The longest todo fields, in characters: a description is one user-facing line, an intent one
- * word. Longer input (a model that pasted a page into a todo) is refused, not stored.
+ * word. Longer input (a model that pasted a page into a todo) is refused, not stored. The caps
+ * apply to what is written now (by the model, the host or the user); a plan stored before they
+ * existed (0.1 had none) opens as it was, and its long todos stay usable.
  *
  * @example
  * ```ts
@@ -49,7 +51,9 @@ export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
 
 /**
  * Checks one todo (an id is optional; a missing status becomes `pending`) and pushes what is
- * wrong under `path`. Returns the todo to keep: trimmed, without `undefined` fields.
+ * wrong under `path`. Returns the todo to keep: trimmed, without `undefined` fields. `limits`
+ * are the caps to hold the text fields to: {@link TODO_LIMITS} by default; a stored snapshot is
+ * read with none, and an edit caps only the fields it writes.
  *
  * @example
  * ```ts
@@ -57,15 +61,16 @@ export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
  * readTodoSeed({ intent: 'narrate', description: ' Hi ' }, '[0]', issues); // { intent: 'narrate', description: 'Hi', status: 'pending' }
  * ```
  */
-export function readTodoSeed(value: unknown, path: string, issues: ValidationIssue[]): TodoSeed {
+export function readTodoSeed(value: unknown, path: string, issues: ValidationIssue[], limits: Partial<typeof TODO_LIMITS> = TODO_LIMITS): TodoSeed {
   const record = readRecord(value, path, issues);
   if (!record) return { intent: '', description: '' };
+  const cap = (field: keyof typeof TODO_LIMITS) => (limits[field] === undefined ? {} : { max: limits[field] });
   const item: TodoSeed = {
-    intent: readText(record.intent, pathOf(path, 'intent'), issues, { max: TODO_LIMITS.intent }),
-    description: readText(record.description, pathOf(path, 'description'), issues, { max: TODO_LIMITS.description }),
+    intent: readText(record.intent, pathOf(path, 'intent'), issues, cap('intent')),
+    description: readText(record.description, pathOf(path, 'description'), issues, cap('description')),
     status: record.status === undefined ? 'pending' : readOneOf(record.status, TODO_STATUSES, pathOf(path, 'status'), issues),
   };
-  if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, { max: TODO_LIMITS.id });
+  if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, cap('id'));
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
   // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
   if (record.rewritten === true) item.rewritten = true;
@@ -148,11 +153,13 @@ export function editTodos(
       issues.push({ path: `[${index}].patch`, message: 'must be an object of the fields to change' });
       return;
     }
-    const fields = definedEntries(patch);
+    // Caps hold what this edit writes, not text stored before the caps existed.
+    const written = definedEntries(patch);
+    const limits = Object.fromEntries(Object.entries(TODO_LIMITS).filter(([field]) => field in written));
     // A new text that does not say it is the model's (the user's or the host's edit) is approved text.
-    const retold = (fields.description !== undefined && fields.description !== current.description) || (fields.intent !== undefined && fields.intent !== current.intent);
-    const mark = retold && !('rewritten' in fields) ? { rewritten: false } : {};
-    const seed = readTodoSeed({ ...current, ...fields, ...mark, id: current.id }, `[${index}]`, issues);
+    const retold = (written.description !== undefined && written.description !== current.description) || (written.intent !== undefined && written.intent !== current.intent);
+    const mark = retold && !('rewritten' in written) ? { rewritten: false } : {};
+    const seed = readTodoSeed({ ...current, ...written, ...mark, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save

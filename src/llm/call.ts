@@ -39,7 +39,15 @@ export interface ModelReply {
  * ```
  */
 export async function callModel(provider: LLMProvider, request: LLMRequest, options: CallModelOptions = {}): Promise<ModelReply> {
-  const signal = withTimeout(request.signal, options.timeoutMs);
+  const deadline = withTimeout(request.signal, options.timeoutMs);
+  try {
+    return await readReply(provider, request, options, deadline.signal);
+  } finally {
+    deadline.clear();
+  }
+}
+
+async function readReply(provider: LLMProvider, request: LLMRequest, options: CallModelOptions, signal: AbortSignal | undefined): Promise<ModelReply> {
   throwIfAborted(signal);
   const iterator = streamOrGenerate(provider, signal ? { ...request, signal } : request)[Symbol.asyncIterator]();
   let text = '';
@@ -80,17 +88,47 @@ export async function callModel(provider: LLMProvider, request: LLMRequest, opti
   return { text, finishReason, usage };
 }
 
+/** A signal bounded by a timeout, and the way to stop its timer once the call is over. */
+export interface Deadline {
+  /** Aborts when the caller's signal aborts or the time is up (reason: a `TimeoutError`). */
+  readonly signal: AbortSignal | undefined;
+  /** Stops the timer and unlinks the caller's signal. Call it when the bounded work ends. */
+  clear(): void;
+}
+
 /**
  * `signal` bounded by a timeout. `0`, `Infinity` or nothing means no timeout; timers overflow past
  * 2^31 - 1 ms (about 24.8 days) and would fire at once, so longer is none too.
  *
+ * The timer is our own and held until `clear()`: `AbortSignal.any([signal, AbortSignal.timeout(ms)])`
+ * keeps its sources only weakly, so once nothing else refers to the timeout signal the garbage
+ * collector may take it and the timeout never fires (nodejs/node#57736; Chromium 156 held it in our
+ * test, but nothing in the spec promises that).
+ *
  * @example
  * ```ts
- * const signal = withTimeout(options.signal, 30_000);
+ * const deadline = withTimeout(options.signal, 30_000);
+ * try {
+ *   await callModel(provider, { messages, signal: deadline.signal });
+ * } finally {
+ *   deadline.clear();
+ * }
  * ```
  */
-export function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): AbortSignal | undefined {
-  if (!timeoutMs || timeoutMs > 2_147_483_647) return signal;
-  const timeout = AbortSignal.timeout(timeoutMs);
-  return signal ? AbortSignal.any([signal, timeout]) : timeout;
+export function withTimeout(signal: AbortSignal | undefined, timeoutMs: number | undefined): Deadline {
+  if (!timeoutMs || timeoutMs > 2_147_483_647 || signal?.aborted) return { signal, clear: () => {} };
+  const controller = new AbortController();
+  const onAbort = (): void => controller.abort(signal?.reason);
+  signal?.addEventListener('abort', onAbort, { once: true });
+  const timer = setTimeout(() => {
+    signal?.removeEventListener('abort', onAbort);
+    controller.abort(new DOMException(`The operation timed out after ${timeoutMs} ms.`, 'TimeoutError'));
+  }, timeoutMs);
+  return {
+    signal: controller.signal,
+    clear: () => {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
+    },
+  };
 }

@@ -82,7 +82,23 @@ export async function editDocument(
   throwIfAborted(options.signal);
   const providerName = typeof provider.name === 'string' && provider.name !== '' ? provider.name : undefined;
   const mode = asked !== 'auto' ? asked : doc.content.length >= EDITS_MIN_CHARS && !wantsRewrite(instruction) ? 'edits' : 'rewrite';
-  const signal = withTimeout(options.signal, timeoutMs);
+  const deadline = withTimeout(options.signal, timeoutMs);
+  try {
+    return await askForEdit(provider, doc, instruction, options, { retries, mode, providerName }, deadline.signal);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** The attempts of {@link editDocument}, within its deadline's `signal`. */
+async function askForEdit(
+  provider: LLMProvider,
+  doc: { title: string; content: string; id?: string | undefined },
+  instruction: string,
+  options: EditDocumentOptions,
+  { retries, mode, providerName }: { retries: number; mode: 'rewrite' | 'edits'; providerName: string | undefined },
+  signal: AbortSignal | undefined,
+): Promise<EditDocumentResult> {
   const messages: LLMMessage[] = [
     { role: 'system', content: mode === 'edits' ? EDITS_SYSTEM_PROMPT : REWRITE_SYSTEM_PROMPT },
     { role: 'user', content: editPrompt(doc, instruction) },

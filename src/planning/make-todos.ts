@@ -227,7 +227,22 @@ export async function planTodos(provider: LLMProvider, input: PlanInput, options
   }
   throwIfAborted(options.signal);
   // One bound over every attempt, not one per attempt.
-  const signal = withTimeout(options.signal, timeoutMs);
+  const deadline = withTimeout(options.signal, timeoutMs);
+  try {
+    return await askForPlan(provider, parsedInput, options, retries, deadline.signal);
+  } finally {
+    deadline.clear();
+  }
+}
+
+/** The planning attempts of {@link planTodos}, within its deadline's `signal`. */
+async function askForPlan(
+  provider: LLMProvider,
+  parsedInput: PlanInput,
+  options: MakeTodosOptions & { planner?: PlannerConfig },
+  retries: number,
+  signal: AbortSignal | undefined,
+): Promise<PlannedTodos> {
 
   const messages: LLMMessage[] = [
     { role: 'system', content: plannerSystem(options.planner ?? {}) },

@@ -121,7 +121,8 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
   const issues: ValidationIssue[] = [];
   if (version !== undefined) readCount(version, 'version', issues);
   const todos = readArray(raw.todos ?? [], 'todos', issues, (todo, path) => {
-    const seed = readTodoSeed(todo, path, issues);
+    // No length caps on what an earlier version stored and read: the caps hold new writes only.
+    const seed = readTodoSeed(todo, path, issues, {});
     if (seed.id === undefined) issues.push({ path: `${path}.id`, message: 'is required (a string)' });
     return seed as TodoItem;
   });

@@ -67,7 +67,8 @@ describe('parseModelJson', () => {
     const started = performance.now();
     const result = parseModelJson(text);
     expect(result.ok && (result.value as { todos: unknown[] }).todos).toHaveLength(2000);
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A guard against super-linear reading, not a speed test (a few ms here; npm run bench measures).
+    expect(performance.now() - started).toBeLessThan(3_000);
   });
 });
 
@@ -81,8 +82,8 @@ describe('matchingClose', () => {
     const text = '['.repeat(50_000) + '}'.repeat(50_000);
     const started = performance.now();
     expect(matchingClose(text, 0)).toBe(-1);
-    // Quadratic before: ~8 s for this 100 KB text.
-    expect(performance.now() - started).toBeLessThan(500);
+    // A guard against quadratic work, not a speed test: ~8 s before for this 100 KB text, a few ms now.
+    expect(performance.now() - started).toBeLessThan(2_000);
     expect(matchingClose('[{[}x]', 0)).toBe(5); // `}` closes `{` and the `[` inside it; `]` closes the rest
     expect(matchingClose('[}]', 0)).toBe(2); // a stray closer with no opener is ignored
   });
@@ -91,8 +92,8 @@ describe('matchingClose', () => {
     const text = '{"' + 'a"'.repeat(100_000); // 200 KB, an unterminated string full of quotes
     const started = performance.now();
     const result = parseModelJson(text);
-    // ~17 s before: the whole span went through jsonrepair.
-    expect(performance.now() - started).toBeLessThan(1000);
+    // A guard, not a speed test: ~17 s before (the whole span went through jsonrepair).
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(result).toMatchObject({ ok: false, truncated: true });
     expect(result.ok || result.error).toMatch(/too long to repair/);
     // Valid JSON of any length is still read, and short malformed JSON is still repaired.

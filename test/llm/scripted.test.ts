@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { AbortError, ProviderError } from '../../src/errors.js';
 import type { LLMChunk, LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
@@ -75,27 +75,45 @@ describe('createScriptedProvider', () => {
   });
 
   it('waits delayMs before each chunk', async () => {
-    const llm = createScriptedProvider('abcdef', { chunkSize: 2, delayMs: 30 });
-    const started = Date.now();
-    const times: number[] = [];
-    for await (const c of llm.stream(ask('a'))) if (c.type === 'text-delta') times.push(Date.now() - started);
-    expect(times).toHaveLength(3);
-    expect(times[0]).toBeGreaterThanOrEqual(25);
-    expect(times[2]).toBeGreaterThanOrEqual(85);
+    vi.useFakeTimers();
+    try {
+      const llm = createScriptedProvider('abcdef', { chunkSize: 2, delayMs: 30 });
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const c of llm.stream(ask('a'))) if (c.type === 'text-delta') seen.push(c.delta);
+      })();
+      await vi.advanceTimersByTimeAsync(29);
+      expect(seen).toEqual([]);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(seen).toEqual(['ab']);
+      await vi.advanceTimersByTimeAsync(59);
+      expect(seen).toEqual(['ab', 'cd']);
+      await vi.advanceTimersByTimeAsync(1);
+      expect(seen).toEqual(['ab', 'cd', 'ef']);
+      await reading;
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('honours an abort during a delay', async () => {
-    const llm = createScriptedProvider('abcdef', { chunkSize: 1, delayMs: 1000 });
-    const controller = new AbortController();
-    const seen: string[] = [];
-    const started = Date.now();
-    setTimeout(() => controller.abort(), 20);
-    const error = await (async () => {
-      for await (const c of llm.stream(ask('a', { signal: controller.signal }))) if (c.type === 'text-delta') seen.push(c.delta);
-    })().catch((x: unknown) => x);
-    expect(error).toBeInstanceOf(AbortError);
-    expect(seen).toEqual([]);
-    expect(Date.now() - started).toBeLessThan(500);
+    vi.useFakeTimers();
+    try {
+      const llm = createScriptedProvider('abcdef', { chunkSize: 1, delayMs: 1000 });
+      const controller = new AbortController();
+      const seen: string[] = [];
+      const reading = (async () => {
+        for await (const c of llm.stream(ask('a', { signal: controller.signal }))) if (c.type === 'text-delta') seen.push(c.delta);
+      })().catch((x: unknown) => x);
+      await vi.advanceTimersByTimeAsync(20);
+      controller.abort();
+      // Settles without the clock reaching the end of the delay.
+      const error = await reading;
+      expect(error).toBeInstanceOf(AbortError);
+      expect(seen).toEqual([]);
+    } finally {
+      vi.useRealTimers();
+    }
     const generate = createScriptedProvider('x', { delayMs: 1000 }).generate(ask('a', { signal: AbortSignal.timeout(10) }));
     expect(((await generate.catch((x: unknown) => x)) as AbortError).code).toBe('timeout');
   });

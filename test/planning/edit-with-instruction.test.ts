@@ -179,11 +179,11 @@ describe('editDocument', () => {
     expect(before.calls).toHaveLength(0);
 
     const stalled = createScriptedProvider([block('nowhere', 'x'), GOOD_EDIT], { delayMs: 15, chunkSize: 8 });
-    const started = Date.now();
     const error = await rejection(editDocument(stalled, LONG_DOC, 'Five seats.', { timeoutMs: 150 }));
+    // The retry was started and cut short: one bound over both attempts (a bound per attempt would
+    // have let the good second answer through).
     expect(error.code).toBe('timeout');
     expect(stalled.calls).toHaveLength(2);
-    expect(Date.now() - started).toBeLessThan(1000);
   });
 
   test('a provider that ignores the signal is not waited for', async () => {

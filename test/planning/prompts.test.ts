@@ -115,10 +115,12 @@ describe('the planner prompt', () => {
 describe('plannerUserMessage on long host input', () => {
   test('keeps the task on one line in linear time, however many spaces it holds', async () => {
     const { plannerUserMessage } = await import('../../src/planning/prompts.js');
-    const task = `${'word '.repeat(10)}${' '.repeat(100_000)}x\n\ny`;
+    const task = `${'word '.repeat(10)}${' '.repeat(400_000)}x\n\ny`;
     const started = performance.now();
     const message = plannerUserMessage({ task });
-    expect(performance.now() - started).toBeLessThan(1_000); // 3.6 s with the backtracking pattern
+    // A guard against backtracking, not a speed test: about a minute with the backtracking pattern
+    // (3.6 s at 100 KB), a few ms now.
+    expect(performance.now() - started).toBeLessThan(3_000);
     expect(message.split('\n')[0]?.endsWith('x y')).toBe(true);
   });
 });

@@ -122,12 +122,10 @@ describe('createIndexedDbAdapter: a blocked or vanishing database', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(upgrade.blocked).toBe(true);
 
-    const started = Date.now();
-    const error = await within(adapter.load().then(() => 'loaded', (caught: unknown) => caught), 1000, 'load');
+    const error = await within(adapter.load().then(() => 'loaded', (caught: unknown) => caught), 5000, 'load');
     expect(error).toBeInstanceOf(StorageError);
     expect(error).toMatchObject({ code: 'storage_error', reason: 'blocked', operation: 'load' });
     expect((error as Error).message).toMatch(/did not open within 200 ms/);
-    expect(Date.now() - started).toBeLessThan(900);
     await expect(adapter.save(snapshotOf([], []))).rejects.toMatchObject({ reason: 'blocked' });
 
     // Tab 1 goes away: the upgrade runs, and the adapter's open, waiting all along, completes.
