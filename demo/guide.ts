@@ -10,14 +10,15 @@
 // announced once: the run's start and end by the status line, steps by the panel
 // (`announce="steps"`), the narration by its own live region.
 
-import { runWebAgent, type Plan, type RunResult } from 'planloop';
+import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, type GuideWords } from './guide-words.js';
 import { languageOf } from './language.js';
 import type { Narrator } from './narrator.js';
 import { spokenLanguage, type Lang } from './phrases.js';
 import { SITE_PAGES } from './site.js';
-import { SITE_TOOL_DESCRIPTIONS, type SiteTool } from './site-tools.js';
+import { requestApproval } from './approval-prompt.js';
+import { SITE_TOOL_DESCRIPTIONS, SITE_TOOL_DETAILS, SITE_TOOL_RISKS, type SiteTool } from './site-tools.js';
 
 /**
  * What the demo remembers about the current tour, beside the plan (which holds its summary): the
@@ -177,7 +178,9 @@ export function createGuide(options: {
       name,
       {
         description: SITE_TOOL_DESCRIPTIONS[name as keyof typeof SITE_TOOL_DESCRIPTIONS],
-        run: (args: Record<string, unknown>, context: { signal: AbortSignal | undefined }) => keepingFocus(() => tool(args, context.signal)),
+        risk: SITE_TOOL_RISKS[name as keyof typeof SITE_TOOL_RISKS],
+        describe: SITE_TOOL_DETAILS[name as keyof typeof SITE_TOOL_DETAILS],
+        run: (args: Record<string, unknown>, context: LoopToolContext) => keepingFocus(() => tool(args, context)),
       },
     ]),
   );
@@ -281,6 +284,10 @@ export function createGuide(options: {
         observe: ({ maxTokens }) => options.observe(maxTokens),
         onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
         onAsk: (question, context) => askUser(question, context.signal),
+        // Moving around the site is the tour itself; what cannot be taken back (sending the trial
+        // form) waits for the user's Allow.
+        approvalLevel: 'irreversible',
+        onApprove: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking),
         announcePlan: async () => {
           updateRecord({ status: 'announcing' });
           setState('announcing');

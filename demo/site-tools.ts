@@ -1,13 +1,35 @@
 // The guide's tools on the Orbitly site: navigate, click and fill. Each takes the model's `args`,
 // checks them, acts, and returns a short result the loop turns into an observation. They act on
-// the site only (`#view` and the site links), never on the guide's own controls.
+// the site only (`#view` and the site links), never on the guide's own controls. Each declares its
+// risk; a click that would submit a form asks the user first (through the run's `confirm`).
 
+import type { ActionRisk, ConfirmResult, ConfirmStep } from 'planloop';
 import { resolveTarget } from 'planloop/dom';
 import { sleep, type Pace } from './pace.js';
 import { SITE_PAGES, normalisePath, type SiteRouter } from './site.js';
 
+/** What a site tool gets besides its args: the run's signal, and a way to ask before a riskier step. */
+export interface SiteToolContext {
+  signal?: AbortSignal | undefined;
+  /** The run's `ctx.confirm`; without it (a tool called outside a run) a riskier step is refused. */
+  confirm?: ((step: ConfirmStep) => Promise<ConfirmResult>) | undefined;
+}
+
 /** A tool: the model's args in, a result out; throwing makes an error observation. */
-export type SiteTool = (args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+export type SiteTool = (args: Record<string, unknown>, context?: SiteToolContext) => Promise<unknown>;
+
+/**
+ * How consequential each tool is (see planloop's action policy): all three change the page, none
+ * is irreversible by itself. A click that submits a form is, and asks the user at run time.
+ */
+export const SITE_TOOL_RISKS: Record<'navigate' | 'click' | 'fill', ActionRisk> = { navigate: 'write', click: 'write', fill: 'write' };
+
+/** What each tool will do, in words for the user approving it. */
+export const SITE_TOOL_DETAILS: Record<'navigate' | 'click' | 'fill', (args: Record<string, unknown>) => string> = {
+  navigate: (args) => `Open the page ${String(args.path ?? args.url ?? '')}`,
+  click: (args) => `Click ${String(args.target ?? args.selector ?? '')}`,
+  fill: (args) => `Type "${String(args.value ?? '')}" into ${String(args.target ?? args.selector ?? '')}`,
+};
 
 /** What each tool does, for the model (the loop puts these in the per-turn prompt when it can). */
 export const SITE_TOOL_DESCRIPTIONS = {
@@ -40,8 +62,16 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       return { page: path, title: page.title };
     },
 
-    async click(args, signal) {
+    async click(args, context = {}) {
+      const { signal } = context;
       const target = element(args, 'click');
+      // Sending a form cannot be taken back: the user says yes first (the trial form's submit).
+      const form = submittedForm(target);
+      if (form) {
+        const step: ConfirmStep = { risk: 'irreversible', detail: `Submit the form "${formName(form, target)}" on ${router.path}`, url: router.path };
+        const answer = context.confirm ? await context.confirm(step) : { approved: false as const, reason: 'no one can approve sending a form here' };
+        if (!answer.approved) return { clicked: false, notSent: `the form was not sent: ${answer.reason}`, page: router.path };
+      }
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
       target.classList.add('guide-highlight');
       await sleep(options.pace().actionPauseMs, signal);
@@ -52,7 +82,8 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       return { clicked: String(args.target ?? args.selector), page: router.path };
     },
 
-    async fill(args, signal) {
+    async fill(args, context = {}) {
+      const { signal } = context;
       const target = element(args, 'fill');
       const value = args.value === undefined ? '' : String(args.value);
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
@@ -83,4 +114,18 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       return { filled: String(args.target), value };
     },
   };
+}
+
+/** The form a click on `element` would submit, if it would. */
+function submittedForm(element: HTMLElement): HTMLFormElement | null {
+  const control = element.closest('button, input');
+  if (control instanceof HTMLButtonElement && control.type === 'submit') return control.form;
+  if (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image')) return control.form;
+  return null;
+}
+
+/** A form's name for the user: its label, else the submit button's text. */
+function formName(form: HTMLFormElement, submitter: HTMLElement): string {
+  const label = form.getAttribute('aria-label') ?? form.querySelector('h1, h2, h3, legend')?.textContent ?? submitter.textContent ?? '';
+  return label.replace(/\s+/g, ' ').trim() || 'form';
 }

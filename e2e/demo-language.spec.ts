@@ -75,6 +75,7 @@ test('a Japanese ask is planned and narrated in Japanese, and the trial form is 
   await expect(summary(page)).toHaveText('3つのプランを一緒に比べてから、トライアルのフォームでTeamプランのトライアルを始めます。');
   await shot(page, testInfo, '1-japanese-plan');
   await page.keyboard.press('Space');
+  await page.getByRole('button', { name: '許可', exact: true }).click({ timeout: 20_000 });
   await expect(page.locator('#run-status')).toHaveText('ツアー終了: プランを比較し、Teamのトライアルを始めました。', { timeout: 20_000 });
   await expect(page.locator('plan-panel').locator('.meta')).toContainText('完了');
   const { said, locales } = await log();

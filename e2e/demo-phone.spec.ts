@@ -77,6 +77,11 @@ test.describe('on a phone', () => {
 
     // Later steps come into view in the plan as they start.
     await expect.poll(() => page.evaluate(() => window.__demo!.plan.todos.get('t7')?.status), { timeout: 20_000 }).toBe('in_progress');
+    // t7 sends the trial form, which asks first: the question is in view, then the step is.
+    const allow = page.getByRole('button', { name: 'Allow', exact: true });
+    await expect(allow).toBeVisible();
+    expect(await inViewport(page, allow)).toBe(true);
+    await allow.tap();
     expect(await inViewport(page, panel(page).locator('li[aria-current="step"]'))).toBe(true);
     await stop.tap();
     await expect(page.locator('#run-status')).toHaveText('Tour stopped.');

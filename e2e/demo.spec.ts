@@ -116,6 +116,10 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
 
   // A new page load (at the normal fast pace), as after a reload or a link from elsewhere.
   await open(page, '/commercial?fast=1');
+  // Sending the trial form waits for the user: nothing is sent until Allow.
+  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
+  await expect(page.locator('#trial-result')).toHaveText('');
+  await page.getByRole('button', { name: 'Allow', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
   await shot(page, testInfo, '2-resumed-and-finished');
   const after = await calls(page);
@@ -125,6 +129,24 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
   expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));
   await expect(page.locator('#trial-result')).toContainText('Welcome aboard, Sam Rivera!');
   await expect(page.locator('plan-panel').locator('.summary')).toHaveText('I will compare the three plans with you, then start a Team trial on the trial form.');
+});
+
+test('the trial form is sent only with the user\'s Allow: Deny leaves it unsent, the guide is told and the tour goes on', async ({ page }) => {
+  await open(page, '/?fast=1');
+  await page.evaluate(() => {
+    const log: string[] = [];
+    (window as unknown as { __refused: string[] }).__refused = log;
+    window.__demo!.plan.on('action', ({ action, decision, risk, reason }) => {
+      if (decision === 'refused') log.push(`${action.type === 'tool' ? action.name : action.type} ${risk ?? ''}: ${reason ?? ''}`);
+    });
+  });
+  await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
+  await page.getByRole('button', { name: 'Start the tour' }).click();
+  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
+  await page.getByRole('button', { name: 'Deny', exact: true }).click();
+  await expect(page.locator('#run-status')).toHaveText(/^Tour finished/, { timeout: 20_000 });
+  await expect(page.locator('#trial-result')).toHaveText('');
+  expect(await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)).toEqual(['click irreversible: the user declined']);
 });
 
 test('IndexedDB storage: switch in the settings, the plan and notes survive a reload', async ({ page }, testInfo) => {
@@ -337,6 +359,7 @@ test('saving the settings mid-tour: the speed alone leaves the tour running; a s
   await page.getByRole('button', { name: 'Settings' }).click();
   await page.getByLabel('IndexedDB').check();
   await page.locator('#settings-save').click();
+  await page.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 20_000 });
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
   expect(await page.evaluate(() => window.__demo!.settings.storage)).toBe('idb');
   expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));

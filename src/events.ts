@@ -22,9 +22,12 @@ export type PlanUpdateSource = 'adjust' | 'make-todos' | 'write-todos' | 'checkl
 /** The phases of the reasoning trail (plan, act, obs, reflect). */
 export type ReasoningPhase = 'plan' | 'act' | 'obs' | 'reflect';
 
-/** What a turn observed: a tool's result or error, the user's answer, or feedback to the model. */
+/**
+ * What a turn observed: a tool's result or error, the user's answer, feedback to the model, or an
+ * action the policy or the user refused (`refused`: it did not run, or stopped at a refused step).
+ */
 export interface Observation {
-  kind: 'tool-result' | 'tool-error' | 'answer' | 'feedback';
+  kind: 'tool-result' | 'tool-error' | 'answer' | 'feedback' | 'refused';
   /** The tool name, for tool observations. */
   name?: string;
   /** One short line the next prompt carries. */
@@ -33,7 +36,7 @@ export interface Observation {
 }
 
 /** Why a run ended without an error. */
-export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'declined' | 'output';
+export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'action_limit' | 'declined' | 'output';
 
 /** The events of one plan, by name. Every payload is one readonly object. */
 export interface PlanEventMap {
@@ -70,8 +73,27 @@ export interface PlanEventMap {
   'run-start': { readonly runId: string; readonly task: string; readonly resumed: boolean };
   /** A turn started (`attempt` 2 when a bad envelope is retried; the turn number stays). */
   'turn-start': { readonly runId: string; readonly turn: number; readonly maxTurns: number; readonly attempt?: number };
-  /** An action is being dispatched. */
-  'action': { readonly runId: string; readonly turn: number; readonly index: number; readonly action: TurnAction };
+  /**
+   * An action is about to run (`decision: 'run'`) or was refused (`'refused'`, with the `reason`
+   * the model is told): by the action policy, the user, or the run's action cap. A tool that asks
+   * at run time for a riskier step (`ctx.confirm`) and is refused is reported a second time, with
+   * the same index, as `'refused'` with that step's `risk` and `detail`.
+   */
+  'action': {
+    readonly runId: string;
+    readonly turn: number;
+    readonly index: number;
+    readonly action: TurnAction;
+    readonly decision: 'run' | 'refused';
+    /** The tool's declared risk (or the refused step's); absent for narrate, ask, task_finish and unknown tools. */
+    readonly risk?: 'read' | 'write' | 'irreversible';
+    /** Who let it run: the policy (no approval needed) or the user (`onApprove` said yes). */
+    readonly approvedBy?: 'policy' | 'user';
+    /** Why it was refused. */
+    readonly reason?: string;
+    /** What the action does, in words for the user (tool actions). */
+    readonly detail?: string;
+  };
   /** A turn ended. */
   'turn-end': {
     readonly runId: string;

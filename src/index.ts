@@ -163,6 +163,18 @@ export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeSt
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
 export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './loop/turn-prompt.js';
 export {
+  ACTION_RISKS,
+  DEFAULT_ACTION_POLICY,
+  type ActionRisk,
+  type ActionPolicyOptions,
+  type ApprovalLevel,
+  type ApprovalRequest,
+  type ApprovalAnswer,
+  type ApproveHook,
+  type ConfirmStep,
+  type ConfirmResult,
+} from './loop/action-policy.js';
+export {
   runWebAgent,
   type RunWebAgentOptions,
   type ObserveContext,

@@ -42,6 +42,12 @@ export interface TodoItem {
   status: TodoStatus;
   /** 1-based: the turn the planner expects to do this in. */
   expected_turn?: number;
+  /**
+   * The model rewrote this todo after the user approved the plan, and the user has not approved
+   * the new text yet (set by a run with an approval hook; cleared when the user approves the
+   * rewrite or edits the todo).
+   */
+  rewritten?: true;
 }
 
 /**

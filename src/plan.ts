@@ -15,7 +15,7 @@
 import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
 import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';
 import type { Listener, Unsubscribe } from './emitter.js';
-import type { AdjustResult } from './envelope/apply.js';
+import type { AdjustResult, ApplyAdjustOptions } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, PlanloopError } from './errors.js';
 import type { PlanEvents, TaskPlan } from './events.js';
@@ -317,7 +317,7 @@ export class Plan {
   }
 
   /** `plan.adjust`, as part of this transaction. */
-  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string | undefined } = {}): AdjustResult {
+  adjust(todoAdjust: TodoAdjustInput, options: ApplyAdjustOptions = {}): AdjustResult {
     return this.#core.adjust(todoAdjust, options);
   }
 

@@ -16,13 +16,19 @@ export interface TodoInput {
   expected_turn?: number;
 }
 
-/** What `reset` takes: a todo whose id is kept when given, assigned when not. */
+/** What `reset` takes: a todo whose id is kept when given, assigned when not (and its mark, from storage). */
 export interface TodoSeed extends TodoInput {
   id?: string;
+  /** The model rewrote it and the user has not approved the new text (see `TodoItem.rewritten`). */
+  rewritten?: true;
 }
 
-/** What `edit` takes: any fields but the id (an `id` in a patch is ignored). */
-export type TodoPatch = Partial<Omit<TodoItem, 'id'>> & { id?: string };
+/**
+ * What `edit` takes: any fields but the id (an `id` in a patch is ignored). An edit that changes
+ * the description or intent without naming `rewritten` clears the mark (the user's own edit);
+ * `rewritten: false` clears it too.
+ */
+export type TodoPatch = Partial<Omit<TodoItem, 'id' | 'rewritten'>> & { id?: string; rewritten?: boolean };
 
 /** The payload of `todos.onChange` and the plan's `todos-change` event. */
 export interface TodosChangeEvent {
@@ -56,6 +62,8 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
   };
   if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, cap('id'));
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
+  // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
+  if (record.rewritten === true) item.rewritten = true;
   return item;
 }
 
@@ -78,7 +86,7 @@ function readSeeds(items: unknown, what: string): TodoSeed[] {
 
 /** Whether two todos hold the same values (an edit from one to the other changes nothing). */
 function sameTodo(a: TodoItem, b: TodoItem): boolean {
-  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn;
+  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn && a.rewritten === b.rewritten;
 }
 
 const freeze = (item: TodoItem): TodoItem => Object.freeze(item);
@@ -138,7 +146,10 @@ export function editTodos(
     // Caps hold what this edit writes, not text stored before the caps existed.
     const written = definedEntries(patch);
     const limits = Object.fromEntries(Object.entries(TODO_LIMITS).filter(([field]) => field in written));
-    const seed = readTodoSeed({ ...current, ...written, id: current.id }, `[${index}]`, issues, limits);
+    // A new text that does not say it is the model's (the user's or the host's edit) is approved text.
+    const retold = (written.description !== undefined && written.description !== current.description) || (written.intent !== undefined && written.intent !== current.intent);
+    const mark = retold && !('rewritten' in written) ? { rewritten: false } : {};
+    const seed = readTodoSeed({ ...current, ...written, ...mark, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save

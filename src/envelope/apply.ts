@@ -19,6 +19,11 @@ export interface AdjustResult {
 export interface ApplyAdjustOptions {
   /** The todo this turn works on: it becomes `in_progress` in the same change. */
   inProgress?: string | undefined;
+  /**
+   * Marks each todo whose text (description or intent) a `replace` changes with `rewritten: true`,
+   * for the user to approve (a run with an approval hook sets it). Default `false`.
+   */
+  markRewrites?: boolean | undefined;
 }
 
 /**
@@ -53,9 +58,12 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     patches.set(id, { ...patches.get(id), ...change });
   };
   for (const { id, ...change } of adjust.replace) {
-    if (!byId.has(id)) result.ignored.push({ id, reason: 'no longer in the plan' });
+    const item = byId.get(id);
+    if (!item) result.ignored.push({ id, reason: 'no longer in the plan' });
     else {
-      patch(id, change);
+      const rewrites = (change.description !== undefined && change.description.trim() !== item.description) || (change.intent !== undefined && change.intent.trim() !== item.intent);
+      // A rewrite of a todo still waiting for the user's approval stays marked, with or without markRewrites.
+      patch(id, (options.markRewrites && rewrites) || item.rewritten ? { ...change, rewritten: true } : change);
       result.replaced.push(id);
     }
   }

@@ -1,6 +1,7 @@
 import type { TurnAction } from '../envelope/schema.js';
 import type { Observation } from '../events.js';
 import type { Plan } from '../plan.js';
+import type { ActionRisk, ConfirmResult, ConfirmStep } from './action-policy.js';
 import { clip } from './turn-prompt.js';
 
 /** What a tool handler (and `onNarrate`, `onAsk`) receives besides its arguments. */
@@ -12,6 +13,14 @@ export interface LoopToolContext {
   readonly todoId: string | undefined;
   /** Aborts when the run is aborted: pass it on to `fetch` and the like. */
   readonly signal: AbortSignal | undefined;
+  /**
+   * Asks, through the run's action policy, before a step riskier than the tool declared (a click
+   * that would submit a form, leave the site, open a tab, download): the user's `onApprove` when
+   * the approval level asks for it, a refusal for `'irreversible'` without a hook. A step no
+   * riskier than the tool's declared risk is approved at once. On a refusal do not take the step,
+   * and return the reason: the model reads it (the action is reported as `refused`).
+   */
+  confirm(step: ConfirmStep): Promise<ConfirmResult>;
 }
 
 /** What `onNarrateDelta` receives besides the new words. */
@@ -25,8 +34,21 @@ export interface NarrateDeltaContext extends LoopToolContext {
 /** A host tool: its result (any JSON-able value) or its error becomes an observation. */
 export type LoopToolHandler = (args: Record<string, unknown>, context: LoopToolContext) => unknown;
 
-/** A tool: a handler, or a handler with a one-line description the model sees (`open a page {path}`). */
-export type LoopTool = LoopToolHandler | { run: LoopToolHandler; description?: string };
+/**
+ * A tool: a handler, or a handler with a one-line description the model sees (`open a page {path}`),
+ * its `risk` (default `'write'`) and `describe(args)`, the words the user is shown when asked to
+ * approve it (default: the description with its `{placeholders}` filled in).
+ */
+export type LoopTool =
+  | LoopToolHandler
+  | {
+      run: LoopToolHandler;
+      description?: string;
+      /** How consequential the tool's action is: `'read'`, `'write'` or `'irreversible'`. Default `'write'`. */
+      risk?: ActionRisk;
+      /** What the action will do, for the user approving it ("Submit the form 'Start trial'"). */
+      describe?: (args: Record<string, unknown>) => string;
+    };
 
 /** The host's side of the actions: its tools and its ways to speak and ask. */
 export interface ActionHandlers {

@@ -7,6 +7,8 @@ import { callModel, type ModelReply } from '../llm/call.js';
 import { describedInPrompt } from '../llm/json-instruction.js';
 import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
+import { createActionGate, type ActionGate } from './action-gate.js';
+import type { ActionRisk, ConfirmResult } from './action-policy.js';
 import { describeAction, dispatchAction, type ActionHandlers } from './dispatch-action.js';
 import { clip, TURN_INSTRUCTIONS } from './turn-prompt.js';
 
@@ -34,8 +36,22 @@ export interface PlayTurnInput {
   maxTokens?: number | undefined;
   /** A line of the reasoning trail (plan, act, obs). */
   onStep: (phase: ReasoningPhase, summary: string) => void;
-  /** An action is about to be dispatched. */
-  onAction: (action: TurnAction, index: number) => void;
+  /** An action is about to be dispatched, or was refused (see the `action` event). */
+  onAction: (action: TurnAction, index: number, decision: ActionDecision) => void;
+  /**
+   * The run's action policy (`createActionGate`). Default: a gate of this turn alone, without an
+   * approval hook (`'irreversible'` tool actions are refused, the others run).
+   */
+  gate?: ActionGate | undefined;
+}
+
+/** What became of an action: it runs, or it was refused and why (the `action` event's fields). */
+export interface ActionDecision {
+  readonly decision: 'run' | 'refused';
+  readonly risk?: ActionRisk;
+  readonly approvedBy?: 'policy' | 'user';
+  readonly reason?: string;
+  readonly detail?: string;
 }
 
 /** How a turn ended: applied, or refused (its plan change rolled back) with an error to feed back. */
@@ -49,6 +65,8 @@ export type TurnOutcome =
       finishSummary: string | undefined;
       /** Every action was a `risk: 'read'` tool: the turn's plan change was undone. */
       lookOnly: boolean;
+      /** Tool actions (or steps of them) refused this turn: the model has not heard of them yet. */
+      refusals: number;
     }
   | {
       ok: false;
@@ -90,7 +108,11 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
   // Narrations whose words have started to stream, by action index: `open` once the actions
   // before them have finished, so the host shows their words in order.
   const narrations = new Map<number, { open: boolean; failed: boolean; text: string; target: string | undefined; dispatched: boolean }>();
-  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal });
+  const gate = input.gate ?? createActionGate({ plan, tools: input.handlers.tools });
+  let refusals = 0;
+  // Narrate and ask are no page actions: there is nothing riskier for them to confirm.
+  const noStep = async (): Promise<ConfirmResult> => ({ approved: false, reason: 'only a tool can ask for a riskier step' });
+  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal, confirm: noStep });
 
   const say = (index: number, delta: string): void => {
     const narration = narrations.get(index);
@@ -125,19 +147,52 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     if (narration.open) say(index, delta);
   };
 
+  const observe = (observation: Observation): void => {
+    observations.push(observation);
+    input.onStep('obs', observation.summary);
+  };
+
   const dispatch = async (action: TurnAction, index: number): Promise<void> => {
+    if (cancelled || gate.capped || signal?.aborted) return;
+    if (action.type !== 'tool') {
+      input.onAction(action, index, { decision: 'run' });
+      input.onStep('act', describeAction(action));
+      done.push(describeAction(action));
+      const narration = narrations.get(index);
+      if (narration) narration.dispatched = true;
+      const outcome = await dispatchAction(action, input.handlers, context());
+      if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
+      if (outcome.observation) observe(outcome.observation);
+      return;
+    }
+    // The action policy first: the run's action cap, the user's approval of plan changes and of risky tools.
+    const turnInfo = { todoId: planning?.todo_id, purpose: planning?.does || undefined, signal };
+    const decision = await gate.admit(action, turnInfo);
     if (cancelled || signal?.aborted) return;
-    input.onAction(action, index);
+    const risk = decision.risk === undefined ? {} : { risk: decision.risk };
+    if (!decision.run) {
+      input.onAction(action, index, { decision: 'refused', ...risk, reason: decision.reason, detail: decision.detail });
+      input.onStep('act', `${describeAction(action)} (refused: ${decision.reason})`);
+      // Past the cap the run ends after this turn: there is no next prompt to tell.
+      if (decision.capped) return;
+      refusals += 1;
+      observe({ kind: 'refused', name: action.name, summary: `${action.name} was not run: ${decision.reason}. Do not send it again unchanged: go on with another todo, or ask the user.` });
+      return;
+    }
+    input.onAction(action, index, { decision: 'run', ...risk, approvedBy: decision.approvedBy, detail: decision.detail });
     input.onStep('act', describeAction(action));
     done.push(describeAction(action));
-    const narration = narrations.get(index);
-    if (narration) narration.dispatched = true;
-    const outcome = await dispatchAction(action, input.handlers, context());
-    if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
-    if (outcome.observation) {
-      observations.push(outcome.observation);
-      input.onStep('obs', outcome.observation.summary);
-    }
+    const steps: string[] = [];
+    const confirm = gate.confirmFor(action, decision.risk ?? 'write', turnInfo, (stepRisk, detail, reason) => {
+      steps.push(reason);
+      input.onAction(action, index, { decision: 'refused', risk: stepRisk, reason, detail });
+    });
+    const outcome = await dispatchAction(action, input.handlers, { ...context(), confirm });
+    if (steps.length > 0 && outcome.observation) {
+      // The tool stopped at a step the policy or the user refused: the model hears it as a refusal.
+      refusals += 1;
+      observe({ ...outcome.observation, kind: 'refused', summary: `${action.name} stopped before a step that was refused: ${steps.join('; ')}. It reported: ${clip(outcome.observation.summary, 120)}` });
+    } else if (outcome.observation) observe(outcome.observation);
   };
 
   const parser = createEnvelopeStreamParser({
@@ -149,8 +204,10 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     },
     onTodoAdjust: (value) => {
       try {
+        gate.beforeAdjust(value);
         // A second call (a plan change written after the actions) adds to the first.
-        const result = turn.adjust(value, adjust ? {} : { inProgress: planning?.todo_id });
+        const marks = { markRewrites: gate.marksRewrites };
+        const result = turn.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
         adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
         if (!(error instanceof EnvelopeError)) throw error;
@@ -226,7 +283,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     turn.rollback();
     adjust = { completed: [], replaced: [], ignored: adjust.ignored };
   } else turn.commit();
-  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary, lookOnly };
+  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary, lookOnly, refusals };
 }
 
 /** Whether every action is a call of a tool that declares `risk: 'read'` (and there is at least one). */

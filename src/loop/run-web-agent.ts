@@ -5,6 +5,8 @@ import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provide
 import type { Plan, RunHandle } from '../plan.js';
 import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
+import { createActionGate } from './action-gate.js';
+import { DEFAULT_ACTION_POLICY, readActionPolicy, type ActionPolicyOptions } from './action-policy.js';
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
 import { fenceBlock } from './prompt-fence.js';
@@ -13,8 +15,11 @@ import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
 export type { LoopTool, LoopToolContext, LoopToolHandler, NarrateDeltaContext } from './dispatch-action.js';
 
-/** Options of {@link runWebAgent}. */
-export interface RunWebAgentOptions extends ActionHandlers {
+/**
+ * Options of {@link runWebAgent}. The action policy (`onApprove`, `approvalLevel`,
+ * `approvalTimeoutMs`, `maxActions`) is described in {@link ActionPolicyOptions}.
+ */
+export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions {
   plan: Plan;
   /** The user's request. */
   task: string;
@@ -130,6 +135,21 @@ const MAX_ATTEMPTS = 2;
  * `AbortError` (code `aborted`). Any other failure (planning, the provider) emits `run-error` and
  * rejects with that error.
  *
+ * Every tool action passes the action policy first (see `ActionPolicyOptions`): each tool
+ * declares its `risk` (`'read'`, `'write'`, `'irreversible'`; undeclared: `'write'`); `onApprove`
+ * is asked before each action at or above `approvalLevel` (default: every action not `'read'`),
+ * and only a clear yes lets it run (a throw, `approvalTimeoutMs` without an answer, an abort or
+ * anything else is a no); without `onApprove`, `'irreversible'` actions are refused and the others
+ * run. A tool that finds out at run time that it is about to do something riskier asks through
+ * `context.confirm(step)`, under the same rules. A refusal never ends the run: the action does not
+ * run, the plan stays as the turn left it, the `action` event says `refused` and why, and the next
+ * prompt tells the model (a turn with a refusal does not finish the run). With `onApprove`, a todo
+ * the model rewrites (`replace`) is marked `rewritten` and the user is asked about it (a
+ * `'plan-change'` request) before the next tool action: a yes clears the mark, a no puts the text
+ * the user approved back and refuses the action. `maxActions` (default 40) bounds the tool actions
+ * of a run (run, failed or refused): the next one does not run and the run ends with reason
+ * `action_limit` after that turn.
+ *
  * When the run finishes through `task_finish` or `is_last_turn`, the last turn's todo is
  * completed. Events: `run-start`, `turn-start`, `action`, `turn-end` (with usage), `run-finish`,
  * `run-error`, and `reasoning-step` tagged `plan` (what the turn does), `act` (each action),
@@ -138,16 +158,21 @@ const MAX_ATTEMPTS = 2;
  * (`plan.acquireRun`), and starting another while one runs, here or in another tab, throws code
  * `run_in_progress` naming the holder (`takeOver: true` takes it over instead). The run stops, as
  * an abort, when another tab takes the lease over or asks it to stop (`plan.requestStop()`).
- * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `maxLookTurns` 3, `observeBudget` 400, `resume` only
- * for the same task; each of these numbers must be a whole number of at least 0, else a
- * `ValidationError` (`invalid_input`) before any model call.
+ * Defaults: `maxTurnSlack` 2, `stallTurns` 2, `memorySize` 4, `maxLookTurns` 3, `observeBudget` 400,
+ * `maxActions` 40, `approvalTimeoutMs` 300,000, `resume` only for the same task; each of these
+ * numbers must be a whole number of at least 0, else a `ValidationError` (`invalid_input`) before
+ * any model call, as for a tool `risk` or an `approvalLevel` that is not one of the known values.
  *
  * @example
  * ```ts
  * const result = await runWebAgent({
  *   plan,
  *   task: 'Show me the pricing page',
- *   tools: { navigate: ({ path }) => router.go(String(path)) },
+ *   tools: {
+ *     navigate: { risk: 'write', description: 'open a page {path}', run: ({ path }) => router.go(String(path)) },
+ *     subscribe: { risk: 'irreversible', description: 'subscribe to the newsletter', run: () => api.subscribe() },
+ *   },
+ *   onApprove: (request) => panel.requestApproval(request), // asked before navigate and subscribe
  *   onNarrateDelta: (delta, target, { text }) => bubble.show(text, target), // the words as they are written
  *   onNarrate: (text, target) => bubble.say(text, target), // the whole narrate: awaited
  *   announcePlan: (summary) => confirmWithSpace(summary),
@@ -166,6 +191,11 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   const observeTokens = wholeNumber(options.observeBudget ?? 400, 'observeBudget');
   const limits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
   for (const [name, value] of Object.entries(limits)) wholeNumber(value, `turnLimits.${name}`);
+  const approvalTimeoutMs = wholeNumber(options.approvalTimeoutMs ?? DEFAULT_ACTION_POLICY.approvalTimeoutMs, 'approvalTimeoutMs');
+  const maxActions = wholeNumber(options.maxActions ?? DEFAULT_ACTION_POLICY.maxActions, 'maxActions');
+  readActionPolicy(options, options.tools ?? {});
+  const urlOf = options.url === false ? undefined : (options.url ?? browserUrl);
+  const gate = createActionGate({ ...options, approvalTimeoutMs, maxActions, tools: options.tools, url: urlOf });
   const toolSpecs: TurnToolSpec[] = Object.entries(options.tools ?? {}).map(([name, tool]) =>
     typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name },
   );
@@ -221,7 +251,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
           : undefined;
       const page = options.observe ? await observePage(options.observe, { turn, plan, signal, maxTokens: observeTokens }) : undefined;
-      const url = options.url === false ? undefined : (options.url ?? browserUrl)();
+      const url = urlOf?.();
       let feedback: LLMMessage[] = [];
       let outcome: TurnOutcome | undefined;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
@@ -240,15 +270,23 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           temperature: options.temperature,
           maxTokens: options.maxTokens,
           onStep: step,
-          onAction: (action, index) => plan.emit('action', { runId, turn, index, action }),
+          onAction: (action, index, decision) => plan.emit('action', { runId, turn, index, action, ...decision }),
+          gate,
         });
+        if (gate.capped) break;
         if (outcome.ok) break;
         step('obs', `Rejected reply: ${outcome.error.message}`);
+        if (gate.capped) break;
         if (attempt === MAX_ATTEMPTS) throw outcome.error;
         feedback = [
           { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
           { role: 'user', content: retryMessage(outcome.error, outcome.done, outcome.observations) },
         ];
+      }
+      if (gate.capped) {
+        step('reflect', `Stopped: the run's limit of ${maxActions} actions is reached.`);
+        if (outcome?.ok) plan.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
+        return finish('action_limit');
       }
       if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
 
@@ -261,9 +299,16 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
       memory.record(envelope, adjust);
       const planning = envelope.turn_planning;
+      // A refusal the model has not heard of yet keeps the run going: it may try another way or tell the user.
+      const refusedFinish = outcome.refusals > 0 && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
+      if (refusedFinish) {
+        const held: Observation = { kind: 'feedback', summary: 'The run did not finish: an action was refused this turn. Tell the user what was not done, then finish.' };
+        observations.push(held);
+        step('obs', held.summary);
+      }
       // A turn that only looked finishes nothing (its plan change was undone) and, up to
       // `maxLookTurns`, does not use up a turn of the bound.
-      const finishing = !outcome.lookOnly && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
+      const finishing = !outcome.lookOnly && !refusedFinish && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
       if (outcome.lookOnly && looks < maxLooks) {
         looks += 1;
         maxTurns += 1;

@@ -7,7 +7,7 @@
 import type { MarkdownChangeEvent } from '../artifacts/markdown.js';
 import { replaceTodos, type TodoSeed, type TodosChangeEvent } from '../artifacts/todos.js';
 import { TypedEmitter } from '../emitter.js';
-import { applyAdjust, type AdjustResult } from '../envelope/apply.js';
+import { applyAdjust, type AdjustResult, type ApplyAdjustOptions } from '../envelope/apply.js';
 import type { TodoAdjustInput } from '../envelope/schema.js';
 import type { PlanEvents, PlanUpdateSource, TaskPlan } from '../events.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type TodoItem } from '../plan-state.js';
@@ -29,7 +29,7 @@ export interface PlanTransaction {
   /** The plan's state when the transaction began. */
   readonly checkpoint: PlanState;
   /** `plan.adjust`, as part of this transaction. */
-  adjust(todoAdjust: TodoAdjustInput, options?: { inProgress?: string | undefined }): AdjustResult;
+  adjust(todoAdjust: TodoAdjustInput, options?: ApplyAdjustOptions): AdjustResult;
   /** Puts back the state as it was at the checkpoint, keeping changes others made meanwhile; ends the transaction. */
   rollback(): void;
   /** Keeps the transaction's changes; ends it. */
@@ -94,7 +94,7 @@ export class PlanCore {
   }
 
   /** `plan.adjust`, committed through `commit` (the store, or a transaction). */
-  adjust(todoAdjust: TodoAdjustInput, options: { inProgress?: string | undefined }, commit: (recipe: PlanRecipe) => void = (recipe) => this.update(recipe)): AdjustResult {
+  adjust(todoAdjust: TodoAdjustInput, options: ApplyAdjustOptions, commit: (recipe: PlanRecipe) => void = (recipe) => this.update(recipe)): AdjustResult {
     let result: AdjustResult = { completed: [], replaced: [], ignored: [] };
     const before = this.state.todos;
     commit((state) => {

@@ -279,3 +279,32 @@ describe('plan.todos.move', () => {
     expect(ids(reloaded)).toEqual(['t3', 't1', 't2']);
   });
 });
+
+describe('the rewritten mark', () => {
+  it('is kept by status edits, cleared by an edit of the text or rewritten: false, and survives a reload', async () => {
+    const storage = createMemoryAdapter();
+    const plan = new Plan({ storage });
+    await plan.ready;
+    plan.todos.createMany([seed('Show the tiers'), seed('Open the trial form', 'click')]);
+    plan.adjust({ replace: [{ id: 't1', description: 'SYSTEM OVERRIDE' }, { id: 't2', description: 'Delete the account' }] }, { markRewrites: true });
+    plan.todos.edit('t1', { status: 'in_progress' });
+    expect(plan.todos.get('t1')?.rewritten).toBe(true);
+    await plan.flush();
+    const reloaded = new Plan({ storage });
+    await reloaded.ready;
+    expect(reloaded.todos.list().map((todo) => todo.rewritten)).toEqual([true, true]);
+    plan.todos.edit('t1', { description: 'Show the three tiers' });
+    plan.todos.edit('t2', { rewritten: false });
+    expect(plan.todos.list().map((todo) => [todo.description, todo.rewritten])).toEqual([
+      ['Show the three tiers', undefined],
+      ['Delete the account', undefined],
+    ]);
+  });
+
+  it('is only ever true: anything else read from storage means not rewritten', async () => {
+    const storage = createMemoryAdapter({ version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'Hi', status: 'pending', rewritten: 'yes' } as never], markdownDocs: [] });
+    const plan = new Plan({ storage });
+    await plan.ready;
+    expect(plan.todos.get('t1')).toEqual({ id: 't1', intent: 'narrate', description: 'Hi', status: 'pending' });
+  });
+});

@@ -368,3 +368,21 @@ describe('each turn sees the page', () => {
     expect(prompt).not.toContain('URL:');
   });
 });
+
+describe('a turn without a run (no gate given)', () => {
+  it('refuses an irreversible tool as a run without a hook does, and reports it to onAction and the observations', async () => {
+    const { plan } = await startedPlan();
+    const ran: string[] = [];
+    const decisions: string[] = [];
+    const provider = createScriptedProvider([{ todo: 't4', actions: [{ type: 'tool', name: 'buy', args: {} }, { type: 'tool', name: 'click', args: { target: '#x' } }] }]);
+    const outcome = await playTurn({
+      ...turnInput(plan, provider),
+      handlers: { tools: { buy: { risk: 'irreversible', run: () => void ran.push('buy') }, click: () => void ran.push('click') } },
+      onAction: (action, _index, { decision }) => decisions.push(`${action.type === 'tool' ? action.name : action.type} ${decision}`),
+    });
+    expect(ran).toEqual(['click']);
+    expect(decisions).toEqual(['buy refused', 'click run']);
+    expect(outcome.ok && outcome.refusals).toBe(1);
+    expect(outcome.observations[0]).toMatchObject({ kind: 'refused', name: 'buy' });
+  });
+});

@@ -1,0 +1,223 @@
+import type { TodoAdjust, ToolAction } from '../envelope/schema.js';
+import type { Plan } from '../plan.js';
+import {
+  ACTION_RISKS,
+  approvalLevelOf,
+  askApproval,
+  DEFAULT_ACTION_POLICY,
+  needsApproval,
+  type ActionPolicyOptions,
+  type ActionRisk,
+  type ApprovalRequest,
+  type ConfirmResult,
+  type ConfirmStep,
+} from './action-policy.js';
+import type { LoopTool } from './dispatch-action.js';
+import { clip } from './turn-prompt.js';
+
+/** What the gate needs to know about the turn an action belongs to. */
+export interface GateTurn {
+  /** The todo the turn works on (`turn_planning.todo_id`). */
+  readonly todoId: string | undefined;
+  /** What the model said the turn does (`turn_planning.does`). */
+  readonly purpose: string | undefined;
+  readonly signal: AbortSignal | undefined;
+}
+
+/** Whether a tool action may run, and why not. */
+export type GateDecision =
+  | { readonly run: true; readonly risk: ActionRisk | undefined; readonly approvedBy: 'policy' | 'user'; readonly detail: string }
+  | {
+      readonly run: false;
+      readonly risk: ActionRisk | undefined;
+      /** Why, in words the model can act on. */
+      readonly reason: string;
+      readonly detail: string;
+      /** The run's action cap was reached: the run ends after this turn. */
+      readonly capped?: true;
+    };
+
+/** The per-run side of the action policy (see {@link createActionGate}). */
+export interface ActionGate {
+  /** Whether a tool action was refused because the run's `maxActions` were used up. */
+  readonly capped: boolean;
+  /** Whether `replace`s are marked `rewritten` (the run has an approval hook). */
+  readonly marksRewrites: boolean;
+  /** Notes the approved text of the todos a `todo_adjust` is about to rewrite, to put it back on a refusal. */
+  beforeAdjust(adjust: TodoAdjust): void;
+  /** Decides about one tool action: the action cap, then the model's unapproved plan changes, then the tool's risk. */
+  admit(action: ToolAction, turn: GateTurn): Promise<GateDecision>;
+  /** `ctx.confirm` for a tool that runs with `admitted` risk; `onRefused` hears of each refused step. */
+  confirmFor(action: ToolAction, admitted: ActionRisk, turn: GateTurn, onRefused: (risk: ActionRisk, detail: string, reason: string) => void): (step: ConfirmStep) => Promise<ConfirmResult>;
+}
+
+/** What {@link createActionGate} takes: the run's policy options, its plan and tools, and where the page is. */
+export interface ActionGateOptions extends ActionPolicyOptions {
+  plan: Plan;
+  tools?: Record<string, LoopTool> | undefined;
+  /** The page's URL for requests (the run's `url`). */
+  url?: (() => string | undefined) | undefined;
+}
+
+/**
+ * The action policy of one run: counts tool actions against `maxActions`, asks `onApprove` before
+ * actions at or above the approval level (and refuses them without a hook), and, with a hook, has
+ * the user approve a todo the model rewrote before the next tool action runs: a refused rewrite is
+ * put back to the text the user approved (when this run knows it) and the action is not run.
+ *
+ * @example
+ * ```ts
+ * const gate = createActionGate({ plan, tools, onApprove });
+ * const decision = await gate.admit({ type: 'tool', name: 'submit', args: {} }, { todoId: 't3', purpose: 'Send the form', signal });
+ * if (!decision.run) console.log(decision.reason);
+ * ```
+ */
+export function createActionGate(options: ActionGateOptions): ActionGate {
+  const { plan, onApprove } = options;
+  const tools = options.tools ?? {};
+  const level = approvalLevelOf(options);
+  const maxActions = options.maxActions ?? DEFAULT_ACTION_POLICY.maxActions;
+  const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_ACTION_POLICY.approvalTimeoutMs;
+  const originals = new Map<string, { intent: string; description: string }>();
+  let attempted = 0;
+  let capped = false;
+
+  const toolOf = (name: string): LoopTool | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
+  const riskOf = (tool: LoopTool): ActionRisk => {
+    const risk = typeof tool === 'function' ? undefined : tool.risk;
+    return risk && ACTION_RISKS.includes(risk) ? risk : 'write';
+  };
+  const request = (action: ToolAction, risk: ActionRisk, detail: string, turn: GateTurn, url?: string): ApprovalRequest => {
+    const todo = turn.todoId === undefined ? undefined : plan.todos.get(turn.todoId);
+    const where = url ?? options.url?.();
+    return {
+      kind: 'action',
+      tool: action.name,
+      args: structuredClone(action.args),
+      risk,
+      detail,
+      ...(todo ? { todo: { id: todo.id, description: todo.description } } : {}),
+      ...(where ? { url: where } : {}),
+      ...(turn.purpose ? { purpose: turn.purpose } : {}),
+    };
+  };
+  /** The policy for one step: asked when the level says so; refused without a hook. */
+  const decide = async (risk: ActionRisk, asked: ApprovalRequest, signal: AbortSignal | undefined): Promise<ConfirmResult & { by: 'policy' | 'user' }> => {
+    if (!needsApproval(risk, level)) return { approved: true, by: 'policy' };
+    if (!onApprove) {
+      return { approved: false, reason: `${risk} actions need the user's approval, and this page has no way to ask for it`, by: 'policy' };
+    }
+    return { ...(await askApproval(onApprove, asked, { timeoutMs, signal })), by: 'user' };
+  };
+
+  /** The todos the model rewrote that the user has not approved yet, asked about one by one. */
+  const approvePlanChanges = async (action: ToolAction, risk: ActionRisk, turn: GateTurn): Promise<string | undefined> => {
+    if (!onApprove || level === 'none') return undefined;
+    for (const todo of plan.todos.list()) {
+      if (!todo.rewritten || todo.status === 'completed') continue;
+      const original = originals.get(todo.id);
+      const where = options.url?.();
+      const verdict = await askApproval(
+        onApprove,
+        {
+          kind: 'plan-change',
+          tool: action.name,
+          args: structuredClone(action.args),
+          risk,
+          detail: original ? `The assistant changed this step after you approved the plan. It was: "${clip(original.description, 200)}"` : 'The assistant changed this step after you approved the plan.',
+          todo: { id: todo.id, description: todo.description },
+          ...(where ? { url: where } : {}),
+          ...(turn.purpose ? { purpose: turn.purpose } : {}),
+        },
+        { timeoutMs, signal: turn.signal },
+      );
+      if (turn.signal?.aborted) return 'the run was stopped';
+      if (verdict.approved) {
+        originals.delete(todo.id);
+        plan.todos.edit(todo.id, { rewritten: false });
+        continue;
+      }
+      if (!original) return `your change to ${todo.id} was not approved (${verdict.reason}); it stays marked until the user approves or edits it`;
+      originals.delete(todo.id);
+      plan.todos.edit(todo.id, { intent: original.intent, description: original.description, rewritten: false });
+      return `your change to ${todo.id} was not approved (${verdict.reason}); it is back to "${clip(original.description, 120)}"`;
+    }
+    return undefined;
+  };
+
+  return {
+    get capped() {
+      return capped;
+    },
+    marksRewrites: onApprove !== undefined,
+    beforeAdjust(adjust) {
+      if (!onApprove) return;
+      for (const entry of adjust.replace ?? []) {
+        const todo = plan.todos.get(entry.id);
+        // The first unapproved rewrite keeps the text the user approved; a second one does not replace it.
+        if (todo && !todo.rewritten) originals.set(todo.id, { intent: todo.intent, description: todo.description });
+      }
+    },
+    async admit(action, turn) {
+      const tool = toolOf(action.name);
+      const risk = tool ? riskOf(tool) : undefined;
+      const detail = describeToolAction(action, tool);
+      attempted += 1;
+      if (attempted > maxActions) {
+        capped = true;
+        return { run: false, risk, detail, reason: `the run's limit of ${maxActions} actions is reached`, capped: true };
+      }
+      // An unknown tool runs nothing: dispatch reports it to the model.
+      if (!tool || risk === undefined) return { run: true, risk, approvedBy: 'policy', detail };
+      const planChange = await approvePlanChanges(action, risk, turn);
+      if (planChange) return { run: false, risk, detail, reason: planChange };
+      const verdict = await decide(risk, request(action, risk, detail, turn), turn.signal);
+      return verdict.approved ? { run: true, risk, approvedBy: verdict.by, detail } : { run: false, risk, detail, reason: verdict.reason };
+    },
+    confirmFor(action, admitted, turn, onRefused) {
+      return async (step) => {
+        // A tool passing something that is no risk gets the strictest reading.
+        const risk: ActionRisk = ACTION_RISKS.includes(step?.risk) ? step.risk : 'irreversible';
+        const detail = typeof step?.detail === 'string' && step.detail.trim() ? clip(step.detail, 300) : describeToolAction(action, toolOf(action.name));
+        // Already approved (or allowed) at this risk or above when the action was admitted.
+        if (ACTION_RISKS.indexOf(risk) <= ACTION_RISKS.indexOf(admitted)) return { approved: true };
+        const url = typeof step?.url === 'string' && step.url ? step.url : undefined;
+        const verdict = await decide(risk, request(action, risk, detail, turn, url), turn.signal);
+        if (verdict.approved) return { approved: true };
+        onRefused(risk, detail, verdict.reason);
+        return { approved: false, reason: verdict.reason };
+      };
+    },
+  };
+}
+
+/**
+ * What a tool action will do, in words for the user: the tool's `describe(args)`, else its
+ * description with `{name}` placeholders filled from the arguments (or as it is, for an action
+ * without arguments), else the name and arguments.
+ *
+ * @example
+ * ```ts
+ * describeToolAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { description: 'open a page {path}', run });
+ * // 'open a page /pricing'
+ * ```
+ */
+export function describeToolAction(action: ToolAction, tool: LoopTool | undefined): string {
+  if (tool && typeof tool !== 'function') {
+    if (tool.describe) {
+      try {
+        const text = tool.describe(action.args);
+        if (typeof text === 'string' && text.trim()) return clip(text, 300);
+      } catch {
+        // A failing describe falls back to the generic words below.
+      }
+    }
+    const template = tool.description;
+    if (template && /\{\w+\}/.test(template)) {
+      return clip(template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(action.args, key) ? clip(action.args[key], 80) : whole)), 300);
+    }
+    // A description that takes no arguments says it all when none were given.
+    if (template && Object.keys(action.args).length === 0) return clip(template, 300);
+  }
+  return `${action.name} ${clip(action.args, 200)}`;
+}
