@@ -78,7 +78,8 @@ async function settle(page: Page): Promise<void> {
  * The eval's tools on `page`, for a site at `origin` with `pages` (listed in navigate's
  * description). `onRead` keeps what `read` returned, for the next turn's page text; `ready` waits
  * until a page that starts up in script (the demo) has rendered, after each navigation. `risk` is
- * declared for the loop's action policy; the eval approves every action (it measures the agent).
+ * declared for the loop's action policy: without an approval hook, 'read' and 'write' tools run
+ * (the eval measures the agent, not the policy).
  *
  * @example
  * ```ts
@@ -94,7 +95,7 @@ export function createBrowserTools(
   return {
     navigate: {
       description: `open a page of this site {path}: ${pages.map((p) => p.path).join(', ')} (a #section may follow)`,
-      risk: 'read',
+      risk: 'write', // it changes the page (the loop's 'read' is for tools that only look)
       async run(args) {
         const raw = typeof args.path === 'string' ? args.path : typeof args.url === 'string' ? args.url : '';
         if (!raw) throw new Error('navigate needs args.path, e.g. {"path":"/"}');
@@ -161,8 +162,8 @@ export function createBrowserTools(
 }
 
 /**
- * The eval's tools in the loop's shape, recording every call in `calls`. When the loop's tools
- * take a `risk` (the action policy), add `risk: tool.risk` below: that is the one line.
+ * The eval's tools in the loop's shape, with their `risk` for the action policy, recording every
+ * call in `calls`.
  *
  * @example
  * ```ts
@@ -176,6 +177,7 @@ export function toLoopTools(tools: Record<string, EvalTool>, calls: ToolCall[], 
       name,
       {
         description: tool.description,
+        risk: tool.risk,
         run: async (args: Record<string, unknown>, context: LoopToolContext) => {
           const where = pagePath(page);
           try {
