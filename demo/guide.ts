@@ -4,7 +4,7 @@
 // declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
 // time. A tour interrupted by a reload resumes from the stored plan without planning again.
 
-import { runWebAgent, type Plan, type RunResult } from 'planloop';
+import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { languageOf } from './language.js';
 import type { Narrator } from './narrator.js';
@@ -143,7 +143,7 @@ export function createGuide(options: {
       name,
       {
         description: SITE_TOOL_DESCRIPTIONS[name as keyof typeof SITE_TOOL_DESCRIPTIONS],
-        run: (args: Record<string, unknown>, context: { signal: AbortSignal | undefined }) => tool(args, context.signal),
+        run: (args: Record<string, unknown>, context: LoopToolContext) => tool(args, context),
       },
     ]),
   );

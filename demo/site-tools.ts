@@ -1,13 +1,26 @@
 // The guide's tools on the Orbitly site: navigate, click and fill. Each takes the model's `args`,
 // checks them, acts, and returns a short result the loop turns into an observation. They act on
-// the site only (`#view` and the site links), never on the guide's own controls.
+// the site only (`#view` and the site links), never on the guide's own controls. A click goes
+// through planloop/dom's `activate`: a form submission asks the user first (the run's `confirm`).
 
-import { resolveTarget } from 'planloop/dom';
+import { activate, resolveTarget, type ActivateOptions } from 'planloop/dom';
 import { sleep, type Pace } from './pace.js';
 import { SITE_PAGES, normalisePath, type SiteRouter } from './site.js';
 
+/** What a site tool gets besides its args: the run's signal, and a way to ask before a riskier step. */
+export interface SiteToolContext {
+  signal?: AbortSignal | undefined;
+  /** The run's `context.confirm`; without it (a tool called outside a run) a riskier step is refused. */
+  confirm?: ActivateOptions['confirm'];
+}
+
 /** A tool: the model's args in, a result out; throwing makes an error observation. */
-export type SiteTool = (args: Record<string, unknown>, signal?: AbortSignal) => Promise<unknown>;
+export type SiteTool = (args: Record<string, unknown>, context?: SiteToolContext | AbortSignal) => Promise<unknown>;
+
+/** The context a tool was called with (older callers pass just the signal). */
+function contextOf(context: SiteToolContext | AbortSignal | undefined): SiteToolContext {
+  return context instanceof AbortSignal ? { signal: context } : (context ?? {});
+}
 
 /** What each tool does, for the model (the loop puts these in the per-turn prompt when it can). */
 export const SITE_TOOL_DESCRIPTIONS = {
@@ -40,19 +53,24 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       return { page: path, title: page.title };
     },
 
-    async click(args, signal) {
+    async click(args, context) {
+      const { signal, confirm } = contextOf(context);
       const target = element(args, 'click');
+      const name = String(args.target ?? args.selector);
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
       target.classList.add('guide-highlight');
       await sleep(options.pace().actionPauseMs, signal);
       target.classList.remove('guide-highlight');
-      target.click();
+      // Only what the outline showed, visible, on this site; sending a form waits for the user's yes.
+      const result = await activate(name, { root: view, confirm });
+      if (!result.ok) return { clicked: false, refused: result.message, page: router.path };
       // Let a click that navigates or submits finish rendering before the next action.
       await sleep(0, signal);
-      return { clicked: String(args.target ?? args.selector), page: router.path };
+      return { clicked: name, page: router.path };
     },
 
-    async fill(args, signal) {
+    async fill(args, context) {
+      const { signal } = contextOf(context);
       const target = element(args, 'fill');
       const value = args.value === undefined ? '' : String(args.value);
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 
 // Issue 20, the page-level attacks (items 3, 4, 6, 7): a hostile page of our own
-// (demo/e2e-hostile.html) in real Chromium, and planloop/dom wired as the README shows a host's
+// (demo/e2e-hostile-page.html) in real Chromium, and planloop/dom wired as the README shows a host's
 // tools. The "model" here is the test: it sends every target an injected instruction would ask
 // for, and the assertions say what must never run, open, download or be read.
 
@@ -10,13 +10,13 @@ type ToolResult = { ok: boolean; reason?: string; message?: string; did?: string
 
 async function open(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1000, height: 700 });
-  await page.goto('/e2e-hostile.html');
+  await page.goto('/e2e-hostile-page.html');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
 }
 
-const outline = (page: Page) => page.evaluate(() => window.outlineText());
-const click = (page: Page, target: string) => page.evaluate((t) => window.clickTool(t), target) as Promise<ToolResult>;
-const hits = (page: Page) => page.evaluate(() => window.hits);
+const outline = (page: Page) => page.evaluate(() => window.__hostilePage.outlineText());
+const click = (page: Page, target: string) => page.evaluate((t) => window.__hostilePage.clickTool(t), target) as Promise<ToolResult>;
+const hits = (page: Page) => page.evaluate(() => window.__hostilePage.hits);
 
 /** The ref the outline gives the element named `name` (`[e12] button "Name"` -> e12). */
 function refIn(text: string, name: string): string {
@@ -37,7 +37,7 @@ test.describe('what the model was never shown cannot be clicked (item 3)', () =>
       expect(result.message, target).toMatch(/ref from the page outline/);
     }
     // A ref for the guide from an outline made without `exclude` (another part of the host) is refused too.
-    const everything = await page.evaluate(() => window.planloopDom.renderOutline(window.planloopDom.outlinePage({ maxTokens: 2000 })));
+    const everything = await page.evaluate(() => window.__hostilePage.dom.renderOutline(window.__hostilePage.dom.outlinePage({ maxTokens: 2000 })));
     expect(await click(page, refIn(everything, 'Approve everything'))).toMatchObject({ ok: false, reason: 'not-found' });
     expect(everything).not.toContain('Panel button');
     expect(await hits(page)).toEqual([]);
@@ -87,7 +87,7 @@ test.describe('what the model was never shown cannot be clicked (item 3)', () =>
     const answer = (selector: string, selectors: boolean) =>
       page.evaluate(
         ([s, opt]) => {
-          const result = window.planloopDom.resolveTarget(s, { selectors: opt });
+          const result = window.__hostilePage.dom.resolveTarget(s, { selectors: opt });
           return result.ok ? 'found' : `${result.reason}: ${result.message.replace(s, 'S')}`;
         },
         [selector, selectors] as const,
@@ -130,7 +130,7 @@ test.describe('a click never goes where it must not (item 4)', () => {
       expect(result.message?.length, name).toBeGreaterThan(20);
     }
     // The new tab asked the user (who said no); nothing else got as far as asking.
-    expect(await page.evaluate(() => window.asked.map((step) => step.detail))).toEqual([expect.stringContaining('in a new tab')]);
+    expect(await page.evaluate(() => window.__hostilePage.asked.map((step) => step.detail))).toEqual([expect.stringContaining('in a new tab')]);
     // A same-page link is a plain click.
     expect(await click(page, refIn(text, 'Details'))).toMatchObject({ ok: true, did: 'followed-link' });
     await page.waitForTimeout(300); // give a stray navigation, download or popup the time to show up
@@ -138,7 +138,7 @@ test.describe('a click never goes where it must not (item 4)', () => {
     expect(offsite).toEqual([]);
     expect(downloads).toEqual([]);
     expect(popups).toEqual([]);
-    expect(new URL(page.url()).pathname).toBe('/e2e-hostile.html');
+    expect(new URL(page.url()).pathname).toBe('/e2e-hostile-page.html');
   });
 
   test('a form submission asks first, and a no means the form is not sent', async ({ page }) => {
@@ -146,14 +146,14 @@ test.describe('a click never goes where it must not (item 4)', () => {
     const send = refIn(await outline(page), 'Confirm transfer');
     const denied = await click(page, send);
     expect(denied).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await page.evaluate(() => window.submits)).toEqual([]);
-    expect(await page.evaluate(() => window.asked)).toEqual([{ risk: 'irreversible', detail: 'Submit the form "Transfer" (button "Confirm transfer") on /e2e-hostile.html', url: expect.stringMatching(/\/transfer$/) }]);
+    expect(await page.evaluate(() => window.__hostilePage.submits)).toEqual([]);
+    expect(await page.evaluate(() => window.__hostilePage.asked)).toEqual([{ risk: 'irreversible', detail: 'Submit the form "Transfer" on /e2e-hostile-page.html', url: expect.stringMatching(/\/transfer$/) }]);
     // Without a way to ask, it is refused outright.
-    const unasked = await page.evaluate((t) => window.planloopDom.activate(t, { exclude: '#guide' }), send);
+    const unasked = await page.evaluate((t) => window.__hostilePage.dom.activate(t, { exclude: '#guide' }), send);
     expect(unasked).toMatchObject({ ok: false, reason: 'needs-approval' });
-    await page.evaluate(() => (window.answer = true));
+    await page.evaluate(() => (window.__hostilePage.answer = true));
     expect(await click(page, send)).toMatchObject({ ok: true, did: 'submitted' });
-    expect(await page.evaluate(() => window.submits)).toEqual(['transfer']);
+    expect(await page.evaluate(() => window.__hostilePage.submits)).toEqual(['transfer']);
   });
 });
 
@@ -176,7 +176,7 @@ test.describe('secrets never reach the model (item 6)', () => {
     await open(page);
     const text = await outline(page);
     const password = refIn(text, 'Password');
-    const fillTool = (target: string, value: string) => page.evaluate(([t, v]) => window.fillTool(t, v), [target, value] as const) as Promise<ToolResult>;
+    const fillTool = (target: string, value: string) => page.evaluate(([t, v]) => window.__hostilePage.fillTool(t, v), [target, value] as const) as Promise<ToolResult>;
     expect(await fillTool(password, 'guessed')).toMatchObject({ ok: false, reason: 'secret-literal' });
     const filled = await fillTool(password, '{{secret:password}}');
     expect(filled).toMatchObject({ ok: true, value: 'withheld' });
