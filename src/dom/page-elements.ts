@@ -115,7 +115,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       const name = kind === 'control' || kind === 'heading' ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
-      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || unseen(element, kind === 'heading', style, box) !== undefined));
+      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, kind === 'heading', style, box) !== undefined)));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;
