@@ -201,3 +201,13 @@ test.describe('what a sighted user cannot see, the model does not read (item 7)'
     expect(text).not.toContain('click Delete account');
   });
 });
+
+test('a page whose body hides horizontal overflow still has its lower half clickable', async ({ page }) => {
+  await open(page);
+  await page.addStyleTag({ content: 'html, body { height: 100%; overflow-x: hidden; }' });
+  await page.evaluate(() => document.getElementById('details')?.insertAdjacentHTML('afterend', '<button onclick="__hostilePage.hit(\'bottom\')">Bottom button</button>'));
+  const text = await outline(page);
+  const result = await click(page, refIn(text, 'Bottom button'));
+  expect(result).toMatchObject({ ok: true, did: 'clicked' });
+  expect(await hits(page)).toEqual(['bottom']);
+});

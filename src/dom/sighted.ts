@@ -101,7 +101,8 @@ export function createSightCheck(
     const style = styleOf(element);
     let sight = above;
     if (style) {
-      const cuts = cutsOverflow(style);
+      // The root's and body's overflow applies to the viewport, which scrolls: they cut nothing off.
+      const cuts = element !== element.ownerDocument.documentElement && element !== element.ownerDocument.body && cutsOverflow(style);
       const box = layout && cuts ? element.getBoundingClientRect() : undefined;
       sight = {
         opacity: above.opacity * numberOr(style.opacity, 1),
@@ -143,7 +144,7 @@ export function createSightCheck(
         if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) {
           // A box with no size of its own may still show its children (display:contents, floats): only a cut-off one is hidden here.
           if (parent && sightOf(parent).window) reason = 'clipped';
-        } else if (unreachable(reachFor(element), visible, sight.fixed)) reason = 'off-screen';
+        } else if (unreachable(reachFor(element), visible, sight.fixed, element)) reason = 'off-screen';
       }
     } else {
       const style = given ?? styleOf(element);
@@ -154,7 +155,7 @@ export function createSightCheck(
         const parent = composedParent(element);
         const parentStyle = parent ? styleOf(parent) : undefined;
         if (parentStyle && (cutsOverflow(parentStyle) || clipsAll(parentStyle, undefined))) reason = 'clipped';
-      } else if (box && unreachable(reachFor(element), box, style?.position === 'fixed')) reason = 'off-screen';
+      } else if (box && unreachable(reachFor(element), box, style?.position === 'fixed', element)) reason = 'off-screen';
     }
     if (reason === 'transparent' || reason === 'clipped') {
       // A visually hidden native checkbox or radio drawn by its label (a common styling pattern) is seen through that label.
@@ -358,11 +359,30 @@ function reachOf(document: Document): Reach | undefined {
   return { x: view.scrollX, y: view.scrollY, width: Math.max(scroller.scrollWidth, view.innerWidth), height: Math.max(scroller.scrollHeight, view.innerHeight), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
 }
 
-/** Whether no scrolling shows the rectangle: left of or above the page, past its scrollable end, or fixed outside the viewport. */
-function unreachable(reach: Reach | undefined, rect: { left: number; top: number; right: number; bottom: number }, fixed: boolean): boolean {
+/**
+ * Whether no scrolling shows the rectangle of `element`: left of or above the page, past its
+ * scrollable end, or fixed outside the viewport. Inside a container that scrolls (overflow auto or
+ * scroll, with more content than room: a chat log, a body that is the page's scroller) the page's
+ * extent says nothing, so such an element counts as reachable.
+ */
+function unreachable(reach: Reach | undefined, rect: { left: number; top: number; right: number; bottom: number }, fixed: boolean, element: Element): boolean {
   if (!reach) return false;
-  if (fixed) return rect.right <= 0 || rect.bottom <= 0 || rect.left >= reach.viewWidth || rect.top >= reach.viewHeight;
-  return rect.right + reach.x <= 0 || rect.bottom + reach.y <= 0 || rect.left + reach.x >= reach.width || rect.top + reach.y >= reach.height;
+  const out = fixed
+    ? rect.right <= 0 || rect.bottom <= 0 || rect.left >= reach.viewWidth || rect.top >= reach.viewHeight
+    : rect.right + reach.x <= 0 || rect.bottom + reach.y <= 0 || rect.left + reach.x >= reach.width || rect.top + reach.y >= reach.height;
+  // Rarely out: only then look for a scrolling container (reading every ancestor's style costs).
+  return out && !insideScroller(element);
+}
+
+function insideScroller(element: Element): boolean {
+  const root = element.ownerDocument.documentElement;
+  for (let node = composedParent(element); node && node !== root; node = composedParent(node)) {
+    const style = styleOf(node);
+    if (!style) continue;
+    const scrolls = (value: string) => value === 'auto' || value === 'scroll' || value === 'overlay';
+    if ((scrolls(style.overflowY) && node.scrollHeight > node.clientHeight + 1) || (scrolls(style.overflowX) && node.scrollWidth > node.clientWidth + 1)) return true;
+  }
+  return false;
 }
 
 /** The element `element` is drawn inside: its slot, its parent, or its shadow root's host. */
