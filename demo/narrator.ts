@@ -33,7 +33,8 @@ export interface Narrator {
  */
 export function findTarget(scope: Element, target: string | undefined): HTMLElement | null {
   if (!target?.trim()) return null;
-  const found = resolveTarget(target, { root: scope });
+  // Narration only highlights: the safe CSS subset is allowed besides refs (a model may write `#pricing`).
+  const found = resolveTarget(target, { root: scope, selectors: true });
   return found.ok ? (found.element as HTMLElement) : null;
 }
 

@@ -1,10 +1,11 @@
 // The guide's tools on the Orbitly site: navigate, click and fill. Each takes the model's `args`,
 // checks them, acts, and returns a short result the loop turns into an observation. They act on
 // the site only (`#view` and the site links), never on the guide's own controls. Each declares its
-// risk; a click that would submit a form asks the user first (through the run's `confirm`).
+// risk. A click goes through planloop/dom's `activate`: only what the outline showed, visible, on
+// this site; a form submission asks the user first (the run's `confirm`).
 
 import type { ActionRisk, ConfirmResult, ConfirmStep } from 'planloop';
-import { resolveTarget } from 'planloop/dom';
+import { activate, resolveTarget } from 'planloop/dom';
 import { sleep, type Pace } from './pace.js';
 import { SITE_PAGES, normalisePath, type SiteRouter } from './site.js';
 
@@ -63,23 +64,19 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
     },
 
     async click(args, context = {}) {
-      const { signal } = context;
+      const { signal, confirm } = context;
       const target = element(args, 'click');
-      // Sending a form cannot be taken back: the user says yes first (the trial form's submit).
-      const form = submittedForm(target);
-      if (form) {
-        const step: ConfirmStep = { risk: 'irreversible', detail: `Submit the form "${formName(form, target)}" on ${router.path}`, url: router.path };
-        const answer = context.confirm ? await context.confirm(step) : { approved: false as const, reason: 'no one can approve sending a form here' };
-        if (!answer.approved) return { clicked: false, notSent: `the form was not sent: ${answer.reason}`, page: router.path };
-      }
+      const name = String(args.target ?? args.selector);
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
       target.classList.add('guide-highlight');
       await sleep(options.pace().actionPauseMs, signal);
       target.classList.remove('guide-highlight');
-      target.click();
+      // Sending a form cannot be taken back: activate asks the user first (the trial form's submit).
+      const result = await activate(name, { root: view, confirm });
+      if (!result.ok) return { clicked: false, ...(result.reason === 'denied' || result.reason === 'needs-approval' ? { notSent: result.message } : { refused: result.message }), page: router.path };
       // Let a click that navigates or submits finish rendering before the next action.
       await sleep(0, signal);
-      return { clicked: String(args.target ?? args.selector), page: router.path };
+      return { clicked: name, page: router.path };
     },
 
     async fill(args, context = {}) {
@@ -114,18 +111,4 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       return { filled: String(args.target), value };
     },
   };
-}
-
-/** The form a click on `element` would submit, if it would. */
-function submittedForm(element: HTMLElement): HTMLFormElement | null {
-  const control = element.closest('button, input');
-  if (control instanceof HTMLButtonElement && control.type === 'submit') return control.form;
-  if (control instanceof HTMLInputElement && (control.type === 'submit' || control.type === 'image')) return control.form;
-  return null;
-}
-
-/** A form's name for the user: its label, else the submit button's text. */
-function formName(form: HTMLFormElement, submitter: HTMLElement): string {
-  const label = form.getAttribute('aria-label') ?? form.querySelector('h1, h2, h3, legend')?.textContent ?? submitter.textContent ?? '';
-  return label.replace(/\s+/g, ' ').trim() || 'form';
 }

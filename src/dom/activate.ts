@@ -19,7 +19,7 @@ import { hasLayout } from './visibility.js';
 /** A step riskier than a plain click, for the user to approve. Structurally `LoopToolContext.confirm`'s argument. */
 export interface ActivateStep {
   risk: 'write' | 'irreversible';
-  /** What will happen, in words for the user: `Submit the form "Start trial" (button "Start my trial") on /try`. */
+  /** What will happen, in words for the user: `Submit the form "Start my trial" on /try`. */
   detail: string;
   /** Where it leads, when it leads somewhere. */
   url?: string;
@@ -196,12 +196,12 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
   if (submitter) {
     const form = submitter.form as HTMLFormElement;
     const method = (submitter.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').toLowerCase();
-    const formName = accessibleName(form, 'form') || (form.id ? `#${form.id}` : '');
+    const formName = nameOfForm(form, submitter);
     const where = `on ${document.location?.pathname ?? 'this page'}`;
     if (method === 'dialog') return { did: 'clicked', risk: 'write', detail: `Close the dialog with ${describe(submitter)}` };
     const action = submitter.getAttribute('formaction') ?? form.getAttribute('action') ?? '';
     const check = checkNavigation(action || document.location?.href || document.baseURI, navigation);
-    const detail = `Submit the form${formName ? ` "${clip(formName)}"` : ''} (${describe(submitter)}) ${where}`;
+    const detail = `Submit the form "${clip(formName)}" ${where}`;
     if (!check.ok) return { did: 'submitted', risk: 'irreversible', detail, refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${detail} was refused: ${check.message}` } };
     const newTab = opensNewContext(submitter.getAttribute('formtarget') ?? form.getAttribute('target'));
     return { did: newTab ? 'opened-tab' : 'submitted', risk: 'irreversible', detail: newTab ? `${detail}, in a new tab` : detail, url: check.url };
@@ -227,6 +227,12 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
     return { did: 'followed-link', risk: check.risk, detail: check.risk === 'irreversible' ? `${check.detail} (${label})` : `${check.detail}`, url: check.url };
   }
   return { did: 'clicked', risk: 'write', detail: `Click ${describe(element)}` };
+}
+
+/** A form's name for the user: its accessible name, else its first heading or legend, else the submit button's name. */
+function nameOfForm(form: HTMLFormElement, submitter: Element): string {
+  const heading = form.querySelector('h1, h2, h3, h4, legend')?.textContent?.replace(/\s+/g, ' ').trim();
+  return accessibleName(form, 'form') || heading || accessibleName(submitter, 'button') || 'form';
 }
 
 /** The submit button `element` is, with its form: a submit button, `input type=submit|image`, a button in a form without a type. */

@@ -106,7 +106,7 @@ export function checkNavigation(url: unknown, options: NavigationCheckOptions = 
 }
 
 /** The origins of `allowedOrigins`, checked (a host mistake throws). */
-export function allowedOriginsOf(list: readonly string[] | undefined): Set<string> {
+function allowedOriginsOf(list: readonly string[] | undefined): Set<string> {
   const origins = new Set<string>();
   for (const entry of list ?? []) {
     let origin = '';

@@ -76,7 +76,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   const privateSelector = options.privateSelector;
   const found: PageElement[] = [];
   // What a sighted user sees (transparent, clipped, out of reach, unreadable heading text): the host's own UI and those are never listed.
-  const unseen = createSightCheck(layout);
+  const unseen = createSightCheck(layout, false);
 
   const matches = (element: Element, selector: string | undefined): boolean => {
     if (!selector) return false;
@@ -115,7 +115,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       const name = kind === 'control' || kind === 'heading' ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
-      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || unseen(element, kind === 'heading') !== undefined));
+      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, kind === 'heading', style, box) !== undefined)));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;

@@ -67,9 +67,15 @@ interface Rect {
 
 /**
  * A checker of what a sighted user sees, for many elements of one page at one moment: what the
- * ancestors contribute (opacity, clipping, overflow) is computed once per element and kept, so a
- * walk over the whole page costs one style read per element. It does not repeat
+ * ancestors contribute is computed once per element and kept. It does not repeat
  * {@link hiddenReason}'s checks (the outline's walk has made them); {@link unseenReason} does both.
+ *
+ * `thorough` (what a tool is about to act on): opacity, `clip`/`clip-path` and overflow:hidden
+ * cut-offs through every ancestor. Otherwise (the outline, over every element of a page, where
+ * each computed-style property read costs): opacity through every ancestor (one read each), the
+ * element's own clipping, and a 1px box whose own or parent's overflow is hidden; a heading
+ * inside a clipped container is then left to the action-time check. `style` and `box` may be
+ * passed when the caller has them.
  *
  * @example
  * ```ts
@@ -77,9 +83,16 @@ interface Rect {
  * headings.filter((heading) => !unseen(heading, true));
  * ```
  */
-export function createSightCheck(layout: boolean): (element: Element, text: boolean) => UnseenReason | undefined {
+export function createSightCheck(
+  layout: boolean,
+  thorough = true,
+): (element: Element, text: boolean, style?: CSSStyleDeclaration, box?: DOMRect) => UnseenReason | undefined {
   const cache = new WeakMap<Element, Sight>();
+  const opacities = new WeakMap<Element, number>();
   const top: Sight = { opacity: 1, window: undefined, fixed: false, clipped: false };
+  let reach: Reach | null = null;
+  const reachFor = (element: Element): Reach | undefined => (reach ??= reachOf(element.ownerDocument) ?? null) ?? undefined;
+  const backgrounds = new WeakMap<Element, number[] | null>();
   const sightOf = (element: Element): Sight => {
     const known = cache.get(element);
     if (known) return known;
@@ -88,7 +101,8 @@ export function createSightCheck(layout: boolean): (element: Element, text: bool
     const style = styleOf(element);
     let sight = above;
     if (style) {
-      const cuts = cutsOverflow(style);
+      // The root's and body's overflow applies to the viewport, which scrolls: they cut nothing off.
+      const cuts = element !== element.ownerDocument.documentElement && element !== element.ownerDocument.body && cutsOverflow(style);
       const box = layout && cuts ? element.getBoundingClientRect() : undefined;
       sight = {
         opacity: above.opacity * numberOr(style.opacity, 1),
@@ -100,23 +114,57 @@ export function createSightCheck(layout: boolean): (element: Element, text: bool
     cache.set(element, sight);
     return sight;
   };
-  const check = (element: Element, text: boolean): UnseenReason | undefined => {
-    const sight = sightOf(element);
-    if (sight.opacity <= MIN_OPACITY || sight.clipped) {
+  const opacityOf = (element: Element): number => {
+    const known = opacities.get(element);
+    if (known !== undefined) return known;
+    const parent = composedParent(element);
+    const value = (parent ? opacityOf(parent) : 1) * numberOr(styleOf(element)?.opacity, 1);
+    opacities.set(element, value);
+    return value;
+  };
+  // Chromium's checkVisibility looks for an opacity of exactly 0 up the tree natively, far faster than
+  // reading every ancestor's style; a faint ancestor (0.01) is then left to the action-time check.
+  const transparent = (element: Element, style: CSSStyleDeclaration | undefined): boolean => {
+    if (numberOr(style?.opacity, 1) <= MIN_OPACITY) return true;
+    const native = (element as Element & { checkVisibility?: (options: { opacityProperty: boolean }) => boolean }).checkVisibility;
+    if (layout && typeof native === 'function') return !native.call(element, { opacityProperty: true });
+    return opacityOf(element) <= MIN_OPACITY;
+  };
+  const check = (element: Element, text: boolean, given?: CSSStyleDeclaration, givenBox?: DOMRect): UnseenReason | undefined => {
+    let reason: UnseenReason | undefined;
+    let box: DOMRect | undefined;
+    if (thorough) {
+      const sight = sightOf(element);
+      if (sight.opacity <= MIN_OPACITY) reason = 'transparent';
+      else if (sight.clipped) reason = 'clipped';
+      else if (layout) {
+        const parent = composedParent(element);
+        box = givenBox ?? element.getBoundingClientRect();
+        const visible = intersect(parent ? sightOf(parent).window : undefined, box);
+        if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) {
+          // A box with no size of its own may still show its children (display:contents, floats): only a cut-off one is hidden here.
+          if (parent && sightOf(parent).window) reason = 'clipped';
+        } else if (unreachable(reachFor(element), visible, sight.fixed, element)) reason = 'off-screen';
+      }
+    } else {
+      const style = given ?? styleOf(element);
+      box = layout ? (givenBox ?? element.getBoundingClientRect()) : undefined;
+      if (transparent(element, style)) reason = 'transparent';
+      else if (style && clipsAll(style, box)) reason = 'clipped';
+      else if (box && (box.width <= MAX_INVISIBLE_EXTENT || box.height <= MAX_INVISIBLE_EXTENT)) {
+        const parent = composedParent(element);
+        const parentStyle = parent ? styleOf(parent) : undefined;
+        if (parentStyle && (cutsOverflow(parentStyle) || clipsAll(parentStyle, undefined))) reason = 'clipped';
+      } else if (box && unreachable(reachFor(element), box, style?.position === 'fixed', element)) reason = 'off-screen';
+    }
+    if (reason === 'transparent' || reason === 'clipped') {
       // A visually hidden native checkbox or radio drawn by its label (a common styling pattern) is seen through that label.
       const labels = (element as HTMLInputElement).labels;
       if (labels && labels.length > 0 && Array.from(labels).some((label) => label !== element && !check(label, false))) return undefined;
-      return sight.clipped && sight.opacity > MIN_OPACITY ? 'clipped' : 'transparent';
+      return reason;
     }
-    if (layout) {
-      const parent = composedParent(element);
-      const visible = intersect(parent ? sightOf(parent).window : undefined, element.getBoundingClientRect());
-      if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) {
-        // A box with no size of its own may still show its children (display:contents, floats): only a cut-off one is hidden here.
-        if (parent && sightOf(parent).window) return 'clipped';
-      } else if (unreachable(element, visible, sight.fixed)) return 'off-screen';
-    }
-    return text ? textUnseenBy(element) : undefined;
+    if (reason) return reason;
+    return text ? textUnseenBy(element, given, false, backgrounds) : undefined;
   };
   return check;
 }
@@ -137,7 +185,12 @@ function intersect(a: Rect | undefined, b: Rect): Rect {
  * textUnseenBy(span, getComputedStyle(span)); // 'same-colour' for white text on a white page
  * ```
  */
-export function textUnseenBy(element: Element, style: CSSStyleDeclaration | undefined = styleOf(element), parentChecked = false): UnseenReason | undefined {
+export function textUnseenBy(
+  element: Element,
+  style: CSSStyleDeclaration | undefined = styleOf(element),
+  parentChecked = false,
+  backgrounds?: WeakMap<Element, number[] | null>,
+): UnseenReason | undefined {
   if (!style) return undefined;
   if (style.visibility === 'hidden' || style.visibility === 'collapse') return 'visibility';
   if (numberOr(style.opacity, 1) <= MIN_OPACITY) return 'transparent';
@@ -154,7 +207,7 @@ export function textUnseenBy(element: Element, style: CSSStyleDeclaration | unde
     if (parentStyle && parentStyle.color === style.color && style.backgroundColor === parentStyle.backgroundColor) return undefined;
     if (parentStyle && parentStyle.color === style.color && (parseColor(style.backgroundColor)?.[3] ?? 1) === 0) return undefined;
   }
-  const background = backgroundBehind(element);
+  const background = backgroundBehind(element, backgrounds ?? new WeakMap());
   if (!background) return undefined;
   return contrastRatio(blend(color, background), background) < MIN_CONTRAST ? 'same-colour' : undefined;
 }
@@ -224,23 +277,28 @@ function blend(top: readonly number[], bottom: readonly number[]): number[] {
 /**
  * The opaque colour behind `element`'s text: its own and its ancestors' background colours laid
  * over each other, on a white canvas; undefined when a background image (or a colour it cannot
- * read) is in the way, since what is drawn there cannot be told.
+ * read) is in the way, since what is drawn there cannot be told. Kept per element in `known`.
  */
-function backgroundBehind(element: Element): number[] | undefined {
-  const layers: Array<[number, number, number, number]> = [];
-  for (let node: Element | null = element; node; node = composedParent(node)) {
-    const style = styleOf(node);
-    if (!style) continue;
-    // ('initial': happy-dom's value after the `background` shorthand.)
-    if (style.backgroundImage && style.backgroundImage !== 'none' && style.backgroundImage !== 'initial') return undefined;
-    const color = parseColor(style.backgroundColor || 'transparent');
-    if (!color) return undefined;
-    if (color[3] > 0) layers.push(color);
-    if (color[3] >= 1) break;
+function backgroundBehind(element: Element, known: WeakMap<Element, number[] | null>): number[] | undefined {
+  const cached = known.get(element);
+  if (cached !== undefined) return cached ?? undefined;
+  let result: number[] | null = null;
+  const style = styleOf(element);
+  const image = style?.backgroundImage;
+  // ('initial': happy-dom's value after the `background` shorthand.)
+  if (!style || !image || image === 'none' || image === 'initial') {
+    const color = parseColor(style?.backgroundColor || 'transparent');
+    if (color) {
+      if (color[3] >= 1) result = color.slice(0, 3);
+      else {
+        const parent = composedParent(element);
+        const below = parent ? backgroundBehind(parent, known) : [255, 255, 255];
+        result = below ? (color[3] > 0 ? blend(color, below) : below) : null;
+      }
+    }
   }
-  let result: number[] = [255, 255, 255];
-  for (let i = layers.length - 1; i >= 0; i -= 1) result = blend(layers[i] as number[], result);
-  return result;
+  known.set(element, result);
+  return result ?? undefined;
 }
 
 /**
@@ -249,7 +307,8 @@ function backgroundBehind(element: Element): number[] | undefined {
  * hides its overflow: the screen-reader-only pattern.
  */
 function clipsAll(style: CSSStyleDeclaration, box: DOMRect | undefined): boolean {
-  if ((style.position === 'absolute' || style.position === 'fixed') && style.clip && style.clip !== 'auto') {
+  const position = style.position;
+  if ((position === 'absolute' || position === 'fixed') && style.clip && style.clip !== 'auto') {
     const numbers = (/rect\(([^)]*)\)/.exec(style.clip)?.[1] ?? '').split(/[\s,]+/).map((n) => Number.parseFloat(n));
     if (numbers.length === 4 && numbers.every(Number.isFinite)) {
       const [top, right, bottom, left] = numbers as [number, number, number, number];
@@ -273,18 +332,57 @@ function clipsAll(style: CSSStyleDeclaration, box: DOMRect | undefined): boolean
 
 /** Whether a box cuts off what overflows it (and cannot be scrolled by the user to show it). */
 function cutsOverflow(style: CSSStyleDeclaration): boolean {
-  return style.overflowX === 'hidden' || style.overflowX === 'clip' || style.overflowY === 'hidden' || style.overflowY === 'clip' || style.overflow === 'hidden' || style.overflow === 'clip';
+  const x = style.overflowX;
+  if (x === 'hidden' || x === 'clip') return true;
+  const y = style.overflowY;
+  // (happy-dom leaves the longhands empty after the `overflow` shorthand.)
+  if (y === 'hidden' || y === 'clip') return true;
+  if (x || y) return false;
+  const both = style.overflow;
+  return both === 'hidden' || both === 'clip';
 }
 
-/** Whether no scrolling shows the rectangle: left of or above the page, past its scrollable end, or fixed outside the viewport. */
-function unreachable(element: Element, rect: { left: number; top: number; right: number; bottom: number }, fixed: boolean): boolean {
-  const view = element.ownerDocument.defaultView;
-  if (!view) return false;
-  if (fixed) return rect.right <= 0 || rect.bottom <= 0 || rect.left >= view.innerWidth || rect.top >= view.innerHeight;
-  const scroller = element.ownerDocument.scrollingElement ?? element.ownerDocument.documentElement;
-  const x = view.scrollX;
-  const y = view.scrollY;
-  return rect.right + x <= 0 || rect.bottom + y <= 0 || rect.left + x >= Math.max(scroller.scrollWidth, view.innerWidth) || rect.top + y >= Math.max(scroller.scrollHeight, view.innerHeight);
+/** The viewport and the page's scrollable size: what decides whether scrolling can reach a box. */
+interface Reach {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  viewWidth: number;
+  viewHeight: number;
+}
+
+function reachOf(document: Document): Reach | undefined {
+  const view = document.defaultView;
+  if (!view) return undefined;
+  const scroller = document.scrollingElement ?? document.documentElement;
+  return { x: view.scrollX, y: view.scrollY, width: Math.max(scroller.scrollWidth, view.innerWidth), height: Math.max(scroller.scrollHeight, view.innerHeight), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
+}
+
+/**
+ * Whether no scrolling shows the rectangle of `element`: left of or above the page, past its
+ * scrollable end, or fixed outside the viewport. Inside a container that scrolls (overflow auto or
+ * scroll, with more content than room: a chat log, a body that is the page's scroller) the page's
+ * extent says nothing, so such an element counts as reachable.
+ */
+function unreachable(reach: Reach | undefined, rect: { left: number; top: number; right: number; bottom: number }, fixed: boolean, element: Element): boolean {
+  if (!reach) return false;
+  const out = fixed
+    ? rect.right <= 0 || rect.bottom <= 0 || rect.left >= reach.viewWidth || rect.top >= reach.viewHeight
+    : rect.right + reach.x <= 0 || rect.bottom + reach.y <= 0 || rect.left + reach.x >= reach.width || rect.top + reach.y >= reach.height;
+  // Rarely out: only then look for a scrolling container (reading every ancestor's style costs).
+  return out && !insideScroller(element);
+}
+
+function insideScroller(element: Element): boolean {
+  const root = element.ownerDocument.documentElement;
+  for (let node = composedParent(element); node && node !== root; node = composedParent(node)) {
+    const style = styleOf(node);
+    if (!style) continue;
+    const scrolls = (value: string) => value === 'auto' || value === 'scroll' || value === 'overlay';
+    if ((scrolls(style.overflowY) && node.scrollHeight > node.clientHeight + 1) || (scrolls(style.overflowX) && node.scrollWidth > node.clientWidth + 1)) return true;
+  }
+  return false;
 }
 
 /** The element `element` is drawn inside: its slot, its parent, or its shadow root's host. */

@@ -80,7 +80,7 @@ describe('activate', () => {
     const asked: ActivateStep[] = [];
     const denied = await activate(ref('Delete'), { registry, confirm: (step) => (asked.push(step), { approved: false, reason: 'not today' }) });
     expect(denied).toMatchObject({ ok: false, reason: 'denied', message: expect.stringContaining('not today') });
-    expect(asked[0]).toMatchObject({ risk: 'irreversible', detail: 'Submit the form "Delete account" (button "Delete") on /' });
+    expect(asked[0]).toMatchObject({ risk: 'irreversible', detail: 'Submit the form "Delete account" on /' });
     expect(await activate(ref('Delete'), { registry, confirm: () => Promise.reject(new Error('boom')) })).toMatchObject({ ok: false, reason: 'denied' });
     expect(await activate(ref('Delete'), { registry, confirm: () => ({ approved: 'yes' }) as never })).toMatchObject({ ok: false, reason: 'denied' });
     expect(clicks).toEqual([]);
