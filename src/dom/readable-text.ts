@@ -22,17 +22,19 @@ export interface ReadableText {
 /**
  * The readable text of `element` from character `from` (default 0), at most `maxChars` long;
  * `more` says how much is left (counted up to `maxChars` × 4 beyond the stretch, then it stops).
+ * `skip`: a CSS selector of elements left out with their content (private or excluded regions).
  *
  * @example
  * ```ts
  * readableText(document.querySelector('article p')!, { maxChars: 200 }); // { text: 'The first words…', more: 1200 }
  * ```
  */
-export function readableText(element: Element, options: { from?: number; maxChars?: number } = {}): ReadableText {
+export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined } = {}): ReadableText {
   const from = Math.max(0, Math.floor(options.from ?? 0));
   const maxChars = Math.max(1, Math.floor(options.maxChars ?? 2000));
   // Read a little past the stretch to cut at a word and to know whether more follows.
   const limit = from + maxChars * 5;
+  const skip = options.skip;
   let text = '';
   let stopped = false;
   const add = (piece: string): void => {
@@ -54,6 +56,7 @@ export function readableText(element: Element, options: { from?: number; maxChar
       if (child.nodeType !== 1) continue;
       const el = child as Element;
       if (SKIPPED.has(el.localName)) continue;
+      if (skip && matches(el, skip)) continue;
       if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) continue;
       const style = styleOf(el);
       if (style?.display === 'none') continue;
@@ -93,6 +96,14 @@ export function readableText(element: Element, options: { from?: number; maxChar
 export function firstWords(element: Element, maxChars: number): string {
   const { text, more } = readableText(element, { maxChars });
   return more > 0 ? `${text}…` : text;
+}
+
+function matches(element: Element, selector: string): boolean {
+  try {
+    return element.matches(selector);
+  } catch {
+    return false;
+  }
 }
 
 /** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
