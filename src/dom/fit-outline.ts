@@ -12,6 +12,8 @@ export interface FitPriorities {
   focused?: ((item: PageElement) => boolean) | undefined;
   /** Indexes taken before anything but live regions: the main heading, the first paragraph. */
   first?: readonly number[] | undefined;
+  /** Controls in the viewport before the structure, without a share (a closer look at a region). */
+  viewportFirst?: boolean | undefined;
 }
 
 /** Elements in a row that do not fit before a pass takes the budget as spent. */
@@ -26,12 +28,13 @@ const PROSE_SHARE = 0.25;
  * kept aside (the lines saying what was left out) and passes fill the rest, each stopping after
  * {@link MISSES_BEFORE_STOP} elements in a row that do not fit:
  * 1. live regions (alert, status, log), the main heading and the first paragraph of the content;
- * 2. the page's structure (landmarks, headings), within 40%: nearest the viewport first (by
- *    screenfuls), then the least nested;
+ * 2. the page's structure (landmarks, headings) in or next to the viewport, within 40%: nearest
+ *    the viewport first (by screenfuls), then the least nested;
  * 3. controls and blocks in the viewport or the focused form, within 45%: the focused form
  *    first, then inside `main`, then in document order;
  * 4. prose, within 25%: nearest the viewport, then the page's content (`main`, an article) first;
- * 5. everything else by the same orders, without a share: structure, controls and blocks, prose.
+ * 5. everything else by the same orders, without a share: structure (the farther headings),
+ *    controls and blocks, prose.
  * An element comes with the elements it is inside.
  *
  * @example
@@ -88,7 +91,8 @@ export function fitOutline(found: readonly PageElement[], costAt: (index: number
     }
   };
   take([...live, ...(priorities.first ?? [])], Number.POSITIVE_INFINITY);
-  take(structure, total * STRUCTURE_SHARE);
+  if (priorities.viewportFirst) take(near, Number.POSITIVE_INFINITY);
+  take(structure.filter((i) => screens(i) <= 1), total * STRUCTURE_SHARE);
   take(near, total * NEAR_SHARE);
   take(prose, total * PROSE_SHARE);
   take(structure, Number.POSITIVE_INFINITY);

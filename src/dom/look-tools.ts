@@ -25,7 +25,7 @@ export interface LookTool {
 
 /** The look tools, by the names the model calls them. */
 export interface LookTools {
-  /** `expand {target}`: the outline of a region (its ref), or of the whole viewport without a target. */
+  /** `expand {target}`: the controls and structure of a region (its ref), or of the whole viewport without a target (`read_text` reads prose). */
   expand: LookTool;
   /** `read_text {target, from}`: the readable text of an element (default: the main content), from a character on. */
   read_text: LookTool;
@@ -37,7 +37,7 @@ export interface LookTools {
 export interface LookToolsOptions {
   /** Where the tools look: a document, an element or a shadow root. Default: `document`, when called. */
   root?: PageRoot | undefined;
-  /** Budget of each answer, in estimated tokens. Default 600 (a text is cut at 4 characters a token). */
+  /** Budget of each answer, in estimated tokens. Default 800 (a text is cut at 4 characters a token). */
   maxTokens?: number | undefined;
   /** Left out with their content, as in `outlinePage` (e.g. the agent's own panel). */
   exclude?: string | undefined;
@@ -49,8 +49,8 @@ export interface LookToolsOptions {
   estimateTokens?: ((text: string) => number) | undefined;
 }
 
-/** The default budget of one look: 600 estimated tokens. */
-const DEFAULT_LOOK_TOKENS = 600;
+/** The default budget of one look: 800 estimated tokens. */
+const DEFAULT_LOOK_TOKENS = 800;
 
 /**
  * Read-only tools to see more of the page than an outline's budget shows, ready for
@@ -60,7 +60,7 @@ const DEFAULT_LOOK_TOKENS = 600;
  * secret values or private and excluded regions, and throws on a target it cannot use, which the
  * loop turns into an observation the model can act on.
  *
- * Defaults: `maxTokens` 600, `root` the document, refs from the document's registry.
+ * Defaults: `maxTokens` 800, `root` the document, refs from the document's registry.
  *
  * @example
  * ```ts
@@ -101,7 +101,7 @@ export function createLookTools(options: LookToolsOptions = {}): LookTools {
       description: 'see a region the page outline shortened {target: its ref}, or all of the viewport {}',
       run: ({ target }) => {
         const hasTarget = typeof target === 'string' && target.trim() !== '';
-        const outline = hasTarget ? outlinePage({ ...shared, root: find(target), maxTokens }) : outlinePage({ ...shared, root: root(), maxTokens, onlyViewport: true });
+        const outline = hasTarget ? outlinePage({ ...shared, root: find(target), maxTokens, prose: false, viewportFirst: true }) : outlinePage({ ...shared, root: root(), maxTokens, onlyViewport: true, prose: false });
         return renderOutline(outline);
       },
     },

@@ -31,6 +31,10 @@ export interface OutlinePageOptions {
   layout?: boolean | undefined;
   /** Outline only what is in the viewport (and the containers it is in), e.g. to look closer at what the user sees. Default false. */
   onlyViewport?: boolean | undefined;
+  /** List prose (paragraphs and text blocks, as `text` lines). Default true. */
+  prose?: boolean | undefined;
+  /** Over budget, take every control in the viewport before the page's structure (a closer look at a region). Default false. */
+  viewportFirst?: boolean | undefined;
 }
 
 /** Characters of a prose or live region line: the first words, cut at a word with `…`. */
@@ -93,7 +97,11 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
     ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(options.privateSelector ? { privateSelector: options.privateSelector } : {}),
   });
-  const found = options.onlyViewport ? inViewport(collected) : collected;
+  const proseToo = options.prose ?? true;
+  const found =
+    options.onlyViewport || !proseToo
+      ? relinked(collected, (item) => (!options.onlyViewport || item.distance === 0) && (proseToo || item.kind !== 'text'))
+      : collected;
 
   // Lines are costed before refs are given (refs go to listed elements only, to keep them short):
   // an element without a ref is costed with a ref as long as any it could get. Costing needs the
@@ -105,7 +113,7 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   const costAt = (i: number): number => (costs[i] ??= estimate(`${renderOutlineLine(draftAt(i))}\n`));
   // Room for the lines that say what was left out in a region, and for the last line.
   const summaryReserve = Math.min(SUMMARY_RESERVE_MAX, Math.floor(maxTokens * SUMMARY_RESERVE_SHARE));
-  const keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, priorities(found, document));
+  const keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
 
   const nodes: OutlineNode[] = [];
   const nodeOf: Array<OutlineNode | undefined> = [];
@@ -123,17 +131,18 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   const spent = estimate(renderOutline({ nodes, omitted: 0 }));
   summarizeOmitted(found, keep, nodeOf, (text) => estimate(text), maxTokens - spent - estimate(omittedLine(found.length)));
   let outline: PageOutline = { nodes, total: found.length, omitted: found.length - nodes.length, tokens: 0, maxTokens };
-  // A custom tokenizer may count a whole text as more than the sum of its lines: drop the last
-  // line (nothing is inside it) until the text fits.
+  // A tokenizer may count a whole text as more than the sum of its lines: drop the smallest
+  // region summary, then the last line (nothing is inside it), until the text fits.
   for (;;) {
     const tokens = estimate(renderOutline(outline));
     if (tokens <= maxTokens || outline.nodes.length === 0) return { ...outline, tokens };
-    const last = outline.nodes.at(-1);
-    if (last?.omitted) {
-      outline = { ...outline, nodes: [...outline.nodes.slice(0, -1), { ...last, omitted: undefined }] };
+    const summarized = outline.nodes.filter((node) => node.omitted);
+    if (summarized.length > 0) {
+      const smallest = summarized.reduce((a, b) => ((b.omitted?.count ?? 0) < (a.omitted?.count ?? 0) ? b : a));
+      delete smallest.omitted;
       continue;
     }
-    const trimmed = outline.nodes.slice(0, -1).map((node) => (node.omitted ? { ...node, omitted: undefined } : node));
+    const trimmed = outline.nodes.slice(0, -1);
     outline = { ...outline, nodes: trimmed, omitted: found.length - trimmed.length };
   }
 }
@@ -192,11 +201,11 @@ function priorities(found: readonly PageElement[], document: Document): FitPrior
   };
 }
 
-/** The elements in the viewport, with the containers they are in, re-linked to each other. */
-function inViewport(found: readonly PageElement[]): PageElement[] {
+/** The elements `wanted` keeps, with the containers they are in, re-linked to each other. */
+function relinked(found: readonly PageElement[], wanted: (item: PageElement) => boolean): PageElement[] {
   const keep = new Uint8Array(found.length);
   for (let i = 0; i < found.length; i += 1) {
-    if ((found[i] as PageElement).distance !== 0) continue;
+    if (!wanted(found[i] as PageElement)) continue;
     for (let j = i; j >= 0 && !keep[j]; j = (found[j] as PageElement).parent) keep[j] = 1;
   }
   const index = new Int32Array(found.length).fill(-1);

@@ -3,7 +3,8 @@ import { styleOf } from './visibility.js';
 /*
  * The text a person can read in an element, as one line: text nodes in rendering order (open
  * shadow roots, slots), an image's alt, nothing that is hidden (display:none, visibility:hidden,
- * `hidden`, aria-hidden="true", <script>/<style>/<template>, closed <details> content) and no
+ * `hidden`, aria-hidden="true", <script>/<style>/<template>, closed <details> content, a box of
+ * no size that clips its overflow) and no
  * form control's value (a field's value is state, shown on its own line, and may be private).
  * Blocks and line breaks become spaces; whitespace is collapsed.
  */
@@ -60,6 +61,8 @@ export function readableText(element: Element, options: { from?: number; maxChar
       if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) continue;
       const style = styleOf(el);
       if (style?.display === 'none') continue;
+      // A box of no size that clips what overflows it shows nothing (1 px "visually hidden" text is read).
+      if (style && style.overflow !== 'visible' && hasNoSize(el)) continue;
       const shown = style ? style.visibility !== 'hidden' && style.visibility !== 'collapse' : visible;
       const block = el.localName === 'br' || (style ? style.display !== 'inline' && style.display !== 'contents' : true);
       if (block) add(' ');
@@ -96,6 +99,13 @@ export function readableText(element: Element, options: { from?: number; maxChar
 export function firstWords(element: Element, maxChars: number): string {
   const { text, more } = readableText(element, { maxChars });
   return more > 0 ? `${text}…` : text;
+}
+
+function hasNoSize(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  // Without layout (happy-dom) every box is 0×0: only a page with layout has boxes to trust.
+  const root = element.ownerDocument.documentElement.getBoundingClientRect();
+  return (root.width > 0 || root.height > 0) && (box.width === 0 || box.height === 0);
 }
 
 function matches(element: Element, selector: string): boolean {

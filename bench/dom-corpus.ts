@@ -1,0 +1,204 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as esbuild from 'esbuild';
+import { chromium, type Page } from '@playwright/test';
+import { median, round } from './measure.js';
+import { countTokens } from './tokens.js';
+
+/**
+ * The outline before issue 23 (prose, see-more tools, accname names), measured beside today's in
+ * the same run: `BENCH_DOM_BASELINE` (a git ref), else the commit this work started from.
+ */
+const BASELINE_REF = process.env.BENCH_DOM_BASELINE ?? 'd10dc08';
+const CORPUS = process.env.BENCH_CORPUS?.split(',') ?? ['bbc-1', 'cnn', 'nytimes-1', 'wikipedia', 'mozilla-1', 'ars-1', 'webmd-1', 'theverge'];
+const VIEWPORT = { width: 1280, height: 800 };
+
+/** One corpus page, outlined by today's code and by the baseline. */
+export interface DomCorpusRow {
+  page: string;
+  kilobytes: number;
+  /** o200k tokens of the outline at the default budget (400). */
+  tokens: number;
+  baselineTokens: number;
+  /** Controls in the first viewport, how many the outline lists, and (today) how many more one `expand` shows. */
+  viewportControls: number;
+  listed: number;
+  baselineListed: number;
+  oneExpansion: number;
+  /** Characters of prose (text and live region lines) the outline delivers. */
+  proseChars: number;
+  baselineProseChars: number;
+  /** The first outline of a freshly loaded page, and the median of later ones, in ms. */
+  coldMs: number;
+  warmMs: number;
+  baselineColdMs: number;
+  baselineWarmMs: number;
+}
+
+/** What {@link benchDomCorpus} measured. */
+export interface DomCorpusResult {
+  browser: string;
+  baseline: string;
+  skipped?: string;
+  rows: DomCorpusRow[];
+  /** Today's time ÷ the baseline's, over all pages (sum of medians), cold and warm. */
+  coldRatio: number;
+  warmRatio: number;
+}
+
+async function bundle(entry: string, resolveDir: string): Promise<string> {
+  const result = await esbuild.build({ stdin: { contents: entry, resolveDir, loader: 'ts' }, bundle: true, format: 'esm', write: false, minify: true, target: 'es2022' });
+  return result.outputFiles[0]?.text ?? '';
+}
+
+/**
+ * Outlines the real saved pages of `e2e/corpus` in Chromium with today's `planloop/dom` and with
+ * the baseline's (loaded side by side in the page), and reports per page the o200k tokens at the
+ * default budget, the first viewport's controls listed (and one expansion away), the prose
+ * characters delivered, and cold and warm times (median of `runs`, alternating the two so the
+ * machine's load falls on both alike).
+ *
+ * @example
+ * ```ts
+ * const { rows, warmRatio } = await benchDomCorpus({ runs: 9 });
+ * ```
+ */
+export async function benchDomCorpus(options: { runs?: number; executablePath?: string } = {}): Promise<DomCorpusResult> {
+  const runs = options.runs ?? 9;
+  const root = fileURLToPath(new URL('..', import.meta.url));
+  const empty: DomCorpusResult = { browser: 'none', baseline: BASELINE_REF, rows: [], coldRatio: Number.NaN, warmRatio: Number.NaN };
+  const executablePath = options.executablePath ?? [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium'].find((path) => !!path);
+  if (!executablePath) return { ...empty, skipped: 'no Chromium found (set CHROMIUM_PATH)' };
+  const work = mkdtempSync(join(tmpdir(), 'planloop-dom-baseline-'));
+  let baselineCode: string;
+  try {
+    execFileSync('sh', ['-c', `git -C "${root}" archive ${BASELINE_REF} src | tar -x -C "${work}"`]);
+    execFileSync('ln', ['-s', join(root, 'node_modules'), join(work, 'node_modules')]);
+    baselineCode = await bundle("import * as dom from './src/dom/index.ts';\nglobalThis.baselineDom = dom;", work);
+  } catch (error) {
+    return { ...empty, skipped: `baseline ${BASELINE_REF} could not be built: ${String(error).slice(0, 120)}` };
+  } finally {
+    rmSync(work, { recursive: true, force: true });
+  }
+  const currentCode = await bundle(
+    "import * as dom from './src/dom/index.ts';\nimport { collectPageElements } from './src/dom/page-elements.ts';\nglobalThis.currentDom = { ...dom, collectPageElements };",
+    root,
+  );
+  const browser = await chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu'] });
+  const rows: DomCorpusRow[] = [];
+  try {
+    const page = await browser.newPage({ viewport: VIEWPORT });
+    for (const name of CORPUS) {
+      const html = readFileSync(join(root, 'e2e', 'corpus', `${name}.html`), 'utf8');
+      const load = async (): Promise<void> => {
+        await page.unrouteAll({ behavior: 'ignoreErrors' });
+        await page.route('**/*', (route) => (route.request().url() === 'http://corpus.test/' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort()));
+        await page.goto('http://corpus.test/');
+        await page.addScriptTag({ content: baselineCode, type: 'module' });
+        await page.addScriptTag({ content: currentCode, type: 'module' });
+        await page.waitForFunction(() => 'baselineDom' in globalThis && 'currentDom' in globalThis);
+      };
+      // Cold: the first outline of a fresh page (refs given, styles computed for the first time), each side on its own load.
+      const cold = { current: [] as number[], baseline: [] as number[] };
+      for (let i = 0; i < 3; i += 1) {
+        for (const side of i % 2 === 0 ? (['current', 'baseline'] as const) : (['baseline', 'current'] as const)) {
+          await load();
+          cold[side].push(await page.evaluate((which) => {
+            const dom = (globalThis as unknown as Record<string, { outlinePage: () => unknown }>)[which === 'current' ? 'currentDom' : 'baselineDom'];
+            const start = performance.now();
+            dom?.outlinePage();
+            return performance.now() - start;
+          }, side));
+        }
+      }
+      await load();
+      const measured = await measurePage(page, runs);
+      rows.push({
+        page: name,
+        kilobytes: Math.round(html.length / 1024),
+        tokens: countTokens(measured.text),
+        baselineTokens: countTokens(measured.baselineText),
+        viewportControls: measured.viewportControls,
+        listed: measured.listed,
+        baselineListed: measured.baselineListed,
+        oneExpansion: measured.oneExpansion,
+        proseChars: measured.proseChars,
+        baselineProseChars: measured.baselineProseChars,
+        coldMs: round(median(cold.current), 1),
+        warmMs: round(median(measured.warm), 2),
+        baselineColdMs: round(median(cold.baseline), 1),
+        baselineWarmMs: round(median(measured.baselineWarm), 2),
+      });
+    }
+  } finally {
+    await browser.close();
+  }
+  const sum = (key: keyof DomCorpusRow) => rows.reduce((total, row) => total + Number(row[key]), 0);
+  return {
+    browser: `Chromium ${browser.version()} (headless)`,
+    baseline: BASELINE_REF,
+    rows,
+    coldRatio: round(sum('coldMs') / sum('baselineColdMs'), 2),
+    warmRatio: round(sum('warmMs') / sum('baselineWarmMs'), 2),
+  };
+}
+
+type AnyDom = typeof import('../src/dom/index.js') & typeof import('../src/dom/page-elements.js');
+
+function measurePage(page: Page, runs: number) {
+  return page.evaluate((count) => {
+    const current = (globalThis as unknown as { currentDom: AnyDom }).currentDom;
+    const baseline = (globalThis as unknown as { baselineDom: typeof import('../src/dom/index.js') }).baselineDom;
+    const registry = current.createRefRegistry();
+    const outline = current.outlinePage({ registry });
+    const before = baseline.outlinePage({ registry: baseline.createRefRegistry() });
+    const found = current.collectPageElements(document).filter((item) => item.kind === 'control' && item.distance === 0);
+    const listedNow = new Set(outline.nodes.map((node) => node.element));
+    const listedBefore = new Set(before.nodes.map((node) => node.element));
+    const tools = current.createLookTools({ registry });
+    const expanded = new Map<string, string>();
+    let oneExpansion = 0;
+    const all = current.collectPageElements(document);
+    const nodeOf = new Map(outline.nodes.map((node) => [node.element, node]));
+    for (const item of found) {
+      if (listedNow.has(item.element)) continue;
+      let container = '';
+      for (let at = item.parent; at >= 0; at = (all[at] as typeof item).parent) {
+        const node = nodeOf.get((all[at] as typeof item).element);
+        if (node) {
+          container = node.omitted ? node.ref : '';
+          break;
+        }
+      }
+      if (!expanded.has(container)) expanded.set(container, tools.expand.run(container ? { target: container } : {}));
+      const ref = registry.refOf(item.element);
+      if (ref && (expanded.get(container) ?? '').includes(`[${ref}]`)) oneExpansion += 1;
+    }
+    const prose = (nodes: ReadonlyArray<{ kind: string; name: string }>) => nodes.filter((node) => node.kind === 'text' || node.kind === 'live').reduce((sum, node) => sum + node.name.length, 0);
+    const warm: number[] = [];
+    const baselineWarm: number[] = [];
+    for (let i = 0; i < count; i += 1) {
+      let at = performance.now();
+      current.outlinePage();
+      warm.push(performance.now() - at);
+      at = performance.now();
+      baseline.outlinePage();
+      baselineWarm.push(performance.now() - at);
+    }
+    return {
+      text: current.renderOutline(outline),
+      baselineText: baseline.renderOutline(before),
+      viewportControls: found.length,
+      listed: found.filter((item) => listedNow.has(item.element)).length,
+      baselineListed: found.filter((item) => listedBefore.has(item.element)).length,
+      oneExpansion,
+      proseChars: prose(outline.nodes),
+      baselineProseChars: prose(before.nodes as never),
+      warm,
+      baselineWarm,
+    };
+  }, runs);
+}
