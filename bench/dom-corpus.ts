@@ -202,3 +202,59 @@ function measurePage(page: Page, runs: number) {
     };
   }, runs);
 }
+
+/** Issue 23's targets on the corpus: times within 1.5× of the baseline's, tokens within the budget, viewport controls reachable. */
+export function domCorpusTargets(result: DomCorpusResult): Array<{ target: string; goal: string; figure: string; met: boolean }> {
+  if (result.skipped || result.rows.length === 0) {
+    const figure = `not measured (${result.skipped ?? 'no corpus page'})`;
+    return [{ target: 'page outline on real pages, time against the previous outline', goal: '≤ 1.5× cold and warm', figure, met: false }];
+  }
+  const most = result.rows.reduce((a, b) => (b.tokens > a.tokens ? b : a));
+  const viewport = result.rows.reduce((sum, row) => sum + row.viewportControls, 0);
+  const reachable = result.rows.reduce((sum, row) => sum + row.listed + row.oneExpansion, 0);
+  return [
+    {
+      target: `page outline on ${result.rows.length} real pages, time against the previous outline (${result.baseline}) in the same run`,
+      goal: '≤ 1.5× cold and warm',
+      figure: `${result.coldRatio}× cold, ${result.warmRatio}× warm (sums of per-page medians)`,
+      met: result.coldRatio <= 1.5 && result.warmRatio <= 1.5,
+    },
+    { target: 'page outline on real pages at the default budget, o200k tokens', goal: '≤ 400 tokens', figure: `${most.tokens} at most (${most.page})`, met: most.tokens <= 400 },
+    {
+      target: 'first-viewport controls on real pages: listed or one `expand` away',
+      goal: 'all',
+      figure: `${reachable} of ${viewport}`,
+      met: reachable === viewport,
+    },
+  ];
+}
+
+/**
+ * The corpus section of bench/results.md.
+ *
+ * @example
+ * ```ts
+ * lines.push(...renderDomCorpus(results.domCorpus));
+ * ```
+ */
+export function renderDomCorpus(result: DomCorpusResult): string[] {
+  const lines = ['## Page outline on real pages (`e2e/corpus`)', ''];
+  if (result.skipped) return [...lines, `Not measured: ${result.skipped}.`, ''];
+  const cell = (now: number, before: number) => `${now} (${before})`;
+  lines.push(
+    `Eight saved real pages (news, a long reference article, a product page with sign-up forms; Readability's test pages, scripts and stylesheets stripped: see \`e2e/corpus/README.md\`) in ${result.browser} at ${VIEWPORT.width}×${VIEWPORT.height}, outlined at the default budget (400) by today's \`planloop/dom\` and, in brackets, by the outline of \`${result.baseline}\` (before prose, see-more and accname names), both loaded in the same page and timed alternately. Tokens: o200k. Viewport controls: controls in the first viewport, how many the outline lists, and how many more one \`expand\` (of the region whose summary line names it, else of the viewport) shows. Prose: characters of paragraph and live region text delivered. Cold: the first outline of a freshly loaded page (median of 3 loads); warm: median of later outlines.`,
+    '',
+    ...[
+      ['page', 'KB', 'o200k tokens', 'viewport controls', 'listed', 'one expand away', 'prose chars', 'cold ms', 'warm ms'],
+      ['---', '---', '---', '---', '---', '---', '---', '---', '---'],
+    ].map((cells) => `| ${cells.join(' | ')} |`),
+    ...result.rows.map(
+      (row) =>
+        `| ${[row.page, row.kilobytes, cell(row.tokens, row.baselineTokens), row.viewportControls, cell(row.listed, row.baselineListed), row.oneExpansion, cell(row.proseChars, row.baselineProseChars), cell(row.coldMs, row.baselineColdMs), cell(row.warmMs, row.baselineWarmMs)].join(' | ')} |`,
+    ),
+    '',
+    `Time against the previous outline, sums of the per-page medians: **${result.coldRatio}×** cold, **${result.warmRatio}×** warm.`,
+    '',
+  );
+  return lines;
+}

@@ -2,6 +2,7 @@ import { writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchBundleSize } from './bundle-size.js';
+import { benchDomCorpus } from './dom-corpus.js';
 import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
@@ -34,8 +35,9 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const firstAction = await step('first action', () => benchFirstAction());
   const markdownEdit = await step('markdown edit', () => benchMarkdownEdit());
   const domOutline = await step('page outline', () => benchDomOutline());
+  const domCorpus = await step('page outline, real pages', () => benchDomCorpus());
   const storage = await step('storage', () => benchStorage());
-  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, storage };
+  const measured = { tokens, bundle: { sizes }, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage };
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),
