@@ -107,7 +107,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     const inMainHere = inMain || role === 'main';
     const inContentHere = inContent || role === 'main' || role === 'article';
     // A live region is listed while it has something to say.
-    const live = liveRole(element, role) && /\S/.test(element.textContent ?? '') ? liveRole(element, role) : undefined;
+    const live = liveRole(element, role) && hasText(element) ? liveRole(element, role) : undefined;
     if (live) role = live;
     // Prose: a paragraph-like element with text, not inside a control or other prose (its text is read whole).
     const prose = !inText && !live && !role && !privateHere && isProse(element);
@@ -206,11 +206,18 @@ function liveRole(element: Element, role: string | undefined): string | undefine
 
 /** A paragraph-like element (p, blockquote…) with text, or any role-less element with a run of text of its own. */
 function isProse(element: Element): boolean {
-  if (PROSE_TAGS.has(element.localName)) return /\S/.test(element.textContent ?? '');
+  if (PROSE_TAGS.has(element.localName)) return hasText(element);
   if (LEAVES.has(element.localName) || element.localName === 'body' || element.localName === 'label') return false;
   for (let child = element.firstChild; child; child = child.nextSibling) {
     if (child.nodeType === 3 && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
   }
+  return false;
+}
+
+/** Whether any text node under `element` has a visible character (stops at the first; no string of the whole text is built). */
+function hasText(element: Element): boolean {
+  const walker = element.ownerDocument.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (/\S/.test(node.nodeValue ?? '')) return true;
   return false;
 }
 

@@ -52,20 +52,24 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
 
 /**
  * Describes the visible page for a model within a token budget: landmarks, headings, interactive
- * elements and content blocks with an id or a name, each with a ref (`e12`) that
- * {@link resolveTarget} turns back into the element, its role, accessible name and state. Values of
- * secret fields and of private elements are never read.
+ * elements, content blocks with an id or a name, prose (`text` lines with the first words of
+ * paragraphs) and live regions (alert, status, log, with `new` when their text changed), each
+ * with a ref (`e12`) that {@link resolveTarget} turns back into the element, its role, accessible
+ * name, state and, for fields, their visible hint and error. Values of secret fields and of
+ * private elements are never read; a link's target is shown only for another site or a download.
  *
  * Hidden elements are left out (display:none, visibility:hidden, `hidden`, aria-hidden="true",
  * `inert`, closed dialogs and details, and zero-size boxes where the page has layout). Open shadow
  * roots are walked. While a modal dialog is open, only the dialog is outlined.
  *
- * Over budget, half of it goes first to the page's structure (landmarks and headings: nearest the
- * viewport, then least nested, first), the rest to the other elements (nearest the viewport, then
- * inside `main`, first) and then to the remaining structure. An element is kept with the elements
- * it is inside. `omitted` says how many were left out, and the rendered text says so too. Refs are given only to listed elements and stay with an element across
- * outlines; a re-rendered element with the same id, test id, form name, role and name, or place
- * gets its old ref back.
+ * Over budget (see `fitOutline`): live regions, the main heading and the first paragraph first;
+ * then the structure near the viewport (up to 40%), the viewport's and the focused form's controls
+ * (up to 45%), prose (up to 25%), then the rest. An element is kept with the elements it is
+ * inside. A listed region that left elements out says so under it (`… 312 more in e12: 300
+ * links, 12 buttons`), within about 12% of the budget kept for those lines; `omitted` counts what
+ * was left out, and the last line the rest. Refs are given only to listed elements and stay with
+ * an element across outlines; a re-rendered element with the same id, test id, form name, role
+ * and name, or place gets its old ref back.
  *
  * Touches nothing at import; reads `document` only when called without `root`.
  * Defaults: `maxTokens` 400, tokens counted by `estimateTokens` (close to o200k), layout detected.
@@ -75,7 +79,7 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
  * import { outlinePage, renderOutline } from 'planloop/dom';
  *
  * const outline = outlinePage({ root: document.querySelector('main')!, maxTokens: 300 });
- * const text = renderOutline(outline); // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start free" ->/try'
+ * const text = renderOutline(outline); // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] text "Start free, pay as you grow."\n  [e4] link "Start free"'
  * outline.omitted; // 0
  * ```
  */

@@ -24,17 +24,18 @@ export interface ReadableText {
  * The readable text of `element` from character `from` (default 0), at most `maxChars` long;
  * `more` says how much is left (counted up to `maxChars` × 4 beyond the stretch, then it stops).
  * `skip`: a CSS selector of elements left out with their content (private or excluded regions).
+ * `countMore`: how far past the stretch to count `more` (default `maxChars` × 4; 1 to know only whether there is more).
  *
  * @example
  * ```ts
  * readableText(document.querySelector('article p')!, { maxChars: 200 }); // { text: 'The first words…', more: 1200 }
  * ```
  */
-export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined } = {}): ReadableText {
+export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number } = {}): ReadableText {
   const from = Math.max(0, Math.floor(options.from ?? 0));
   const maxChars = Math.max(1, Math.floor(options.maxChars ?? 2000));
   // Read a little past the stretch to cut at a word and to know whether more follows.
-  const limit = from + maxChars * 5;
+  const limit = from + maxChars + Math.max(1, Math.floor(options.countMore ?? maxChars * 4));
   const skip = options.skip;
   let text = '';
   let stopped = false;
@@ -97,7 +98,7 @@ export function readableText(element: Element, options: { from?: number; maxChar
  * ```
  */
 export function firstWords(element: Element, maxChars: number): string {
-  const { text, more } = readableText(element, { maxChars });
+  const { text, more } = readableText(element, { maxChars, countMore: 1 });
   return more > 0 ? `${text}…` : text;
 }
 

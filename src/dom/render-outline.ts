@@ -2,12 +2,14 @@ import type { ElementState } from './element-state.js';
 import type { PageElementKind } from './page-elements.js';
 
 /*
- * The outline as text for a turn prompt: one line per element, two spaces of indent per level of
+ * The outline as text for a turn prompt: one line per element (prose and live regions with their
+ * first words, a region that left elements out with a line saying so), two spaces of indent per level of
  * nesting (landmarks, sections, forms), short words a small model reads without a legend:
  *
  *   [e1] banner
  *     [e2] navigation "Site"
- *       [e3] link "Pricing" current=page ->/commercial
+ *       [e3] link "Pricing" current=page
+ *       [e4] link "Status" ->status.example.com
  *   [e5] main
  *     [e6] h1 "Try Orbitly"
  *     [e7] form #trial-form
@@ -76,7 +78,7 @@ const MAX_HELP = 100;
  * ```ts
  * import { outlinePage, renderOutline } from 'planloop/dom';
  * renderOutline(outlinePage({ root: document.querySelector('main')! }));
- * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial" ->/try'
+ * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial"'
  * ```
  */
 export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): string {
