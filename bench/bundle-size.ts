@@ -1,4 +1,4 @@
-import { mkdir, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
@@ -131,6 +131,11 @@ export function buildLibrary(): Promise<string> {
   built ??= (async () => {
     const dist = join(WORK, 'dist');
     await build({ configFile: CONFIG, logLevel: 'silent', build: { outDir: dist, emptyOutDir: true, sourcemap: false } });
+    // Beside dist, the package.json an install has: its `sideEffects: false` is what lets an app's
+    // bundler drop unused modules. Without it (a folder with none), rolldown kept modules of the
+    // turn loop that a page importing `Plan` never runs.
+    const { name, type, sideEffects } = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as Record<string, unknown>;
+    await writeFile(join(WORK, 'package.json'), `${JSON.stringify({ name, type, sideEffects })}\n`);
     return dist;
   })();
   return built;

@@ -1,4 +1,5 @@
 import { LEAK_MARKERS, kb, SIZE_BUDGETS, type BundleSize } from './bundle-size.js';
+import { domCorpusTargets, renderDomCorpus, type DomCorpusResult } from './dom-corpus.js';
 import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
 import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
@@ -21,6 +22,8 @@ export interface BenchResults {
   firstAction: FirstActionResult;
   markdownEdit: MarkdownEditResult;
   domOutline: DomOutlineResult;
+  /** Real saved pages, today's outline beside the previous one (absent in runs that skip it). */
+  domCorpus?: DomCorpusResult | undefined;
   storage: StorageBenchResult;
   targets: TargetCheck[];
 }
@@ -126,6 +129,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     });
   }
   checks.push(...domOutlineTargets(results.domOutline));
+  if (results.domCorpus) checks.push(...domCorpusTargets(results.domCorpus));
   return checks;
 }
 
@@ -232,6 +236,7 @@ export function renderMarkdown(results: BenchResults): string {
     '',
     ...renderMarkdownEdit(markdownEdit),
     ...renderDomOutline(domOutline),
+    ...(results.domCorpus ? renderDomCorpus(results.domCorpus) : []),
     '## Storage',
     '',
     `Median milliseconds of one save (or load) over ${n(storage.iterations)} changes to a plan of ${storage.todos} todos, a ${n(storage.docChars)}-character document and a small one. "Whole snapshot": the plan written as one value, as both adapters did before documents were stored apart; "parts": the adapter now (a manifest plus one part per document; only what changed is written). localStorage runs on a Map-backed \`Storage\` (JSON and string copies, not a browser's disk); IndexedDB on fake-indexeddb (structured clones in this process, not a browser's backing store), so the browser's own write cost comes on top of both columns.`,

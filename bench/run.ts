@@ -2,6 +2,7 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { cpus, platform } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { benchBundleSize } from './bundle-size.js';
+import { benchDomCorpus } from './dom-corpus.js';
 import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
@@ -46,8 +47,9 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const firstAction = await part('firstAction', 'first action', async () => benchFirstAction());
   const markdownEdit = await part('markdownEdit', 'markdown edit', async () => benchMarkdownEdit());
   const domOutline = await part('domOutline', 'page outline', async () => benchDomOutline());
+  const domCorpus = await part('domCorpus', 'page outline, real pages', async () => benchDomCorpus());
   const storage = await part('storage', 'storage', async () => benchStorage());
-  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, storage };
+  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage };
   const reused: BenchResults['reused'] = kept.length > 0 ? { from: previous?.reused?.from ?? (previous as BenchResults).generatedAt, parts: kept } : undefined;
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {

@@ -47,7 +47,7 @@ test('over budget, keeps what is near the viewport, and follows the scroll', asy
     document.querySelector('#far')?.after(row('Bottom'));
   });
   const top = await outlineText(page, { maxTokens: 150 });
-  expect(top).toMatch(/more elements not listed$/);
+  expect(top).toMatch(/more (elements (not listed|elsewhere)|in e\d+: .+)$/);
   expect(top).toContain('button "Top 0"');
   expect(top).not.toContain('Bottom');
   // Landmarks and headings come first, wherever they are.
@@ -96,7 +96,7 @@ test('outlines the running demo: site, guide and the plan panel inside its shado
   await expect(page.getByRole('button', { name: 'Start the tour' })).toBeVisible();
   const text = await outlineText(page, { maxTokens: 1000 });
   expect(text).toMatch(/^ {2}\[e\d+\] h1 "Pricing"$/m);
-  expect(text).toMatch(/link "Start a 14-day trial" ->\/try$/m);
+  expect(text).toMatch(/link "Start a 14-day trial"$/m);
   expect(text).toContain('button "Start the tour"');
   // <plan-panel> draws the plan in an open shadow root.
   expect(text).toMatch(/h\d "Tour plan"/);
@@ -143,7 +143,7 @@ test('outlines a 2,000-element page in time that grows no faster than the page',
   console.log(`dom-outline: ${figures.elements} elements, median ${figures.median.toFixed(2)} ms (500 elements: ${figures.small.toFixed(2)} ms), ${figures.listed}/${figures.total} listed, ${figures.tokens} tokens`);
   expect(figures.elements).toBeGreaterThanOrEqual(2000);
   expect(figures.tokens).toBeLessThanOrEqual(400);
-  expect(figures.text).toMatch(/more elements not listed$/);
+  expect(figures.text).toMatch(/more (elements (not listed|elsewhere)|in e\d+: .+)$/);
   // Four times the page must not take much more than four times as long (a walk that is worse than
   // linear would take 16 times); the absolute figure is the benchmark's (npm run bench).
   expect(figures.ratio).toBeLessThan(10);

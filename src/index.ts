@@ -102,7 +102,6 @@ export {
   type LLMUsage,
   type FinishReason,
 } from './llm/provider.js';
-export { callModel, type CallModelOptions, type ModelReply } from './llm/call.js';
 export { createOpenAICompatibleProvider, type OpenAICompatibleOptions } from './llm/openai-compatible.js';
 export { createAnthropicProvider, type AnthropicOptions } from './llm/anthropic.js';
 export {

@@ -287,6 +287,7 @@ function fromContentInside(element: Element): boolean {
 
 /** Adds a ::before or ::after box's text: set apart by spaces when it is CSS alternative text or not an inline box. */
 function addPseudo(element: Element, pseudo: '::before' | '::after', out: NameText): void {
+  if (!mayHavePseudoContent(element)) return;
   const { text, alt, inline } = pseudoText(element, pseudo);
   if (!text) return;
   const apart = alt || !inline;
@@ -368,6 +369,60 @@ function nativeName(element: Element, out: NameText, walk: Walk): boolean {
     if (caption) alternative(caption, out, { ...walk, role: undefined, inContent: true });
   }
   return false;
+}
+
+/**
+ * The selectors of the document's style rules that give a ::before or ::after content (their
+ * pseudo-element part removed), so that only elements one of them matches are asked for their
+ * pseudo-elements' style, which is slow. `null`: some sheet cannot be read (another origin), ask
+ * every element. Kept while the number of style sheets is the same, for at most 2 seconds.
+ */
+const pseudoRules = new WeakMap<Document, { sheets: number; at: number; selector: string | null }>();
+const PSEUDO_RULES_LIFETIME_MS = 2000;
+
+function mayHavePseudoContent(element: Element): boolean {
+  // Shadow roots have style sheets of their own: ask.
+  if (element.getRootNode().nodeType !== 9) return true;
+  const document = element.ownerDocument;
+  const sheets = document.styleSheets?.length ?? 0;
+  const now = Date.now();
+  let known = pseudoRules.get(document);
+  if (!known || known.sheets !== sheets || now - known.at > PSEUDO_RULES_LIFETIME_MS) {
+    known = { sheets, at: now, selector: pseudoSelector(document) };
+    pseudoRules.set(document, known);
+  }
+  if (known.selector === null) return true;
+  if (known.selector === '') return false;
+  try {
+    return element.matches(known.selector);
+  } catch {
+    return true;
+  }
+}
+
+function pseudoSelector(document: Document): string | null {
+  const selectors: string[] = [];
+  const visit = (rules: CSSRuleList): void => {
+    for (const rule of Array.from(rules)) {
+      const style = (rule as CSSStyleRule).style;
+      const text = (rule as CSSStyleRule).selectorText;
+      if (text && style) {
+        if (!/:(before|after)\b/i.test(text) || !style.getPropertyValue('content')) continue;
+        for (const part of text.split(',')) {
+          if (!/:(before|after)\b/i.test(part)) continue;
+          const base = part.replace(/::?(before|after)\b.*$/i, '').trim();
+          selectors.push(base === '' || /[>+~]$/.test(base) ? `${base}*` : base);
+        }
+      } else if ((rule as CSSGroupingRule).cssRules) visit((rule as CSSGroupingRule).cssRules);
+    }
+  };
+  try {
+    for (const sheet of Array.from(document.styleSheets ?? [])) visit(sheet.cssRules);
+    for (const sheet of (document as Document & { adoptedStyleSheets?: CSSStyleSheet[] }).adoptedStyleSheets ?? []) visit(sheet.cssRules);
+  } catch {
+    return null;
+  }
+  return selectors.join(', ');
 }
 
 const NO_TEXT = { text: '', alt: false, inline: true };

@@ -2,7 +2,8 @@
  * `planloop/dom`: what a turn sees of the page. {@link outlinePage} describes the visible page for
  * a model within a token budget, {@link renderOutline} writes it as compact text for the turn
  * prompt, and {@link resolveTarget} turns the refs it gives (`e12`), or a CSS selector, back into
- * elements for the tools. Nothing here touches `document` or `window` at import.
+ * elements for the tools; {@link createLookTools} gives the model read-only tools to see more
+ * (expand a region, read a section's text, scroll). Nothing here touches `document` or `window` at import.
  *
  * @example
  * ```ts
@@ -23,10 +24,12 @@ export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, looksSecret, remembe
 export { estimateTokens } from './estimate-tokens.js';
 export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
+export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
+export { readableText, type ReadableText } from './readable-text.js';
 export type { PageElementKind } from './page-elements.js';
 export type { PageRoot } from './page-root.js';
-export { renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
+export { omittedSummaryLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 export { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions, type ResolveTargetResult } from './resolve-target.js';
 export { contrastRatio, isSeen, unseenReason, type UnseenReason } from './sighted.js';
 export { isElementVisible, type HiddenReason } from './visibility.js';

@@ -13,8 +13,12 @@ import { hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtr
  * names and visibility.
  */
 
-/** What an outline line is about. */
-export type PageElementKind = 'landmark' | 'heading' | 'control' | 'block';
+/**
+ * What an outline line is about: a landmark, a heading, a control, a content block, a stretch
+ * of prose (`text`: a paragraph, a quote, a list item or cell with text of its own), or a live
+ * region (`live`: alert, status, log, aria-live).
+ */
+export type PageElementKind = 'landmark' | 'heading' | 'control' | 'block' | 'text' | 'live';
 
 /** One element the walk found. */
 export interface PageElement {
@@ -33,6 +37,8 @@ export interface PageElement {
   distance: number;
   /** Inside the page's `main` landmark. */
   inMain: boolean;
+  /** Inside `main` or an `article`: the page's own content. */
+  inContent: boolean;
   /** Inside an element marked private (values are withheld). */
   isPrivate: boolean;
   /** Only when the walk includes hidden elements: whether this one is hidden. */
@@ -56,6 +62,12 @@ export interface CollectOptions {
 // Never descended into: their content is not part of the page a person acts on (an <svg>'s shapes,
 // a <select>'s options, which its line lists).
 const LEAVES = new Set(['svg', 'select', 'textarea', 'input', 'math']);
+/** Elements that are prose when they have text: listed as `text` lines. */
+const PROSE_TAGS = new Set(['p', 'blockquote', 'pre', 'dd', 'figcaption', 'address']);
+/** Roles of live regions, whose changes a page announces. */
+const LIVE_ROLES = new Set(['alert', 'status', 'log']);
+/** Characters of text of its own that make any other element prose (a <div> or <li> used as a paragraph). */
+const PROSE_MIN_CHARS = 40;
 
 /**
  * Every listable element under `root` (itself included when it is an element), in document order.
@@ -87,17 +99,23 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     }
   };
 
-  const visit = (element: Element, parent: number, depth: number, inMain: boolean, isPrivate: boolean, hidden: boolean): void => {
+  const visit = (element: Element, parent: number, depth: number, inMain: boolean, isPrivate: boolean, hidden: boolean, inContent: boolean, inText: boolean): void => {
     let hiddenHere = hidden;
     if (!hiddenHere && subtreeHiddenBy(element, undefined)) {
       if (!options.includeHidden) return;
       hiddenHere = true;
     }
     if ((exclude && matches(element, exclude)) || (element.hasAttributes() && element.hasAttribute(IGNORE_ATTRIBUTE))) return;
-    const role = elementRole(element);
+    let role = elementRole(element);
     const privateHere = isPrivate || (element.hasAttributes() && element.hasAttribute(PRIVATE_ATTRIBUTE)) || matches(element, privateSelector);
     const inMainHere = inMain || role === 'main';
-    const kind = role ? kindOf(role) : undefined;
+    const inContentHere = inContent || role === 'main' || role === 'article';
+    // A live region is listed while it has something to say.
+    const live = liveRole(element, role) && hasText(element) ? liveRole(element, role) : undefined;
+    if (live) role = live;
+    // Prose: a paragraph-like element with text, not inside a control or other prose (its text is read whole).
+    const prose = !inText && !live && !role && !privateHere && isProse(element);
+    const kind = live ? 'live' : prose ? 'text' : role ? kindOf(role) : undefined;
     const included = matches(element, include);
     // Computed styles are the walk's biggest cost. With layout, only the elements it may list need
     // one: an element inside a display:none container has no box, which the size check catches.
@@ -107,12 +125,14 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       if (!options.includeHidden) return;
       hiddenHere = true;
     }
+    // A focusable element without a role that shows a pointer is something to click.
+    if (role === 'focusable' && style?.cursor === 'pointer') role = 'clickable';
     let index = parent;
     let childDepth = depth;
     if (kind || included) {
       // Unnamed regions and groups without an id are layout, not something to point at. Names of
       // controls and headings wait until the outline needs them: most never make it into a budget.
-      const name = kind === 'control' || kind === 'heading' ? undefined : accessibleName(element, role);
+      const name = kind === 'control' || kind === 'heading' || kind === 'text' || kind === 'live' ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
       const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, kind === 'heading', style, box) !== undefined)));
@@ -127,6 +147,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
           depth,
           distance: box && !selfHidden ? viewportDistance(box, width, height) : 0,
           inMain: inMainHere,
+          inContent: inContentHere,
           isPrivate: privateHere,
           hidden: selfHidden,
         };
@@ -136,8 +157,9 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       }
     }
     if (LEAVES.has(element.localName)) return;
+    const inTextHere = inText || kind === 'text' || kind === 'live' || kind === 'control';
     const children = renderedChildren(element);
-    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere);
+    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
   };
 
   // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
@@ -145,6 +167,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   const top = root.nodeType === 1 ? (root as Element) : root.nodeType === 11 ? (root as ShadowRoot).host : undefined;
   let hidden = false;
   let inMain = false;
+  let inContent = false;
   let isPrivate = false;
   if (top) {
     if (isOffLimits(top, exclude)) return found;
@@ -152,12 +175,13 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     hidden = reason !== undefined && reason !== 'visibility';
     if (hidden && !options.includeHidden) return found;
     inMain = !!closestAcross(top, 'main, [role=main]');
+    inContent = inMain || !!closestAcross(top, 'article, [role=article]');
     isPrivate = !!closestAcross(top, `[${PRIVATE_ATTRIBUTE}]`) || (!!privateSelector && !!closestAcross(top, privateSelector));
   }
-  if (root.nodeType === 1) visit(root as Element, -1, 0, inMain, isPrivate, hidden);
+  if (root.nodeType === 1) visit(root as Element, -1, 0, inMain, isPrivate, hidden, inContent, false);
   else {
     const children = renderedChildren(root);
-    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, -1, 0, inMain, isPrivate, hidden);
+    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, -1, 0, inMain, isPrivate, hidden, inContent, false);
   }
   return found;
 }
@@ -172,6 +196,34 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
  */
 export function nameOf(item: PageElement): string {
   return (item.name ??= accessibleName(item.element, item.role));
+}
+
+/** The live region role of an element: alert, status, log, or what its aria-live says (assertive: alert). */
+function liveRole(element: Element, role: string | undefined): string | undefined {
+  if (role && LIVE_ROLES.has(role)) return role;
+  if (element.localName === 'output') return 'status';
+  if (!element.hasAttributes()) return undefined;
+  const live = element.getAttribute('aria-live');
+  if (live === 'assertive') return 'alert';
+  if (live === 'polite') return 'status';
+  return undefined;
+}
+
+/** A paragraph-like element (p, blockquote…) with text, or any role-less element with a run of text of its own. */
+function isProse(element: Element): boolean {
+  if (PROSE_TAGS.has(element.localName)) return hasText(element);
+  if (LEAVES.has(element.localName) || element.localName === 'body' || element.localName === 'label') return false;
+  for (let child = element.firstChild; child; child = child.nextSibling) {
+    if (child.nodeType === 3 && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
+  }
+  return false;
+}
+
+/** Whether any text node under `element` has a visible character (stops at the first; no string of the whole text is built). */
+function hasText(element: Element): boolean {
+  const walker = element.ownerDocument.createTreeWalker(element, 4 /* NodeFilter.SHOW_TEXT */);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (/\S/.test(node.nodeValue ?? '')) return true;
+  return false;
 }
 
 function kindOf(role: string): PageElementKind | undefined {

@@ -2,8 +2,13 @@ import { ValidationError } from '../errors.js';
 import { refRegistryFor, type RefRegistry } from './element-ref.js';
 import { elementState, rememberPasswordFields } from './element-state.js';
 import { estimateTokens as defaultEstimate } from './estimate-tokens.js';
+import { fieldHelp } from './field-help.js';
+import { liveRegionChanged } from './live-region-memory.js';
+import { fitOutline, type FitPriorities } from './fit-outline.js';
+import { summarizeOmitted } from './omitted-summary.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
+import { firstWords } from './readable-text.js';
 import { omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 
 /** Options of {@link outlinePage}. */
@@ -30,7 +35,16 @@ export interface OutlinePageOptions {
   revealValues?: string | undefined;
   /** Whether boxes have real sizes (checks zero size, orders by viewport distance). Default: detected. */
   layout?: boolean | undefined;
+  /** Outline only what is in the viewport (and the containers it is in), e.g. to look closer at what the user sees. Default false. */
+  onlyViewport?: boolean | undefined;
+  /** List prose (paragraphs and text blocks, as `text` lines). Default true. */
+  prose?: boolean | undefined;
+  /** Over budget, take every control in the viewport before the page's structure (a closer look at a region). Default false. */
+  viewportFirst?: boolean | undefined;
 }
+
+/** Characters of a prose or live region line: the first words, cut at a word with `…`. */
+const PROSE_CHARS = 160;
 
 /**
  * The default budget of an outline, in estimated tokens: 400.
@@ -44,20 +58,24 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
 
 /**
  * Describes the visible page for a model within a token budget: landmarks, headings, interactive
- * elements and content blocks with an id or a name, each with a ref (`e12`) that
- * {@link resolveTarget} turns back into the element, its role, accessible name and state. Values of
- * secret fields and of private elements are never read.
+ * elements, content blocks with an id or a name, prose (`text` lines with the first words of
+ * paragraphs) and live regions (alert, status, log, with `new` when their text changed), each
+ * with a ref (`e12`) that {@link resolveTarget} turns back into the element, its role, accessible
+ * name, state and, for fields, their visible hint and error. Values of secret fields and of
+ * private elements are never read; a link's target is shown only for another site or a download.
  *
  * Hidden elements are left out (display:none, visibility:hidden, `hidden`, aria-hidden="true",
  * `inert`, closed dialogs and details, and zero-size boxes where the page has layout). Open shadow
  * roots are walked. While a modal dialog is open, only the dialog is outlined.
  *
- * Over budget, half of it goes first to the page's structure (landmarks and headings: nearest the
- * viewport, then least nested, first), the rest to the other elements (nearest the viewport, then
- * inside `main`, first) and then to the remaining structure. An element is kept with the elements
- * it is inside. `omitted` says how many were left out, and the rendered text says so too. Refs are given only to listed elements and stay with an element across
- * outlines; a re-rendered element with the same id, test id, form name, role and name, or place
- * gets its old ref back.
+ * Over budget (see `fitOutline`): live regions, the main heading and the first paragraph first;
+ * then the structure near the viewport (up to 40%), the viewport's and the focused form's controls
+ * (up to 45%), prose (up to 25%), then the rest. An element is kept with the elements it is
+ * inside. A listed region that left elements out says so under it (`… 312 more in e12: 300
+ * links, 12 buttons`), within about 12% of the budget kept for those lines; `omitted` counts what
+ * was left out, and the last line the rest. Refs are given only to listed elements and stay with
+ * an element across outlines; a re-rendered element with the same id, test id, form name, role
+ * and name, or place gets its old ref back.
  *
  * Touches nothing at import; reads `document` only when called without `root`.
  * Defaults: `maxTokens` 400, tokens counted by `estimateTokens` (close to o200k), layout detected.
@@ -67,7 +85,7 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
  * import { outlinePage, renderOutline } from 'planloop/dom';
  *
  * const outline = outlinePage({ root: document.querySelector('main')!, maxTokens: 300 });
- * const text = renderOutline(outline); // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start free" ->/try'
+ * const text = renderOutline(outline); // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] text "Start free, pay as you grow."\n  [e4] link "Start free"'
  * outline.omitted; // 0
  * ```
  */
@@ -85,12 +103,17 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   const registry = options.registry ?? refRegistryFor(document);
   rememberPasswordFields(root);
   const reveal = (element: Element): boolean => !!options.revealValues && safeMatches(element, options.revealValues);
-  const found = collectPageElements(modalDialogIn(root, document) ?? root, {
+  const collected = collectPageElements(modalDialogIn(root, document) ?? root, {
     ...(options.layout === undefined ? {} : { layout: options.layout }),
     ...(options.include ? { include: options.include } : {}),
     ...(options.exclude ? { exclude: options.exclude } : {}),
     ...(options.privateSelector ? { privateSelector: options.privateSelector } : {}),
   });
+  const proseToo = options.prose ?? true;
+  const found =
+    options.onlyViewport || !proseToo
+      ? relinked(collected, (item) => (!options.onlyViewport || item.distance === 0) && (proseToo || item.kind !== 'text'))
+      : collected;
 
   // Lines are costed before refs are given (refs go to listed elements only, to keep them short):
   // an element without a ref is costed with a ref as long as any it could get. Costing needs the
@@ -100,28 +123,56 @@ export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
   const draftAt = (i: number): OutlineNode => (drafts[i] ??= draftNode(found[i] as PageElement, longRef, registry, reveal));
   const costs: number[] = [];
   const costAt = (i: number): number => (costs[i] ??= estimate(`${renderOutlineLine(draftAt(i))}\n`));
-  const keep = fit(found, costAt, maxTokens, estimate(omittedLine(found.length)));
+  // Room for the lines that say what was left out in a region, and for the last line.
+  const summaryReserve = Math.min(SUMMARY_RESERVE_MAX, Math.floor(maxTokens * SUMMARY_RESERVE_SHARE));
+  const keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
 
   const nodes: OutlineNode[] = [];
+  const nodeOf: Array<OutlineNode | undefined> = [];
   for (let i = 0; i < found.length; i += 1) {
     if (!keep[i]) continue;
     const draft = draftAt(i);
-    nodes.push({ ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.name }) });
+    const node: OutlineNode = { ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draft.name }) };
+    if (node.kind === 'live') {
+      if (liveRegionChanged(node.element, node.name)) node.isNew = true;
+      else delete node.isNew;
+    }
+    nodes.push(node);
+    nodeOf[i] = node;
   }
+  const spent = estimate(renderOutline({ nodes, omitted: 0 }));
+  summarizeOmitted(found, keep, nodeOf, (text) => estimate(text), maxTokens - spent - estimate(omittedLine(found.length)));
   let outline: PageOutline = { nodes, total: found.length, omitted: found.length - nodes.length, tokens: 0, maxTokens };
-  // A custom tokenizer may count a whole text as more than the sum of its lines: drop the last
-  // line (nothing is inside it) until the text fits.
+  // A tokenizer may count a whole text as more than the sum of its lines: drop the smallest
+  // region summary, then the last line (nothing is inside it), until the text fits.
   for (;;) {
     const tokens = estimate(renderOutline(outline));
     if (tokens <= maxTokens || outline.nodes.length === 0) return { ...outline, tokens };
+    const summarized = outline.nodes.filter((node) => node.omitted);
+    if (summarized.length > 0) {
+      const smallest = summarized.reduce((a, b) => ((b.omitted?.count ?? 0) < (a.omitted?.count ?? 0) ? b : a));
+      delete smallest.omitted;
+      continue;
+    }
     const trimmed = outline.nodes.slice(0, -1);
     outline = { ...outline, nodes: trimmed, omitted: found.length - trimmed.length };
   }
 }
 
+/** At most this share of the budget is kept for the lines saying what a region left out… */
+const SUMMARY_RESERVE_SHARE = 0.12;
+/** …and at most this many tokens. */
+const SUMMARY_RESERVE_MAX = 60;
+
 function draftNode(item: PageElement, longRef: string, registry: RefRegistry, reveal: (element: Element) => boolean): OutlineNode {
   const id = item.element.id;
-  const name = nameOf(item);
+  const prose = item.kind === 'text' || item.kind === 'live';
+  const name = prose ? firstWords(item.element, PROSE_CHARS) : nameOf(item);
+  const state = prose ? {} : elementState(item.element, item.role, item.isPrivate, reveal(item.element));
+  // A link's target is shown only where it tells something: another site, or a download.
+  if (state.href !== undefined && state.href.startsWith('/')) delete state.href;
+  if (item.role === 'link' && item.element.hasAttribute('download')) state.href = 'download';
+  const help = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
   return {
     ref: registry.refOf(item.element) ?? longRef,
     kind: item.kind,
@@ -129,66 +180,55 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry, re
     name,
     ...(item.level === undefined ? {} : { level: item.level }),
     ...(id && !name ? { id } : {}),
-    state: elementState(item.element, item.role, item.isPrivate, reveal(item.element)),
+    state,
+    ...help,
+    // Costed as new: whether it is is known once it is listed.
+    ...(item.kind === 'live' ? { isNew: true as const } : {}),
     depth: item.depth,
     element: item.element,
   };
 }
 
-/** Elements in a row that do not fit before a pass takes the budget as spent. */
-const MISSES_BEFORE_STOP = 8;
-
-/**
- * Which elements fit the budget. When not all do, the line saying how many were left out is
- * reserved, then two passes fill the rest:
- * 1. the page's structure (landmarks and headings), within half of the budget: nearest the
- *    viewport first (by screenfuls), then the least nested, then in document order;
- * 2. everything else: nearest the viewport first, then inside `main` before outside, then in
- *    document order; then the structure that pass 1 had no room for.
- * An element comes with the elements it is inside. A pass stops after
- * {@link MISSES_BEFORE_STOP} elements in a row that do not fit, without costing the rest.
- */
-function fit(found: readonly PageElement[], costAt: (index: number) => number, maxTokens: number, omittedCost: number): Uint8Array {
-  const keep = new Uint8Array(found.length);
-  // Everything in when it all fits. (A line costs at least a token: more lines than the budget never fit.)
-  if (found.length <= maxTokens) {
-    let all = 0;
-    for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += costAt(i);
-    if (all <= maxTokens) return keep.fill(1);
+/** What comes first within the budget: the focused form's elements, the main heading and the first paragraph of the content. */
+function priorities(found: readonly PageElement[], document: Document): FitPriorities {
+  const active = document.activeElement;
+  const form = active && active !== document.body ? active.closest('form, [role=form], fieldset') : null;
+  let mainHeading = -1;
+  let firstParagraph = -1;
+  for (let i = 0; i < found.length; i += 1) {
+    const item = found[i] as PageElement;
+    if (item.kind === 'heading' && item.level === 1 && (mainHeading < 0 || (item.inContent && !(found[mainHeading] as PageElement).inContent))) mainHeading = i;
   }
-
-  const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
-  const screens = (item: PageElement) => (item.distance === 0 ? 0 : 1 + Math.floor(item.distance / screen));
-  const isStructure = (item: PageElement) => item.kind === 'landmark' || item.kind === 'heading';
-  const structure: number[] = [];
-  const rest: number[] = [];
-  found.forEach((item, i) => (isStructure(item) ? structure : rest).push(i));
-  const at = (i: number) => found[i] as PageElement;
-  structure.sort((a, b) => screens(at(a)) - screens(at(b)) || at(a).depth - at(b).depth || a - b);
-  rest.sort((a, b) => screens(at(a)) - screens(at(b)) || Number(at(b).inMain) - Number(at(a).inMain) || a - b);
-
-  let left = maxTokens - omittedCost;
-  const take = (order: readonly number[], limit: number): void => {
-    let spent = 0;
-    let misses = 0;
-    for (const index of order) {
-      if (keep[index]) continue;
-      let cost = 0;
-      for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) cost += costAt(i);
-      if (cost > left || spent + cost > limit) {
-        if (++misses >= MISSES_BEFORE_STOP) return;
-        continue;
-      }
-      misses = 0;
-      left -= cost;
-      spent += cost;
-      for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) keep[i] = 1;
+  for (let i = 0; i < found.length; i += 1) {
+    const item = found[i] as PageElement;
+    if (item.kind !== 'text') continue;
+    if (item.inContent || (mainHeading >= 0 && i > mainHeading)) {
+      firstParagraph = i;
+      break;
     }
+  }
+  return {
+    focused: form ? (item) => form.contains(item.element) : undefined,
+    first: [mainHeading, firstParagraph].filter((index) => index >= 0),
   };
-  take(structure, left / 2);
-  take(rest, Number.POSITIVE_INFINITY);
-  take(structure, Number.POSITIVE_INFINITY);
-  return keep;
+}
+
+/** The elements `wanted` keeps, with the containers they are in, re-linked to each other. */
+function relinked(found: readonly PageElement[], wanted: (item: PageElement) => boolean): PageElement[] {
+  const keep = new Uint8Array(found.length);
+  for (let i = 0; i < found.length; i += 1) {
+    if (!wanted(found[i] as PageElement)) continue;
+    for (let j = i; j >= 0 && !keep[j]; j = (found[j] as PageElement).parent) keep[j] = 1;
+  }
+  const index = new Int32Array(found.length).fill(-1);
+  const out: PageElement[] = [];
+  found.forEach((item, i) => {
+    if (!keep[i]) return;
+    index[i] = out.length;
+    const parent = item.parent >= 0 ? (index[item.parent] ?? -1) : -1;
+    out.push({ ...item, parent, depth: parent >= 0 ? (out[parent] as PageElement).depth + 1 : 0 });
+  });
+  return out;
 }
 
 /** The open modal dialog inside `root`, if any: while it is open, the rest of the page is inert. */

@@ -2,12 +2,14 @@ import type { ElementState } from './element-state.js';
 import type { PageElementKind } from './page-elements.js';
 
 /*
- * The outline as text for a turn prompt: one line per element, two spaces of indent per level of
+ * The outline as text for a turn prompt: one line per element (prose and live regions with their
+ * first words, a region that left elements out with a line saying so), two spaces of indent per level of
  * nesting (landmarks, sections, forms), short words a small model reads without a legend:
  *
  *   [e1] banner
  *     [e2] navigation "Site"
- *       [e3] link "Pricing" current=page ->/commercial
+ *       [e3] link "Pricing" current=page
+ *       [e4] link "Status" ->status.example.com
  *   [e5] main
  *     [e6] h1 "Try Orbitly"
  *     [e7] form #trial-form
@@ -34,6 +36,16 @@ export interface OutlineNode {
   depth: number;
   /** The element itself, for the host (never rendered). */
   element: Element;
+  /** Fields: the visible description (aria-describedby, or a short hint right after the field). */
+  description?: string;
+  /** Fields: invalid (aria-invalid, or :user-invalid). */
+  invalid?: true;
+  /** Invalid fields: the visible error message. */
+  error?: string;
+  /** Live regions: the text changed since an outline last showed it (or shows for the first time). */
+  isNew?: true;
+  /** Elements inside this one the budget left out: how many, and of what kinds ("300 links, 12 buttons"). */
+  omitted?: { count: number; what: string } | undefined;
 }
 
 /** An outline of the visible page, fitted to a token budget. */
@@ -54,6 +66,9 @@ const INDENT = '  ';
 /** Deeper nesting is drawn at this depth: indentation costs tokens and says little past it. */
 const MAX_INDENT = 6;
 const MAX_NAME = 60;
+/** Prose and live region lines carry their first words (cut before, at 160 characters). */
+const MAX_TEXT = 170;
+const MAX_HELP = 100;
 
 /**
  * The outline as compact text, one line per element, and a last line saying how many elements
@@ -63,13 +78,49 @@ const MAX_NAME = 60;
  * ```ts
  * import { outlinePage, renderOutline } from 'planloop/dom';
  * renderOutline(outlinePage({ root: document.querySelector('main')! }));
- * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial" ->/try'
+ * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial"'
  * ```
  */
 export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): string {
-  const lines = outline.nodes.map(renderOutlineLine);
-  if (outline.omitted > 0) lines.push(omittedLine(outline.omitted));
+  const lines: string[] = [];
+  // Summaries of what a region left out go after its last listed line.
+  const open: OutlineNode[] = [];
+  let summarized = 0;
+  const close = (depth: number): void => {
+    while (open.length > 0 && (open.at(-1) as OutlineNode).depth >= depth) {
+      const node = open.pop() as OutlineNode;
+      lines.push(omittedSummaryLine(node));
+      summarized += node.omitted?.count ?? 0;
+    }
+  };
+  for (const node of outline.nodes) {
+    close(node.depth);
+    lines.push(renderOutlineLine(node));
+    if (node.omitted) open.push(node);
+  }
+  close(0);
+  const rest = outline.omitted - summarized;
+  if (rest > 0) lines.push(summarized > 0 ? omittedElsewhereLine(rest) : omittedLine(rest));
   return lines.length > 0 ? lines.join('\n') : 'No visible elements.';
+}
+
+/**
+ * The line under a region saying what the budget left out in it, with the ref to expand.
+ *
+ * @example
+ * ```ts
+ * omittedSummaryLine({ ref: 'e12', depth: 1, omitted: { count: 312, what: '300 links, 12 buttons' } });
+ * // '    … 312 more in e12: 300 links, 12 buttons'
+ * ```
+ */
+export function omittedSummaryLine(node: Pick<OutlineNode, 'ref' | 'depth' | 'omitted'>): string {
+  const omitted = node.omitted ?? { count: 0, what: '' };
+  return `${INDENT.repeat(Math.min(node.depth + 1, MAX_INDENT))}… ${omitted.count} more in ${node.ref}: ${omitted.what}`;
+}
+
+/** The last line when regions said what they left out: the rest, outside any listed region. */
+function omittedElsewhereLine(omitted: number): string {
+  return `… ${omitted} more element${omitted === 1 ? '' : 's'} elsewhere`;
 }
 
 /**
@@ -82,11 +133,15 @@ export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): 
  * ```
  */
 export function renderOutlineLine(node: Omit<OutlineNode, 'element'>): string {
-  const role = node.kind === 'heading' ? `h${node.level ?? 2}` : node.role;
+  const role = node.kind === 'heading' ? `h${node.level ?? 2}` : node.kind === 'text' ? 'text' : node.role;
   let line = `${INDENT.repeat(Math.min(node.depth, MAX_INDENT))}[${node.ref}] ${role}`;
-  if (node.name) line += ` "${quote(node.name, MAX_NAME)}"`;
+  if (node.name) line += ` "${quote(node.name, node.kind === 'text' || node.kind === 'live' ? MAX_TEXT : MAX_NAME)}"`;
   else if (node.id) line += ` #${quote(node.id, 40)}`;
   const words = stateWords(node.state);
+  if (node.isNew) words.push('new');
+  if (node.invalid) words.push('invalid');
+  if (node.error) words.push(`error="${quote(node.error, MAX_HELP)}"`);
+  if (node.description) words.push(`hint="${quote(node.description, MAX_HELP)}"`);
   return words.length > 0 ? `${line} ${words.join(' ')}` : line;
 }
 

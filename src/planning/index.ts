@@ -22,3 +22,7 @@ export {
 export { plannerSystemPrompt } from './prompts.js';
 export { editDocument, EDITS_MIN_CHARS, type EditDocumentOptions, type EditDocumentResult } from './edit-with-instruction.js';
 export { mergeText, mergeDocument, type MergeResult, type MergeConflict } from './merge-text.js';
+// One model call (streamed when the provider can, bounded, refusals typed), as the planner, the
+// editor and the turn loop make it: on this subpath, not the root, so that a page importing `Plan`
+// does not load it at start (the rooms that call it come on first use).
+export { callModel, type CallModelOptions, type ModelReply } from '../llm/call.js';

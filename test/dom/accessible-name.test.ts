@@ -35,6 +35,17 @@ describe('accessibleName', () => {
     expect(name(`<button>${'long '.repeat(100)}</button>`).length).toBeLessThanOrEqual(160);
   });
 
+  it('collapses whitespace before the 160-character cap: indentation does not use it up', () => {
+    const indented = `<a href="/zo">${'\n' + ' '.repeat(200)}<span>Microsoft unveils new, nicer chat bot</span>\n${' '.repeat(40)}</a>`;
+    expect(name(indented)).toBe('Microsoft unveils new, nicer chat bot');
+  });
+
+  it('names by each child’s own text alternative: an image by its title, a visibility:hidden part left out', () => {
+    expect(name('<a href="/"><img src="home.png" title="Home"></a>')).toBe('Home');
+    expect(name('<button>Save <span style="visibility:hidden">draft</span></button>')).toBe('Save');
+    expect(name('<button aria-labelledby="l1 l2">x</button><span id="l1">Delete</span><span id="l2" aria-label="the file"></span>', 'button')).toBe('Delete the file');
+  });
+
   it('reads through shadow roots and slots', () => {
     const host = first('<fancy-button role="button"><span>Slotted label</span></fancy-button>');
     (host as HTMLElement).attachShadow({ mode: 'open' }).innerHTML = '<b>Icon</b> <slot></slot>';
@@ -59,5 +70,8 @@ describe('elementRole', () => {
     expect(role('<div contenteditable="true"></div>')).toBe('textbox');
     expect(role('<div tabindex="0"></div>')).toBe('focusable');
     expect(role('<div tabindex="-1"></div>')).toBeUndefined();
+    // A role-less element with a click handler attribute acts as a button: listed, named by its content.
+    expect(role('<div onclick="open()">Open menu</div>')).toBe('clickable');
+    expect(name('<span onclick="open()">Open menu</span>')).toBe('Open menu');
   });
 });

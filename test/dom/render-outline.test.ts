@@ -52,6 +52,6 @@ describe('renderOutline', () => {
 
   it('renders what outlinePage found on a page', () => {
     document.body.innerHTML = '<nav aria-label="Steps"><a href="/one" aria-current="step">One</a><a href="https://example.com/two#x">Two</a><a href="#top">Top</a></nav>';
-    expect(renderOutline(outlinePage())).toMatch(/^\[e\d+\] navigation "Steps"\n {2}\[e\d+\] link "One" current=step ->\/one\n {2}\[e\d+\] link "Two" ->example\.com\n {2}\[e\d+\] link "Top"$/);
+    expect(renderOutline(outlinePage())).toMatch(/^\[e\d+\] navigation "Steps"\n {2}\[e\d+\] link "One" current=step\n {2}\[e\d+\] link "Two" ->example\.com\n {2}\[e\d+\] link "Top"$/);
   });
 });

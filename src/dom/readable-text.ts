@@ -1,0 +1,131 @@
+import { styleOf } from './visibility.js';
+
+/*
+ * The text a person can read in an element, as one line: text nodes in rendering order (open
+ * shadow roots, slots), an image's alt, nothing that is hidden (display:none, visibility:hidden,
+ * `hidden`, aria-hidden="true", <script>/<style>/<template>, closed <details> content, a box of
+ * no size that clips its overflow) and no
+ * form control's value (a field's value is state, shown on its own line, and may be private).
+ * Blocks and line breaks become spaces; whitespace is collapsed.
+ */
+
+/** Never read: not text, or a control whose value is not prose. */
+const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'iframe', 'object', 'svg', 'math', 'input', 'select', 'textarea', 'datalist', 'canvas', 'video', 'audio']);
+
+/** A stretch of an element's readable text. */
+export interface ReadableText {
+  /** The text from `from`, at most `maxChars` characters (cut at a word, without a marker). */
+  text: string;
+  /** Characters of readable text after this stretch (0 when it reached the end; a lower bound once past `limit`). */
+  more: number;
+}
+
+/**
+ * The readable text of `element` from character `from` (default 0), at most `maxChars` long;
+ * `more` says how much is left (counted up to `maxChars` × 4 beyond the stretch, then it stops).
+ * `skip`: a CSS selector of elements left out with their content (private or excluded regions).
+ * `countMore`: how far past the stretch to count `more` (default `maxChars` × 4; 1 to know only whether there is more).
+ *
+ * @example
+ * ```ts
+ * readableText(document.querySelector('article p')!, { maxChars: 200 }); // { text: 'The first words…', more: 1200 }
+ * ```
+ */
+export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number } = {}): ReadableText {
+  const from = Math.max(0, Math.floor(options.from ?? 0));
+  const maxChars = Math.max(1, Math.floor(options.maxChars ?? 2000));
+  // Read a little past the stretch to cut at a word and to know whether more follows.
+  const limit = from + maxChars + Math.max(1, Math.floor(options.countMore ?? maxChars * 4));
+  const skip = options.skip;
+  let text = '';
+  let stopped = false;
+  const add = (piece: string): void => {
+    const collapsed = piece.replace(/\s+/g, ' ');
+    if (collapsed === ' ' || collapsed === '') {
+      if (collapsed === ' ' && text !== '' && !text.endsWith(' ')) text += ' ';
+      return;
+    }
+    text += text === '' || text.endsWith(' ') ? collapsed.replace(/^ /, '') : collapsed;
+    if (text.length > limit) stopped = true;
+  };
+  const visit = (node: Node, visible: boolean): void => {
+    for (const child of renderedNodes(node)) {
+      if (stopped) return;
+      if (child.nodeType === 3) {
+        if (visible) add(child.nodeValue ?? '');
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const el = child as Element;
+      if (SKIPPED.has(el.localName)) continue;
+      if (skip && matches(el, skip)) continue;
+      if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) continue;
+      const style = styleOf(el);
+      if (style?.display === 'none') continue;
+      // A box of no size that clips what overflows it shows nothing (1 px "visually hidden" text is read).
+      if (style && style.overflow !== 'visible' && hasNoSize(el)) continue;
+      const shown = style ? style.visibility !== 'hidden' && style.visibility !== 'collapse' : visible;
+      const block = el.localName === 'br' || (style ? style.display !== 'inline' && style.display !== 'contents' : true);
+      if (block) add(' ');
+      if (el.localName === 'img') {
+        if (shown) add(` ${el.getAttribute('alt') ?? ''} `);
+      } else if (el.localName === 'details' && !el.hasAttribute('open')) {
+        const summary = el.firstElementChild;
+        if (summary?.localName === 'summary') visit(summary, shown);
+      } else visit(el, shown);
+      if (block) add(' ');
+    }
+  };
+  const style = styleOf(element);
+  visit(element, !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
+  const whole = text.trim();
+  if (from >= whole.length) return { text: '', more: 0 };
+  let end = Math.min(whole.length, from + maxChars);
+  if (end < whole.length) {
+    const space = whole.lastIndexOf(' ', end);
+    if (space > from + maxChars / 2) end = space;
+  }
+  return { text: whole.slice(from, end).trim(), more: whole.length - end };
+}
+
+/**
+ * The first `maxChars` characters of `element`'s readable text, cut at a word with `…` when more
+ * follows; `''` when it has none.
+ *
+ * @example
+ * ```ts
+ * firstWords(paragraph, 120); // 'Tides are caused by the moon’s pull…'
+ * ```
+ */
+export function firstWords(element: Element, maxChars: number): string {
+  const { text, more } = readableText(element, { maxChars, countMore: 1 });
+  return more > 0 ? `${text}…` : text;
+}
+
+function hasNoSize(element: Element): boolean {
+  const box = element.getBoundingClientRect();
+  // Without layout (happy-dom) every box is 0×0: only a page with layout has boxes to trust.
+  const root = element.ownerDocument.documentElement.getBoundingClientRect();
+  return (root.width > 0 || root.height > 0) && (box.width === 0 || box.height === 0);
+}
+
+function matches(element: Element, selector: string): boolean {
+  try {
+    return element.matches(selector);
+  } catch {
+    return false;
+  }
+}
+
+/** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
+function renderedNodes(node: Node): readonly Node[] {
+  if (node.nodeType === 1) {
+    const element = node as Element;
+    if (element.shadowRoot) return Array.from(element.shadowRoot.childNodes);
+    if (element.localName === 'slot') {
+      const assigned = (element as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
+      if (assigned.length > 0) return assigned;
+    }
+  }
+  return Array.from(node.childNodes);
+}
