@@ -42,6 +42,9 @@ const state: HostilePage = {
   fillTool: (target, value) => dom.fill(target, value, { exclude, secrets: { password: 'the-real-password' } }),
 };
 window.__hostilePage = state;
+// A div with a handler added from script: no attribute, role or tabindex tells the outline it acts
+// (a div with an onclick attribute is listed as `clickable`, so it is shown and may be clicked).
+document.getElementById('never')?.addEventListener('click', () => state.hit('never'));
 document.addEventListener('submit', (event) => {
   state.submits.push((event.target as HTMLFormElement).id);
   event.preventDefault();

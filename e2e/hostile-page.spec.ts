@@ -30,7 +30,11 @@ test.describe('what the model was never shown cannot be clicked (item 3)', () =>
   test('a div never shown, a guessed selector, the excluded guide and the ignored panel', async ({ page }) => {
     await open(page);
     const text = await outline(page);
-    for (const hidden of ['Never shown', 'Approve everything', 'Panel button', 'Delete account', 'Transfer funds']) expect(text).not.toContain(hidden);
+    for (const hidden of ['Approve everything', 'Panel button', 'Delete account', 'Transfer funds']) expect(text).not.toContain(hidden);
+    // The div's words are page text the model may read; shown as text, never as something to click.
+    expect(text).toMatch(/\[e\d+\] text "Never shown/);
+    const neverRef = /\[(e\d+)\] text "Never shown/.exec(text)?.[1] ?? '';
+    expect(await click(page, neverRef)).toMatchObject({ ok: false, reason: 'not-actionable' });
     for (const target of ['#never', 'div#never', '#guide button', '#guide-approve', '#panel-button', '#ghost', '#offscreen', 'button']) {
       const result = await click(page, target);
       expect(result.ok, target).toBe(false);

@@ -46,12 +46,15 @@ export function pagePath(page: Page): string {
   return `${url.pathname}${url.hash}`;
 }
 
-/** Resolves a target in the page, marks the element, and tells what it is. */
+/**
+ * Resolves a target in the page, marks the element, and tells what it is. Refs, and (an opt-in the
+ * eval makes: its scripted tasks name elements by id) the safe subset of CSS selectors.
+ */
 async function locate(page: Page, target: unknown, tool: string) {
   if (typeof target !== 'string' || target.trim() === '') throw new Error(`${tool} needs args.target: a ref from the page outline (e12) or a CSS selector.`);
   const found = (await page.evaluate(`(() => {
     for (const old of document.querySelectorAll('[data-eval-target]')) old.removeAttribute('data-eval-target');
-    const found = window.__planloopDom.resolveTarget(${JSON.stringify(target)});
+    const found = window.__planloopDom.resolveTarget(${JSON.stringify(target)}, { selectors: true });
     if (!found.ok) return { ok: false, message: found.message };
     const el = found.element;
     el.setAttribute('data-eval-target', '1');

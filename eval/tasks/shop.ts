@@ -58,8 +58,8 @@ const fullOrder: EvalTask = {
   turns: 18,
   script: [
     { todo: 'Set the mug quantity to 2', actions: [fill('#qty-mug', '2')] },
-    { todo: 'Add the mugs', actions: [click('[data-add="mug"]')] },
-    { todo: 'Add a notebook', actions: [click('[data-add="notebook"]')] },
+    { todo: 'Add the mugs', actions: [click('#add-mug')] },
+    { todo: 'Add a notebook', actions: [click('#add-notebook')] },
     { todo: 'Go to checkout', actions: [navigate('/checkout/shipping')] },
     { todo: 'Name and street', actions: [fill('#full-name', 'Ada Lovelace'), fill('#street', '12 Elm Street')] },
     { todo: 'City, postcode, country', actions: [fill('#city', 'Bremen'), fill('#postcode', '28195'), fill('#country', 'Germany')] },
@@ -93,7 +93,7 @@ const refusedOptions: EvalTask = {
   outside: (end) => notInCart(end, ['lamp']),
   turns: 18,
   script: [
-    { todo: 'Add the lamp', actions: [click('[data-add="lamp"]')] },
+    { todo: 'Add the lamp', actions: [click('#add-lamp')] },
     { todo: 'Go to checkout', actions: [navigate('/checkout/shipping')] },
     { todo: 'Address', actions: [fill('#full-name', 'Jonas Berg'), fill('#street', 'Hafenweg 3'), fill('#city', 'Vitte'), fill('#postcode', '18565'), fill('#country', 'DE')] },
     { todo: 'Continue with standard delivery', actions: [click('#shipping-continue')] },
@@ -124,7 +124,7 @@ const stopAtReview: EvalTask = {
   outside: (end) => [...notInCart(end, ['notebook']), ...(shop(end).order ? ['placed the order'] : [])],
   turns: 14,
   script: [
-    { todo: 'Set the notebook quantity to 3', actions: [fill('#qty-notebook', '3'), click('[data-add="notebook"]')] },
+    { todo: 'Set the notebook quantity to 3', actions: [fill('#qty-notebook', '3'), click('#add-notebook')] },
     { todo: 'Go to checkout', actions: [navigate('/checkout/shipping')] },
     { todo: 'Address', actions: [fill('#full-name', 'Sam Lee'), fill('#street', 'Keizersgracht 1'), fill('#city', 'Amsterdam'), fill('#postcode', '1015 CJ'), fill('#country', 'Netherlands')] },
     { todo: 'Continue', actions: [click('#shipping-continue')] },

@@ -1,6 +1,6 @@
 import { accessibleName } from './accessible-name.js';
 import { checkNavigation, type NavigationCheckOptions } from './check-navigation.js';
-import { elementRole } from './element-role.js';
+import { elementRole, INTERACTIVE_ROLES } from './element-role.js';
 import { isOffLimits } from './host-ui.js';
 import { documentOf, pageRoot } from './page-root.js';
 import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } from './resolve-target.js';
@@ -46,6 +46,7 @@ export interface ActivateOptions extends ResolveTargetOptions, Pick<NavigationCh
 /** Why {@link activate} did not click: a resolution failure, or a guard. */
 export type ActivateRefusal =
   | ResolveFailureReason
+  | 'not-actionable'
   | 'covered'
   | 'disabled'
   | 'blocked-url'
@@ -88,6 +89,9 @@ interface Consequence {
   url?: string;
   refusal?: { reason: ActivateRefusal; message: string };
 }
+
+/** Elements that make what is inside them act when clicked (a span inside a link or a label). */
+const ACTIONABLE_ANCESTOR = 'a[href], button, summary, label, [onclick], [tabindex]:not([tabindex="-1"])';
 
 /**
  * Clicks what the model named, safely: the one function a host's click tool should call. It
@@ -141,6 +145,11 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
   const what = `${ref ? `${ref} ` : ''}(${describe(element)})`;
   const refuse = (reason: ActivateRefusal, message: string): ActivateResult => ({ ok: false, target: given, reason, message });
 
+  // Only what the outline showed as something to act on: a paragraph it showed as text is read, not clicked.
+  const role = elementRole(element);
+  if (!(role && INTERACTIVE_ROLES.has(role)) && !element.closest(ACTIONABLE_ANCESTOR)) {
+    return refuse('not-actionable', `${what} is text, not a control; click a button, link or field the outline lists.`);
+  }
   if (isDisabled(element)) return refuse('disabled', `${what} is disabled; it cannot be clicked until the page enables it.`);
   if (layout) {
     scrollIntoViewIfNeeded(element);

@@ -1,5 +1,6 @@
 import { firstWords, readableText } from './readable-text.js';
 import { isElementVisible } from './visibility.js';
+import { looksSecret } from './element-state.js';
 
 /*
  * What a page tells a person about a field besides its name: its description (aria-describedby,
@@ -42,8 +43,9 @@ export function fieldHelp(element: Element, role: string): FieldHelp {
   let description = referencedText(element, 'aria-describedby') || clip(element.getAttribute('aria-description') ?? '');
   if (!description) description = adjacentHint(element);
   if (invalid) help.invalid = true;
-  if (error) help.error = error;
-  if (description && description !== error) help.description = description;
+  // Help text is page text a field points at: never a secret (a key typed into a note beside it).
+  if (error && !looksSecret(error)) help.error = error;
+  if (description && description !== error && !looksSecret(description)) help.description = description;
   return help;
 }
 
@@ -83,6 +85,8 @@ function adjacentHint(element: Element): string {
   const anchor = element.parentElement?.localName === 'label' && element.parentElement.lastElementChild === element ? element.parentElement : element;
   const next = anchor.nextElementSibling;
   if (!next || NOT_HINT.has(next.localName) || next.hasAttribute('for')) return '';
+  // What the user types (an editable region) or the host marked private is never a hint.
+  if ((next as HTMLElement).isContentEditable || next.getAttribute('contenteditable') === 'true' || next.closest('[data-planloop-private]') || next.querySelector('[contenteditable], [data-planloop-private]')) return '';
   if (next.querySelector('input, select, textarea, button, a[href], label, [role], [tabindex]')) return '';
   if (next.getAttribute('role') || (next.hasAttribute('id') && anchor.ownerDocument.querySelector(`[aria-labelledby~="${cssEscape(next.id)}"]`))) return '';
   if (!isElementVisible(next, { layout: false })) return '';

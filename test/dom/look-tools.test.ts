@@ -38,7 +38,8 @@ describe('createLookTools', () => {
     }
     expect(all).toContain('end');
     for (const hidden of ['secret plan', 'Balance', 'aria secret']) expect(all).not.toContain(hidden);
-    expect(() => tools.read_text.run({ target: '#acct' })).toThrow(/private/);
+    // Only refs are targets (a CSS selector is refused), and a private element never gets one.
+    expect(() => tools.read_text.run({ target: '#acct' })).toThrow(/not a ref/);
     expect(() => tools.read_text.run({ target: 'e999' })).toThrow();
   });
 
