@@ -1,6 +1,7 @@
 import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
 import { textUnseenBy, unseenReason } from './sighted.js';
 import { hiddenReason, styleOf } from './visibility.js';
+import { renderedNodes } from './flat-tree.js';
 
 /*
  * The accessible name: what a screen reader would announce for an element, which is also the
@@ -453,15 +454,3 @@ function unescapeCss(text: string): string {
   });
 }
 
-/** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
-function renderedNodes(node: Node): readonly Node[] {
-  if (node.nodeType === 1) {
-    const element = node as Element;
-    if (element.shadowRoot) return Array.from(element.shadowRoot.childNodes);
-    if (element.localName === 'slot') {
-      const assigned = (element as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
-      if (assigned.length > 0) return assigned;
-    }
-  }
-  return Array.from(node.childNodes);
-}

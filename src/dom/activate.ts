@@ -6,6 +6,7 @@ import { documentOf, pageRoot } from './page-root.js';
 import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } from './resolve-target.js';
 import { unseenReason } from './sighted.js';
 import { hasLayout } from './visibility.js';
+import { closestAcross } from './flat-tree.js';
 
 /*
  * The one function a host's click tool calls. It resolves the target as `resolveTarget` does
@@ -365,17 +366,6 @@ function containsAcross(container: Element, node: Element): boolean {
     current = current.parentNode ?? (current.nodeType === 11 ? (current as ShadowRoot).host : null);
   }
   return false;
-}
-
-/** `closest` that goes on through shadow roots to their hosts. */
-function closestAcross(element: Element, selector: string): Element | null {
-  for (let node: Element | null = element; node; ) {
-    const found = node.closest(selector);
-    if (found) return found;
-    const top = node.getRootNode();
-    node = top.nodeType === 11 ? (top as ShadowRoot).host : null;
-  }
-  return null;
 }
 
 /** `button "Buy"`, `link "Docs"`: role and (short) name, for messages. */

@@ -2,6 +2,7 @@ import { accessibleName } from './accessible-name.js';
 import { PRIVATE_ATTRIBUTE, isSecretField } from './element-state.js';
 import { elementRole } from './element-role.js';
 import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } from './resolve-target.js';
+import { closestAcross } from './flat-tree.js';
 
 /*
  * Typing for a model, with secrets kept out of its sight: the model writes a placeholder such as
@@ -156,16 +157,6 @@ function setNativeValue(field: HTMLInputElement | HTMLTextAreaElement, value: st
   const setter = Object.getOwnPropertyDescriptor(prototype, 'value')?.set;
   if (setter) setter.call(field, value);
   else field.value = value;
-}
-
-function closestAcross(element: Element, selector: string): Element | null {
-  for (let node: Element | null = element; node; ) {
-    const found = node.closest(selector);
-    if (found) return found;
-    const top = node.getRootNode();
-    node = top.nodeType === 11 ? (top as ShadowRoot).host : null;
-  }
-  return null;
 }
 
 function clip(text: string, max = 40): string {

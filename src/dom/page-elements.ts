@@ -5,6 +5,7 @@ import { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 import { documentOf, type PageRoot } from './page-root.js';
 import { createSightCheck } from './sighted.js';
 import { hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
+import { closestAcross } from './flat-tree.js';
 
 /*
  * One walk over the rendered page that finds what an outline lists: landmarks, headings,
@@ -244,20 +245,4 @@ function viewportDistance(box: DOMRect, width: number, height: number): number {
   const dy = box.bottom < 0 ? -box.bottom : box.top > height ? box.top - height : 0;
   const dx = box.right < 0 ? -box.right : box.left > width ? box.left - width : 0;
   return dx + dy;
-}
-
-/** `element.closest(selector)` that goes on through shadow roots to their hosts. */
-function closestAcross(element: Element, selector: string): Element | null {
-  for (let node: Element | null = element; node; ) {
-    let found: Element | null = null;
-    try {
-      found = node.closest(selector);
-    } catch {
-      return null;
-    }
-    if (found) return found;
-    const top = node.getRootNode();
-    node = top.nodeType === 11 ? (top as ShadowRoot).host : null;
-  }
-  return null;
 }

@@ -1,4 +1,5 @@
 import { styleOf } from './visibility.js';
+import { renderedNodes } from './flat-tree.js';
 
 /*
  * The text a person can read in an element, as one line: text nodes in rendering order (open
@@ -117,15 +118,3 @@ function matches(element: Element, selector: string): boolean {
   }
 }
 
-/** Child nodes in rendering order, text included: an open shadow root's for a host, a slot's assigned ones. */
-function renderedNodes(node: Node): readonly Node[] {
-  if (node.nodeType === 1) {
-    const element = node as Element;
-    if (element.shadowRoot) return Array.from(element.shadowRoot.childNodes);
-    if (element.localName === 'slot') {
-      const assigned = (element as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
-      if (assigned.length > 0) return assigned;
-    }
-  }
-  return Array.from(node.childNodes);
-}

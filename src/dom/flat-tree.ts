@@ -1,0 +1,49 @@
+/*
+ * The flat tree: the page as it renders, through open shadow roots and slots. The outline, the
+ * names and the tools all walk it the same way.
+ */
+
+/**
+ * Child nodes in rendering order, text included: an open shadow root's for a host, a slot's
+ * assigned ones, else the node's own children.
+ *
+ * @example
+ * ```ts
+ * for (const child of renderedNodes(card)) visit(child); // a custom element's shadow content
+ * ```
+ */
+export function renderedNodes(node: Node): readonly Node[] {
+  if (node.nodeType === 1) {
+    const element = node as Element;
+    if (element.shadowRoot) return Array.from(element.shadowRoot.childNodes);
+    if (element.localName === 'slot') {
+      const assigned = (element as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
+      if (assigned.length > 0) return assigned;
+    }
+  }
+  return Array.from(node.childNodes);
+}
+
+/**
+ * `element.closest(selector)` that goes on through shadow roots to their hosts; a selector the
+ * browser cannot parse (a host's option) matches nothing.
+ *
+ * @example
+ * ```ts
+ * closestAcross(buttonInShadow, 'form'); // the form around the custom element
+ * ```
+ */
+export function closestAcross(element: Element, selector: string): Element | null {
+  for (let node: Element | null = element; node; ) {
+    let found: Element | null = null;
+    try {
+      found = node.closest(selector);
+    } catch {
+      return null;
+    }
+    if (found) return found;
+    const top = node.getRootNode();
+    node = top.nodeType === 11 ? (top as ShadowRoot).host : null;
+  }
+  return null;
+}
