@@ -25,22 +25,26 @@ function stalledProvider(): LLMProvider {
   };
 }
 
-/** Settles how `promise` settles while forcing a collection every few milliseconds. */
-async function whileCollecting<T>(promise: Promise<T>): Promise<PromiseSettledResult<T>> {
+/**
+ * Settles how `promise` settles while forcing a collection every few milliseconds; after 400
+ * collections (a few seconds) with no end, it gives up and says the call is still running, so a
+ * timeout that never fires fails the test instead of keeping the process busy.
+ */
+async function whileCollecting<T>(promise: Promise<T>): Promise<PromiseSettledResult<T> | { status: 'still running' }> {
   let settled = false;
   const result = promise.then(
     (value): PromiseSettledResult<T> => ({ status: 'fulfilled', value }),
     (reason: unknown): PromiseSettledResult<T> => ({ status: 'rejected', reason }),
   );
   void result.then(() => (settled = true));
-  while (!settled) {
+  for (let i = 0; i < 400 && !settled; i++) {
     collectGarbage();
     await new Promise((resolve) => setTimeout(resolve, 5));
   }
-  return result;
+  return settled ? result : { status: 'still running' };
 }
 
-function timedOut(result: PromiseSettledResult<unknown>): boolean {
+function timedOut(result: PromiseSettledResult<unknown> | { status: 'still running' }): boolean {
   return result.status === 'rejected' && result.reason instanceof AbortError && result.reason.code === 'timeout';
 }
 
