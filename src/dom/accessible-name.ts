@@ -2,6 +2,7 @@ import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
 import { textUnseenBy, unseenReason } from './sighted.js';
 import { hiddenReason, styleOf } from './visibility.js';
 import { renderedNodes } from './flat-tree.js';
+import { passCached } from './read-pass.js';
 
 /*
  * The accessible name: what a screen reader would announce for an element, which is also the
@@ -124,7 +125,7 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
   // Transparent or clipped away, nothing inside can be seen; other reasons (hidden, tiny or
   // same-coloured text) a child can undo, so they leave out the element's own text only (addContent).
-  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || textUnseenBy(element, style, true) === 'clipped')) return;
+  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || ownTextUnseen(element, style) === 'clipped')) return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
   // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
@@ -206,7 +207,7 @@ function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined
 
 /** The text content of `element` (2F), its ::before and ::after boxes and its children, in order. */
 function addContent(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
-  const drawn = !walk.sighted || element === walk.root || textUnseenBy(element, style, true) === undefined;
+  const drawn = !walk.sighted || element === walk.root || ownTextUnseen(element, style) === undefined;
   const visible = drawn && (walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
   const transform = style?.textTransform;
   if (visible) addPseudo(element, '::before', out);
@@ -219,6 +220,11 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
     }
   }
   if (visible) addPseudo(element, '::after', out);
+}
+
+/** Why the text `element` draws itself is unseen, its parent's judged (`style`: its computed style); kept per element during an outline. */
+function ownTextUnseen(element: Element, style: CSSStyleDeclaration | undefined): ReturnType<typeof textUnseenBy> {
+  return passCached('own-text-unseen', element, () => textUnseenBy(element, style, true));
 }
 
 /**

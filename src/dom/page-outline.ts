@@ -8,6 +8,7 @@ import { fitOutline, type FitPriorities } from './fit-outline.js';
 import { summarizeOmitted } from './omitted-summary.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
+import { duringReadPass } from './read-pass.js';
 import { firstWords } from './readable-text.js';
 import { omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 
@@ -90,6 +91,11 @@ export const DEFAULT_OUTLINE_TOKENS = 400;
  * ```
  */
 export function outlinePage(options: OutlinePageOptions = {}): PageOutline {
+  // The page does not change while it is outlined: styles and per-element verdicts are read once.
+  return duringReadPass(() => outlineOnce(options));
+}
+
+function outlineOnce(options: OutlinePageOptions): PageOutline {
   const root = pageRoot(options.root, 'outlinePage');
   const maxTokens = options.maxTokens ?? DEFAULT_OUTLINE_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 1) {

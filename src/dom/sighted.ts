@@ -1,3 +1,4 @@
+import { passShared } from './read-pass.js';
 import { hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
 
 /*
@@ -43,7 +44,8 @@ const MAX_INVISIBLE_EXTENT = 1;
  */
 export function unseenReason(element: Element, options: { layout?: boolean; text?: boolean } = {}): UnseenReason | undefined {
   const layout = options.layout ?? hasLayout(element.ownerDocument);
-  return hiddenReason(element, { layout }) ?? createSightCheck(layout)(element, options.text ?? false);
+  // During an outline, one checker (and what it keeps of every ancestor) serves every element asked about.
+  return hiddenReason(element, { layout }) ?? passShared(`sight:${String(layout)}`, () => createSightCheck(layout))(element, options.text ?? false);
 }
 
 /** What an element's ancestors do to what it draws. */
@@ -92,7 +94,7 @@ export function createSightCheck(
   const top: Sight = { opacity: 1, window: undefined, fixed: false, clipped: false };
   let reach: Reach | null = null;
   const reachFor = (element: Element): Reach | undefined => (reach ??= reachOf(element.ownerDocument) ?? null) ?? undefined;
-  const backgrounds = new WeakMap<Element, number[] | null>();
+  const backgrounds = passShared('backgrounds', () => new WeakMap<Element, number[] | null>());
   const sightOf = (element: Element): Sight => {
     const known = cache.get(element);
     if (known) return known;
@@ -207,7 +209,7 @@ export function textUnseenBy(
     if (parentStyle && parentStyle.color === style.color && style.backgroundColor === parentStyle.backgroundColor) return undefined;
     if (parentStyle && parentStyle.color === style.color && (parseColor(style.backgroundColor)?.[3] ?? 1) === 0) return undefined;
   }
-  const background = backgroundBehind(element, backgrounds ?? new WeakMap());
+  const background = backgroundBehind(element, backgrounds ?? passShared('backgrounds', () => new WeakMap<Element, number[] | null>()));
   if (!background) return undefined;
   return contrastRatio(blend(color, background), background) < MIN_CONTRAST ? 'same-colour' : undefined;
 }

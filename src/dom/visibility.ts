@@ -1,3 +1,5 @@
+import { passCached, passStyle } from './read-pass.js';
+
 /*
  * What a person sees on the page. The outline walks the page top down and stops at a subtree
  * that hides everything inside it (display:none, `hidden`, aria-hidden="true", `inert`, a closed
@@ -35,7 +37,8 @@ export function hasLayout(document: Document): boolean {
  * ```
  */
 export function styleOf(element: Element): CSSStyleDeclaration | undefined {
-  return element.ownerDocument.defaultView?.getComputedStyle(element);
+  // Read once per outline (see read-pass.ts).
+  return passStyle(element, () => element.ownerDocument.defaultView?.getComputedStyle(element));
 }
 
 /**
@@ -147,15 +150,22 @@ export function hiddenReason(element: Element, options: { layout?: boolean } = {
   const own = styleOf(element);
   const self = subtreeHiddenBy(element, own) ?? selfHiddenBy(own, layout ? element.getBoundingClientRect() : undefined);
   if (self) return self;
-  let child = element;
-  for (let parent = renderedParent(element); parent; child = parent, parent = renderedParent(parent)) {
+  return hiddenAbove(element);
+}
+
+/**
+ * Why what `child` is rendered inside hides it, nearest first; kept per element during an outline,
+ * so that each ancestor is looked at once however many elements below it ask.
+ */
+function hiddenAbove(child: Element): HiddenReason | undefined {
+  return passCached('hidden-above', child, (): HiddenReason | undefined => {
+    const parent = renderedParent(child);
+    if (!parent) return undefined;
     // A light-DOM child of a shadow host that no slot takes is not rendered at all.
     if (parent.shadowRoot && child.parentElement === parent) return 'unslotted';
     if (parent.localName === 'details' && !parent.hasAttribute('open') && !(child === parent.firstElementChild && child.localName === 'summary')) return 'closed';
-    const reason = subtreeHiddenBy(parent, styleOf(parent));
-    if (reason) return reason;
-  }
-  return undefined;
+    return subtreeHiddenBy(parent, styleOf(parent)) ?? hiddenAbove(parent);
+  });
 }
 
 /**
