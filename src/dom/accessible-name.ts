@@ -388,6 +388,11 @@ const pseudoRules = new WeakMap<Document, { sheets: number; at: number; selector
 const PSEUDO_RULES_LIFETIME_MS = 2000;
 
 function mayHavePseudoContent(element: Element): boolean {
+  // Asked for ::before and ::after alike, and again when a name is computed twice: once per element in an outline.
+  return passCached('pseudo-content', element, mayHavePseudoContentNow);
+}
+
+function mayHavePseudoContentNow(element: Element): boolean {
   // Shadow roots have style sheets of their own: ask.
   if (element.getRootNode().nodeType !== 9) return true;
   const document = element.ownerDocument;

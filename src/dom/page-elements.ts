@@ -159,6 +159,12 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     }
     if (LEAVES.has(element.localName)) return;
     const inTextHere = inText || kind === 'text' || kind === 'live' || kind === 'control';
+    const tag = element.localName;
+    if (tag !== 'slot' && tag !== 'details' && !element.shadowRoot) {
+      // Most elements render their own children (see renderedChildren): walked without a collection.
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) visit(child, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
+      return;
+    }
     const children = renderedChildren(element);
     for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
   };

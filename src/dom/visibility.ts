@@ -147,10 +147,12 @@ function assignedSlotOf(element: Element): HTMLSlotElement | null {
 export function hiddenReason(element: Element, options: { layout?: boolean } = {}): HiddenReason | undefined {
   if (!element.isConnected) return 'display';
   const layout = options.layout ?? hasLayout(element.ownerDocument);
-  const own = styleOf(element);
-  const self = subtreeHiddenBy(element, own) ?? selfHiddenBy(own, layout ? element.getBoundingClientRect() : undefined);
-  if (self) return self;
-  return hiddenAbove(element);
+  // During an outline the same element is asked about more than once (a label, a heading named twice).
+  return passCached(layout ? 'hidden:layout' : 'hidden:no-layout', element, (): HiddenReason | undefined => {
+    const own = styleOf(element);
+    const self = subtreeHiddenBy(element, own) ?? selfHiddenBy(own, layout ? element.getBoundingClientRect() : undefined);
+    return self ?? hiddenAbove(element);
+  });
 }
 
 /**
