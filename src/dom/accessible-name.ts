@@ -211,7 +211,9 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
   const visible = drawn && (walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
   const transform = style?.textTransform;
   if (visible) addPseudo(element, '::before', out);
-  for (const child of renderedNodes(element)) {
+  const children = renderedNodes(element);
+  for (let i = 0; i < children.length; i += 1) {
+    const child = children[i] as Node;
     if (out.full) break;
     if (child.nodeType === 3) {
       if (visible) out.add(transformed(child.nodeValue ?? '', transform));

@@ -5,23 +5,24 @@
 
 /**
  * Child nodes in rendering order, text included: an open shadow root's for a host, a slot's
- * assigned ones, else the node's own children.
+ * assigned ones, else the node's own children (a live list: read it before changing the page).
  *
  * @example
  * ```ts
  * for (const child of renderedNodes(card)) visit(child); // a custom element's shadow content
  * ```
  */
-export function renderedNodes(node: Node): readonly Node[] {
+export function renderedNodes(node: Node): ArrayLike<Node> & Iterable<Node> {
+  // (The live lists themselves, not copies: names and text walk them for every element they read.)
   if (node.nodeType === 1) {
     const element = node as Element;
-    if (element.shadowRoot) return Array.from(element.shadowRoot.childNodes);
+    if (element.shadowRoot) return element.shadowRoot.childNodes;
     if (element.localName === 'slot') {
       const assigned = (element as HTMLSlotElement).assignedNodes?.({ flatten: true }) ?? [];
       if (assigned.length > 0) return assigned;
     }
   }
-  return Array.from(node.childNodes);
+  return node.childNodes;
 }
 
 /**

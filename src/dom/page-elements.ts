@@ -133,7 +133,10 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     if (kind || included) {
       // Unnamed regions and groups without an id are layout, not something to point at. Names of
       // controls and headings wait until the outline needs them: most never make it into a budget.
-      const name = kind === 'control' || kind === 'heading' || kind === 'text' || kind === 'live' ? undefined : accessibleName(element, role);
+      // A block's name is needed now only when it alone decides whether the block is listed (no id, not
+      // included, not listed anyway): otherwise it too waits for nameOf (same role, same name).
+      const later = kind === 'control' || kind === 'heading' || kind === 'text' || kind === 'live' || (role !== undefined && (element.id !== '' || included || alwaysListed(role)));
+      const name = later ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
       const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, kind === 'heading', style, box) !== undefined)));
@@ -221,7 +224,8 @@ function isProse(element: Element): boolean {
   if (PROSE_TAGS.has(element.localName)) return hasText(element);
   if (LEAVES.has(element.localName) || element.localName === 'body' || element.localName === 'label') return false;
   for (let child = element.firstChild; child; child = child.nextSibling) {
-    if (child.nodeType === 3 && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
+    // (A text shorter than that untrimmed is shorter trimmed: no string is made for it.)
+    if (child.nodeType === 3 && (child.nodeValue ?? '').length >= PROSE_MIN_CHARS && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
   }
   return false;
 }

@@ -50,7 +50,9 @@ export function readableText(element: Element, options: { from?: number; maxChar
     if (text.length > limit) stopped = true;
   };
   const visit = (node: Node, visible: boolean): void => {
-    for (const child of renderedNodes(node)) {
+    const children = renderedNodes(node);
+    for (let i = 0; i < children.length; i += 1) {
+      const child = children[i] as Node;
       if (stopped) return;
       if (child.nodeType === 3) {
         if (visible) add(child.nodeValue ?? '');
