@@ -208,7 +208,8 @@ function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined
 /** The text content of `element` (2F), its ::before and ::after boxes and its children, in order. */
 function addContent(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
   const drawn = !walk.sighted || element === walk.root || ownTextUnseen(element, style) === undefined;
-  const visible = drawn && (walk.hiddenOk || !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
+  const visibility = drawn && !walk.hiddenOk ? style?.visibility : undefined;
+  const visible = drawn && (walk.hiddenOk || !style || (visibility !== 'hidden' && visibility !== 'collapse'));
   const transform = style?.textTransform;
   if (visible) addPseudo(element, '::before', out);
   const children = renderedNodes(element);

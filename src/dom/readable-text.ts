@@ -67,8 +67,10 @@ export function readableText(element: Element, options: { from?: number; maxChar
       if (style?.display === 'none') continue;
       // A box of no size that clips what overflows it shows nothing (1 px "visually hidden" text is read).
       if (style && style.overflow !== 'visible' && hasNoSize(el)) continue;
-      const shown = style ? style.visibility !== 'hidden' && style.visibility !== 'collapse' : visible;
-      const block = el.localName === 'br' || (style ? style.display !== 'inline' && style.display !== 'contents' : true);
+      const visibility = style?.visibility;
+      const shown = style ? visibility !== 'hidden' && visibility !== 'collapse' : visible;
+      const display = style?.display;
+      const block = el.localName === 'br' || (style ? display !== 'inline' && display !== 'contents' : true);
       if (block) add(' ');
       if (el.localName === 'img') {
         if (shown) add(` ${el.getAttribute('alt') ?? ''} `);
@@ -80,7 +82,8 @@ export function readableText(element: Element, options: { from?: number; maxChar
     }
   };
   const style = styleOf(element);
-  visit(element, !style || (style.visibility !== 'hidden' && style.visibility !== 'collapse'));
+  const visibility = style?.visibility;
+  visit(element, !style || (visibility !== 'hidden' && visibility !== 'collapse'));
   const whole = text.trim();
   if (from >= whole.length) return { text: '', more: 0 };
   let end = Math.min(whole.length, from + maxChars);

@@ -194,7 +194,8 @@ export function textUnseenBy(
   backgrounds?: WeakMap<Element, number[] | null>,
 ): UnseenReason | undefined {
   if (!style) return undefined;
-  if (style.visibility === 'hidden' || style.visibility === 'collapse') return 'visibility';
+  const visibility = style.visibility;
+  if (visibility === 'hidden' || visibility === 'collapse') return 'visibility';
   if (numberOr(style.opacity, 1) <= MIN_OPACITY) return 'transparent';
   if (clipsAll(style, undefined)) return 'clipped';
   const size = Number.parseFloat(style.fontSize);
@@ -206,8 +207,11 @@ export function textUnseenBy(
   if (parentChecked) {
     const parent = composedParent(element);
     const parentStyle = parent ? styleOf(parent) : undefined;
-    if (parentStyle && parentStyle.color === style.color && style.backgroundColor === parentStyle.backgroundColor) return undefined;
-    if (parentStyle && parentStyle.color === style.color && (parseColor(style.backgroundColor)?.[3] ?? 1) === 0) return undefined;
+    if (parentStyle && parentStyle.color === style.color) {
+      const background = style.backgroundColor;
+      if (background === parentStyle.backgroundColor) return undefined;
+      if ((parseColor(background)?.[3] ?? 1) === 0) return undefined;
+    }
   }
   const background = backgroundBehind(element, backgrounds ?? passShared('backgrounds', () => new WeakMap<Element, number[] | null>()));
   if (!background) return undefined;
@@ -310,8 +314,9 @@ function backgroundBehind(element: Element, known: WeakMap<Element, number[] | n
  */
 function clipsAll(style: CSSStyleDeclaration, box: DOMRect | undefined): boolean {
   const position = style.position;
-  if ((position === 'absolute' || position === 'fixed') && style.clip && style.clip !== 'auto') {
-    const numbers = (/rect\(([^)]*)\)/.exec(style.clip)?.[1] ?? '').split(/[\s,]+/).map((n) => Number.parseFloat(n));
+  const clip = position === 'absolute' || position === 'fixed' ? style.clip : '';
+  if (clip && clip !== 'auto') {
+    const numbers = (/rect\(([^)]*)\)/.exec(clip)?.[1] ?? '').split(/[\s,]+/).map((n) => Number.parseFloat(n));
     if (numbers.length === 4 && numbers.every(Number.isFinite)) {
       const [top, right, bottom, left] = numbers as [number, number, number, number];
       if (right - left <= MAX_INVISIBLE_EXTENT || bottom - top <= MAX_INVISIBLE_EXTENT) return true;

@@ -75,7 +75,8 @@ export function subtreeHiddenBy(element: Element, style: CSSStyleDeclaration | u
  * ```
  */
 export function selfHiddenBy(style: CSSStyleDeclaration | undefined, box: DOMRect | undefined): HiddenReason | undefined {
-  if (style && (style.visibility === 'hidden' || style.visibility === 'collapse')) return 'visibility';
+  const visibility = style?.visibility;
+  if (visibility === 'hidden' || visibility === 'collapse') return 'visibility';
   // display:contents has no box of its own, but its children do: it is not hidden.
   if (box && (box.width === 0 || box.height === 0) && style?.display !== 'contents') return 'zero-size';
   return undefined;
