@@ -93,8 +93,14 @@ export function isPasswordField(element: Element): boolean {
  */
 export function rememberPasswordFields(root: Document | Element | ShadowRoot): void {
   const visit = (scope: Document | Element | ShadowRoot): void => {
-    for (const input of Array.from(scope.querySelectorAll('input[type]'))) if (input.getAttribute('type')?.toLowerCase() === 'password') wasPassword.add(input);
-    for (const host of Array.from(scope.querySelectorAll('*'))) if (host.shadowRoot) visit(host.shadowRoot);
+    // (Indexed: no copy of a list of every element on every outline.)
+    const inputs = scope.querySelectorAll('input[type]');
+    for (let i = 0; i < inputs.length; i += 1) if (inputs[i]?.getAttribute('type')?.toLowerCase() === 'password') wasPassword.add(inputs[i] as Element);
+    const all = scope.querySelectorAll('*');
+    for (let i = 0; i < all.length; i += 1) {
+      const host = all[i] as Element;
+      if (host.shadowRoot) visit(host.shadowRoot);
+    }
   };
   visit(root);
 }

@@ -225,7 +225,7 @@ function isProse(element: Element): boolean {
   if (LEAVES.has(element.localName) || element.localName === 'body' || element.localName === 'label') return false;
   for (let child = element.firstChild; child; child = child.nextSibling) {
     // (A text shorter than that untrimmed is shorter trimmed: no string is made for it.)
-    if (child.nodeType === 3 && (child.nodeValue ?? '').length >= PROSE_MIN_CHARS && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
+    if (child.nodeType === 3 && (child as CharacterData).length >= PROSE_MIN_CHARS && (child.nodeValue ?? '').trim().length >= PROSE_MIN_CHARS) return true;
   }
   return false;
 }
