@@ -246,16 +246,35 @@ export function contrastRatio(a: readonly number[], b: readonly number[]): numbe
 }
 
 function luminance(rgb: readonly number[]): number {
-  const [r, g, b] = [0, 1, 2].map((i) => {
-    const c = (rgb[i] ?? 0) / 255;
-    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return 0.2126 * linear(rgb[0]) + 0.7152 * linear(rgb[1]) + 0.0722 * linear(rgb[2]);
 }
 
-/** `rgb()`/`rgba()` (commas or spaces), `#rgb`/`#rrggbb`, `transparent`, `white`, `black`; undefined otherwise. */
-function parseColor(text: string | undefined): [number, number, number, number] | undefined {
-  const value = (text ?? '').trim().toLowerCase();
+function linear(channel: number | undefined): number {
+  const c = (channel ?? 0) / 255;
+  return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+}
+
+type Color = [number, number, number, number];
+
+/**
+ * `rgb()`/`rgba()` (commas or spaces), `#rgb`/`#rrggbb`, `transparent`, `white`, `black`; undefined
+ * otherwise. During an outline each colour text is parsed once (a page uses a few colours on
+ * thousands of elements); the arrays are shared, never changed.
+ */
+function parseColor(text: string | undefined): Color | undefined {
+  const key = text ?? '';
+  const known = passShared('colors', () => new Map<string, Color | undefined>());
+  if (known.has(key)) return known.get(key);
+  const color = parseColorText(key);
+  if (known.size < MAX_KNOWN_COLORS) known.set(key, color);
+  return color;
+}
+
+/** Colours kept in one outline (a page that sets a colour per element gets no more). */
+const MAX_KNOWN_COLORS = 512;
+
+function parseColorText(text: string): Color | undefined {
+  const value = text.trim().toLowerCase();
   if (!value) return undefined;
   if (value === 'transparent') return [0, 0, 0, 0];
   if (value === 'white') return [255, 255, 255, 1];
@@ -263,7 +282,7 @@ function parseColor(text: string | undefined): [number, number, number, number] 
   const hex = /^#([0-9a-f]{3}|[0-9a-f]{6})$/.exec(value)?.[1];
   if (hex) {
     const full = hex.length === 3 ? [...hex].map((c) => c + c).join('') : hex;
-    return [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16)).concat(1) as [number, number, number, number];
+    return [0, 2, 4].map((i) => Number.parseInt(full.slice(i, i + 2), 16)).concat(1) as Color;
   }
   const match = /^rgba?\(([^)]*)\)$/.exec(value);
   if (!match) return undefined;
@@ -271,13 +290,13 @@ function parseColor(text: string | undefined): [number, number, number, number] 
   if (parts.length < 3) return undefined;
   const channel = (part: string, scale: number) => (part.endsWith('%') ? (Number.parseFloat(part) / 100) * scale : Number.parseFloat(part));
   const rgba = [channel(parts[0] as string, 255), channel(parts[1] as string, 255), channel(parts[2] as string, 255), parts[3] === undefined ? 1 : channel(parts[3], 1)];
-  return rgba.every(Number.isFinite) ? (rgba as [number, number, number, number]) : undefined;
+  return rgba.every(Number.isFinite) ? (rgba as Color) : undefined;
 }
 
 /** `top` drawn over the opaque `bottom`. */
 function blend(top: readonly number[], bottom: readonly number[]): number[] {
   const alpha = top[3] ?? 1;
-  return [0, 1, 2].map((i) => (top[i] ?? 0) * alpha + (bottom[i] ?? 0) * (1 - alpha));
+  return [(top[0] ?? 0) * alpha + (bottom[0] ?? 0) * (1 - alpha), (top[1] ?? 0) * alpha + (bottom[1] ?? 0) * (1 - alpha), (top[2] ?? 0) * alpha + (bottom[2] ?? 0) * (1 - alpha)];
 }
 
 /**
