@@ -1,4 +1,4 @@
-import { passShared } from './read-pass.js';
+import { passCached, passShared } from './read-pass.js';
 import { hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
 
 /*
@@ -401,14 +401,20 @@ function unreachable(reach: Reach | undefined, rect: { left: number; top: number
 }
 
 function insideScroller(element: Element): boolean {
-  const root = element.ownerDocument.documentElement;
-  for (let node = composedParent(element); node && node !== root; node = composedParent(node)) {
-    const style = styleOf(node);
-    if (!style) continue;
-    const scrolls = (value: string) => value === 'auto' || value === 'scroll' || value === 'overlay';
-    if ((scrolls(style.overflowY) && node.scrollHeight > node.clientHeight + 1) || (scrolls(style.overflowX) && node.scrollWidth > node.clientWidth + 1)) return true;
-  }
-  return false;
+  // Kept per element during an outline: the elements out of reach on a page are often many, in the same few containers.
+  return passCached('inside-scroller', element, (): boolean => {
+    const node = composedParent(element);
+    if (!node || node === element.ownerDocument.documentElement) return false;
+    return scrollsWithMore(node) || insideScroller(node);
+  });
+}
+
+/** Whether `node` scrolls (overflow auto, scroll or overlay) and has more content than room. */
+function scrollsWithMore(node: Element): boolean {
+  const style = styleOf(node);
+  if (!style) return false;
+  const scrolls = (value: string) => value === 'auto' || value === 'scroll' || value === 'overlay';
+  return (scrolls(style.overflowY) && node.scrollHeight > node.clientHeight + 1) || (scrolls(style.overflowX) && node.scrollWidth > node.clientWidth + 1);
 }
 
 /** The element `element` is drawn inside: its slot, its parent, or its shadow root's host. */
