@@ -1,5 +1,5 @@
 import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
-import { textUnseenBy, unseenReason } from './sighted.js';
+import { textClippedBy, textUnseenBy, unseenReason } from './sighted.js';
 import { hiddenReason, styleOf } from './visibility.js';
 import { renderedNodes } from './flat-tree.js';
 import { passCached } from './read-pass.js';
@@ -125,7 +125,7 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
   // Transparent or clipped away, nothing inside can be seen; other reasons (hidden, tiny or
   // same-coloured text) a child can undo, so they leave out the element's own text only (addContent).
-  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || ownTextUnseen(element, style) === 'clipped')) return;
+  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || ownTextClipped(element, style))) return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
   // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
@@ -207,12 +207,14 @@ function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined
 
 /** The text content of `element` (2F), its ::before and ::after boxes and its children, in order. */
 function addContent(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
-  const drawn = !walk.sighted || element === walk.root || ownTextUnseen(element, style) === undefined;
+  const children = renderedNodes(element);
+  // How the element draws its own text is judged only when it has some (text nodes, ::before or ::after content).
+  const own = drawsText(element, children);
+  const drawn = own && (!walk.sighted || element === walk.root || ownTextUnseen(element, style) === undefined);
   const visibility = drawn && !walk.hiddenOk ? style?.visibility : undefined;
   const visible = drawn && (walk.hiddenOk || !style || (visibility !== 'hidden' && visibility !== 'collapse'));
-  const transform = style?.textTransform;
+  const transform = visible ? style?.textTransform : undefined;
   if (visible) addPseudo(element, '::before', out);
-  const children = renderedNodes(element);
   for (let i = 0; i < children.length; i += 1) {
     const child = children[i] as Node;
     if (out.full) break;
@@ -223,6 +225,21 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
     }
   }
   if (visible) addPseudo(element, '::after', out);
+}
+
+/** Whether `element` draws text of its own: a text node among `children` (its rendered child nodes), or ::before/::after content. */
+function drawsText(element: Element, children: ArrayLike<Node>): boolean {
+  for (let i = 0; i < children.length; i += 1) if ((children[i] as Node).nodeType === 3) return true;
+  return mayHavePseudoContent(element);
+}
+
+/**
+ * Whether `element` is clipped away (`textUnseenBy` says 'clipped'): from the whole verdict when
+ * its text will need it anyway, else from the clipping rules alone (no colours read).
+ */
+function ownTextClipped(element: Element, style: CSSStyleDeclaration): boolean {
+  if (drawsText(element, renderedNodes(element))) return ownTextUnseen(element, style) === 'clipped';
+  return textClippedBy(style);
 }
 
 /** Why the text `element` draws itself is unseen, its parent's judged (`style`: its computed style); kept per element during an outline. */

@@ -219,6 +219,22 @@ export function textUnseenBy(
 }
 
 /**
+ * Whether {@link textUnseenBy} says 'clipped' for an element of computed style `style`, read
+ * without its colour and size checks: visible, not transparent, and clipped away.
+ *
+ * @example
+ * ```ts
+ * textClippedBy(getComputedStyle(srOnlySpan)); // true
+ * ```
+ */
+export function textClippedBy(style: CSSStyleDeclaration): boolean {
+  const visibility = style.visibility;
+  if (visibility === 'hidden' || visibility === 'collapse') return false;
+  if (numberOr(style.opacity, 1) <= MIN_OPACITY) return false;
+  return clipsAll(style, undefined);
+}
+
+/**
  * Whether a sighted user can see `element` now (see {@link unseenReason}).
  *
  * @example
