@@ -77,6 +77,9 @@ export async function discardStoredPlan(p: PersistenceHost): Promise<void> {
   p.saves?.request();
 }
 
+/** How many times one save is tried when other tabs' saves keep landing first (a refused write is merged and tried again). */
+const MAX_CONFLICT_ATTEMPTS = 12;
+
 /** The save queue, once: saves coalesce, never overlap, retry with backoff; an unmerged write is merged and saved again. */
 function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
   if (p.saves) return;
@@ -91,9 +94,12 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
         return;
       } catch (error) {
         // Another tab saved changes this one has not merged (the adapter refused to write over
-        // them): merge them in and save the merge. A tab that keeps winning that race is left
-        // to the queue's retry.
-        if (!core.sync || !p.pull || attempt > 3 || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+        // them): merge them in and save the merge. Each refusal means the other tab's write
+        // landed, so the tabs as a whole progress; a tab saving a burst can still win several
+        // rounds in a row, so later attempts wait a random, growing pause (on the sync's timers)
+        // to step out of its rhythm. Past MAX_CONFLICT_ATTEMPTS the queue's backoff takes over.
+        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+        if (attempt > 1) await core.sync.sleep(Math.random() * Math.min(250, 2 ** attempt));
         await p.pull().catch((failure: unknown) => {
           throw asStorageError('load', failure);
         });
