@@ -1,10 +1,10 @@
 // The guide's own words (its status line, its buttons, the narration's Next) and the plan panel's
-// (`<plan-panel>`'s `strings`), in each language the offline model speaks (phrases.ts): a German
+// (`<plan-panel>`'s `strings`), in each language of the demo (language.ts): a German
 // or Japanese tour is run in German or Japanese from its plan to its last status line. The page
 // around the guide (the Orbitly site, the ask box, Settings) stays English: it is the site's.
 
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from 'planloop/ui';
-import type { Lang } from './phrases.js';
+import type { Lang } from './language.js';
 
 /** What the guide says and labels, in one language. */
 export interface GuideWords {
@@ -226,7 +226,7 @@ const JA: GuideWords = {
 };
 
 /**
- * The guide's words by language (the languages of the offline model's phrases).
+ * The guide's words by language.
  *
  * @example
  * ```ts
@@ -234,3 +234,18 @@ const JA: GuideWords = {
  * ```
  */
 export const GUIDE_WORDS: Record<Lang, GuideWords> = { en: EN, de: DE, ja: JA };
+
+/**
+ * The guide's language for a BCP-47 `locale` (`de-DE` is German), or `undefined` when it has no
+ * words in it (then it speaks English).
+ *
+ * @example
+ * ```ts
+ * guideLanguage('de-DE'); // 'de'
+ * guideLanguage('fr');    // undefined
+ * ```
+ */
+export function guideLanguage(locale: string): Lang | undefined {
+  const primary = locale.toLowerCase().split(/[-_]/)[0] ?? '';
+  return Object.hasOwn(GUIDE_WORDS, primary) ? (primary as Lang) : undefined;
+}
