@@ -108,13 +108,19 @@ export function createGuide(options: {
   let status = loadTourStatus();
   let state: 'idle' | 'planning' | 'announcing' | 'running' = 'idle';
   let words: GuideWords = GUIDE_WORDS.en;
+  // The Tour tab (index.html's #panel-guide) holds the ask box, the panel and the guide's lines.
+  const tourTab = (el.askForm.closest('[role="tabpanel"]') ?? options.root) as HTMLElement;
 
   /** Speaks `lang` in the guide and the panel. */
   const useLanguage = (lang: Lang): void => {
     words = GUIDE_WORDS[lang];
     panel.strings = words.panel;
-    // Screen readers switch voices by `lang`: on the panel and on the guide's own lines.
-    for (const element of [panel, el.stop.parentElement as HTMLElement, el.question]) element.lang = lang;
+    // Screen readers switch voices by `lang`: on the tour's whole tab (the ask box, the plan panel,
+    // the guide's lines; the suggestions say lang="en" in index.html).
+    tourTab.lang = lang;
+    panel.lang = lang;
+    (el.askForm.querySelector('label') as HTMLLabelElement).textContent = words.askLabel;
+    (el.askForm.querySelector('button') as HTMLButtonElement).textContent = words.ask;
     el.stop.textContent = words.stop;
     el.resume.textContent = words.resume;
     el.clear.textContent = words.clear;
