@@ -152,6 +152,11 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       // empty one), or writes the compact form, must not have its actions held until the end.
       release();
     },
+    close(_bracket, _at, depth) {
+      // Left when the array closes, not when the member ends: `"actions" [` (no colon, which
+      // the whole-text parse repairs) has no value to end, and its later members are no actions.
+      if (depth === 1 && place === 'actions') place = 'members';
+    },
     valueStart(first, _at, depth, key) {
       if (depth === 2 && place === 'actions' && first === '{') {
         item = { index: itemCount };
@@ -177,7 +182,6 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   /** A member of the root object ended: a plan part's first value is validated with what came before. */
   const finishMember = (key: string | undefined, from: number, to: number) => {
-    if (key === 'actions') place = 'members';
     if (key === undefined || !HEADER_KEYS.has(key) || Object.hasOwn(members, key)) return; // a repeat: end() sees the mismatch
     guard(() => {
       members[key] = readJson(scanner.slice(from, to), key);
