@@ -63,18 +63,21 @@ interface Frame {
   valueStart: number;
 }
 
-/** An event waiting in the outbox: the scan moves on before handlers run, so a throwing handler cannot leave it half-done. */
-interface Pending {
-  type: number;
-  text: string;
-  at: number;
-  to: number;
-  depth: number;
-  key: string | undefined;
-}
+type Events = { [K in keyof JsonScanHandler]-?: [K, Parameters<NonNullable<JsonScanHandler[K]>>] }[keyof JsonScanHandler];
 
-const [OPEN, CLOSE, KEY, VALUE_START, VALUE_END, STRING_START, STRING_DELTA, STRING_END] = [0, 1, 2, 3, 4, 5, 6, 7];
-const [SPACE, TAB, LF, CR, QUOTE, APOSTROPHE, COMMA, COLON, LBRACKET, BACKSLASH, RBRACKET, LBRACE, RBRACE] = [32, 9, 10, 13, 34, 39, 44, 58, 91, 92, 93, 123, 125];
+const SPACE = 32;
+const TAB = 9;
+const LF = 10;
+const CR = 13;
+const QUOTE = 34;
+const APOSTROPHE = 39;
+const COMMA = 44;
+const COLON = 58;
+const LBRACKET = 91;
+const BACKSLASH = 92;
+const RBRACKET = 93;
+const LBRACE = 123;
+const RBRACE = 125;
 
 /**
  * Scans the first JSON object in streamed text, chunk by chunk, reporting keys, value spans,
@@ -113,33 +116,14 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
   let escaped = false;
   const frames: Frame[] = []; // reused: frames[0] is the root object
   let depth = 0; // open containers
-  const outbox: Pending[] = Array.from({ length: 4 }, () => ({ type: 0, text: '', at: 0, to: 0, depth: 0, key: undefined }));
-  let outHead = 0;
-  let outLength = 0;
+  // The events of the character being read: the scan moves on before handlers run, so a handler
+  // that throws leaves it consistent, and the next push delivers the events after the failed one.
+  const outbox: Events[] = [];
 
-  const post = (type: number, text: string, at: number, to: number, eventDepth: number, key: string | undefined) => {
-    const event = outbox[outLength++] as Pending;
-    event.type = type;
-    event.text = text;
-    event.at = at;
-    event.to = to;
-    event.depth = eventDepth;
-    event.key = key;
-  };
+  const post = (...event: Events) => outbox.push(event);
 
   const deliver = () => {
-    while (outHead < outLength) {
-      const { type, text, at, to, depth: d, key } = outbox[outHead++] as Pending; // taken first: a throwing handler is not called twice
-      if (type === STRING_DELTA) handler.stringDelta?.(text, d);
-      else if (type === VALUE_START) handler.valueStart?.(text, at, d, key);
-      else if (type === VALUE_END) handler.valueEnd?.(at, to, d, key);
-      else if (type === KEY) handler.key?.(key as string, d);
-      else if (type === OPEN) handler.open?.(text as '{' | '[', at, d, key);
-      else if (type === CLOSE) handler.close?.(text as '}' | ']', at, d);
-      else if (type === STRING_START) handler.stringStart?.(text as '"' | "'", at, d);
-      else handler.stringEnd?.(at, d);
-    }
-    outHead = outLength = 0;
+    for (let event = outbox.shift(); event; event = outbox.shift()) (handler[event[0]] as ((...args: unknown[]) => void) | undefined)?.(...event[1]);
   };
 
   const openFrame = (closer: number, from: number) => {
@@ -164,13 +148,13 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
     const frame = frames[depth - 1] as Frame;
     if (frame.expectKey || frame.valueStart >= 0) return;
     frame.valueStart = at;
-    post(VALUE_START, first, at, at, depth, frame.key);
+    post('valueStart', [first, at, depth, frame.key]);
   };
 
   /** The value of `frame` (at `frameDepth`) ends before `end`, if it had begun. */
   const endValue = (frame: Frame, end: number, frameDepth: number) => {
     if (frame.valueStart < 0) return;
-    post(VALUE_END, '', frame.valueStart, end, frameDepth, frame.key);
+    post('valueEnd', [frame.valueStart, end, frameDepth, frame.key]);
     frame.valueStart = -1;
   };
 
@@ -186,27 +170,27 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
       frame.keyQuote = -1;
       if (frame.key === undefined) {
         frame.key = slice(frame.keyFrom, at).trim();
-        post(KEY, '', at, at, depth, frame.key);
+        post('key', [frame.key, depth]);
       }
     } else if (c === RBRACE || c === RBRACKET) {
       endValue(frame, at, depth);
       depth--;
       if (frame.closer !== c || depth === 0) done = true; // the root closed, or brackets mismatched: the rest is the consumer's whole-text parse
       if (frame.closer !== c) return;
-      post(CLOSE, c === RBRACE ? '}' : ']', at, at, depth, undefined);
+      post('close', [c === RBRACE ? '}' : ']', at, depth]);
       if (depth > 0) endValue(frames[depth - 1] as Frame, at + 1, depth);
     } else if (c === QUOTE || c === APOSTROPHE) {
       const mark = c === QUOTE ? '"' : "'";
       markValue(mark, at);
       if (frame.expectKey) frame.keyQuote = at;
       quote = c;
-      post(STRING_START, mark, at, at, depth, undefined);
+      post('stringStart', [mark, at, depth]);
     } else if (c === LBRACE || c === LBRACKET) {
       const bracket = c === LBRACE ? '{' : '[';
       markValue(bracket, at);
       const key = frame.key;
       openFrame(c === LBRACE ? RBRACE : RBRACKET, at + 1);
-      post(OPEN, bracket, at, at, depth - 1, key);
+      post('open', [bracket, at, depth - 1, key]);
     } else if (c !== SPACE && c !== LF && c !== CR && c !== TAB) {
       markValue(String.fromCharCode(c), at); // a bare word (or a `:` in an array): only its first character counts
     }
@@ -224,14 +208,16 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
       i++;
     }
     pos = chunkStart + i;
-    if (i > offset) post(STRING_DELTA, chunk.slice(offset, i), 0, 0, depth, undefined);
+    // Handed over at once (the outbox is empty here): a string's body is most of the text. Should
+    // the handler throw, the closing quote is still unread and the next push resumes there.
+    if (i > offset) handler.stringDelta?.(chunk.slice(offset, i), depth);
     if (i === chunk.length) return;
     const at = pos++;
     const frame = frames[depth - 1] as Frame;
-    post(STRING_END, '', at, at, depth, undefined);
+    post('stringEnd', [at, depth]);
     if (frame.expectKey && frame.keyQuote >= 0) {
       frame.key = readKey(slice(frame.keyQuote, at + 1));
-      post(KEY, '', at, at, depth, frame.key);
+      post('key', [frame.key, depth]);
     }
     quote = 0;
   };
@@ -249,16 +235,11 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
         if (brace < 0) continue;
         seeking = false;
         openFrame(RBRACE, pos);
-        post(OPEN, '{', pos - 1, pos - 1, 0, undefined);
+        post('open', ['{', pos - 1, 0, undefined]);
       } else if (quote !== 0) stringRun();
       else {
         const at = pos++; // advanced first: a throwing handler must not make a character count twice
-        const c = chunk.charCodeAt(at - chunkStart);
-        step(c, at);
-        // A bare word's other characters change nothing: skip them in one go.
-        if (isBare(c)) {
-          while (pos < chunkStart + chunk.length && isBare(chunk.charCodeAt(pos - chunkStart))) pos++;
-        }
+        step(chunk.charCodeAt(at - chunkStart), at);
       }
       deliver();
     }
@@ -294,17 +275,12 @@ export function createJsonScanner(handler: JsonScanHandler): JsonScanner {
     slice,
     stop() {
       done = true;
-      outHead = outLength = 0;
+      outbox.length = 0;
     },
     get done() {
       return done;
     },
   };
-}
-
-/** Whether `c` continues a bare word: not a blank, a quote or JSON punctuation. */
-function isBare(c: number): boolean {
-  return !(c === SPACE || c === LF || c === CR || c === TAB || c === COMMA || c === COLON || c === QUOTE || c === APOSTROPHE || c === LBRACE || c === RBRACE || c === LBRACKET || c === RBRACKET);
 }
 
 /** A quoted key's text: JSON's decoding for a double-quoted one, else (single quotes, a bad escape) what lies between the quotes. */
