@@ -63,6 +63,7 @@ interface Frame {
   valueStart: number;
 }
 
+/** One event for the outbox: a handler method's name and its arguments. */
 type Events = { [K in keyof JsonScanHandler]-?: [K, Parameters<NonNullable<JsonScanHandler[K]>>] }[keyof JsonScanHandler];
 
 const SPACE = 32;

@@ -73,8 +73,9 @@ const HEADER_KEYS: ReadonlySet<string> = new Set(ENVELOPE_HEADER_KEYS);
 type Place = 'members' | 'actions' | 'action' | 'text';
 
 /**
- * What has gone out to the handlers: nothing yet, the planning (the plan change is next), or the
- * plan change (the actions follow it one by one); `failed` once a piece did not validate.
+ * What goes out next: the planning (`planning`: nothing went out yet), the plan change (`adjust`:
+ * the planning went out), or the actions one by one (`actions`: the plan change went out);
+ * `failed` once a piece did not validate (nothing more goes out).
  */
 type Stage = 'planning' | 'adjust' | 'actions' | 'failed';
 
