@@ -447,3 +447,33 @@ describe('createEnvelopeStreamParser (narration property)', () => {
     );
   });
 });
+
+describe('createEnvelopeStreamParser over the JSON scanner', () => {
+  it('reads an actions key written without its colon as the whole-text parse does (its later members are no actions)', () => {
+    const text = '{"actions" [{"type":"narrate","text":"A"}], "turn_planning": {"todo_id": "t1", "does": "x"}}';
+    const { parser, emitted } = recorder();
+    parser.push(text);
+    expect(parser.error).toBeUndefined();
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action']);
+  });
+
+  it('reads on after a handler that throws when the actions begin', () => {
+    const text = JSON.stringify({ todo: 't2', actions: envelope.actions });
+    const seen: number[] = [];
+    let thrown = false;
+    const parser = createEnvelopeStreamParser({
+      onTodoAdjust: () => {
+        if (!thrown) {
+          thrown = true;
+          throw new Error('host failed');
+        }
+      },
+      onAction: (_action, index) => seen.push(index),
+    });
+    expect(() => parser.push(text)).toThrow('host failed');
+    parser.push('');
+    expect(seen).toEqual([0, 1, 2]);
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+  });
+});
