@@ -225,7 +225,7 @@ export class Plan {
   /** Stops the plan's run: the one in this tab at once, else asks the tab that holds the run lease to stop (its `run-error` says so). */
   async requestStop(reason?: string): Promise<void> {
     const { run, sync } = this.#core;
-    if (run) run.controller.abort(new AbortError(`The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
+    if (run) run.controller.abort(new AbortError('aborted', `The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
     else if (!this.#persistence.closed) await sync?.lease.requestStop(reason);
   }
 

@@ -109,5 +109,5 @@ export function parseOrThrow<T>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, prefix, input);
-  throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
 }

@@ -98,8 +98,8 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     const edited = editTodos(state, [...patches].map(([id, change]) => ({ id, patch: change })));
     return { state: edited.state, result };
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todo_adjust.replace${issue.path}` }));
-    throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
+    throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues, cause: error });
   }
 }

@@ -258,7 +258,7 @@ function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 function withRaw(error: EnvelopeError, raw: string): EnvelopeError {
-  if (!(error instanceof EnvelopeError)) return error;
+  if (!(EnvelopeError.isInstance(error))) return error;
   return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
 }
 

@@ -98,13 +98,17 @@ export function safely<T>(run: () => T): { success: true; data: T } | { success:
   try {
     return { success: true, data: run() };
   } catch (error) {
-    if (error instanceof EnvelopeError) return { success: false, error };
+    if (EnvelopeError.isInstance(error)) return { success: false, error };
     throw error;
   }
 }
 
 /** The EnvelopeError for `issues`, worded for the model. */
 export function invalid(issues: ValidationIssue[]): EnvelopeError {
-  return new EnvelopeError('envelope_invalid', `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`, { issues });
+  return new EnvelopeError(
+    'envelope_invalid',
+    `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`,
+    { issues },
+  );
 }
 

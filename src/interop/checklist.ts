@@ -71,7 +71,11 @@ export function parseChecklist(text: string, options: ChecklistOptions = {}): Pa
   const { intent = 'narrate', maxBytes = CHECKLIST_MAX_BYTES } = options;
   if (typeof text !== 'string') {
     const shown = String(JSON.stringify(text) ?? text).slice(0, 40);
-    throw new ValidationError(`The checklist text must be a string (the contents of plan.md), not ${shown}.`, [{ path: '', message: 'must be a string' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `The checklist text must be a string (the contents of plan.md), not ${shown}.`,
+      { issues: [{ path: '', message: 'must be a string' }] },
+    );
   }
   // Windows editors save plan.md with a byte order mark, and readFileSync(…, 'utf8') keeps it:
   // it would stick to the first line and hide its item.

@@ -84,7 +84,7 @@ export function safeParseContextCapsule(input: unknown): { success: true; data: 
   const result = ContextCapsuleSchema.safeParse(input);
   if (result.success) return { success: true, data: result.data };
   const issues = toIssues(result.error.issues, [], input);
-  return { success: false, error: new ValidationError(`Invalid context capsule: ${formatIssues(issues)}.`, issues) };
+  return { success: false, error: new ValidationError('invalid_input', `Invalid context capsule: ${formatIssues(issues)}.`, { issues }) };
 }
 
 /**

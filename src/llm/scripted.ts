@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { abortableSleep } from './retry.js';
 
@@ -78,6 +79,7 @@ export function createScriptedProvider(responses: ScriptedResponses, options: Sc
     } else if (Array.isArray(responses)) {
       if (callIndex >= responses.length) {
         throw new ProviderError(
+          'provider_error',
           `Scripted provider: call ${callIndex + 1} has no response, only ${responses.length} ` +
             `${responses.length === 1 ? 'was' : 'were'} scripted. Add responses or pass a function.`,
           { provider: 'scripted', retryable: false },

@@ -1,5 +1,6 @@
 import { nanoid } from 'nanoid';
-import { PlanloopError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { PlanloopError, ValidationError } from '../errors.js';
+import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
@@ -372,7 +373,11 @@ function browserUrl(): string | undefined {
 
 function wholeNumber(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ValidationError(`Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`, [{ path: name, message: 'must be a non-negative integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`,
+      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
+    );
   }
   return value;
 }

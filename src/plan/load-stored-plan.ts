@@ -51,7 +51,11 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
     const parsed = safeParseSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
-        p.storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));
+        p.storageError('load', new StorageError(
+          'storage_error',
+          `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`,
+          { operation: 'load' },
+        ));
       }
       stored = snapshotToState(parsed.data);
     } else {
@@ -93,7 +97,7 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
         // Another tab saved changes this one has not merged (the adapter refused to write over
         // them): merge them in and save the merge. A tab that keeps winning that race is left
         // to the queue's retry.
-        if (!core.sync || !p.pull || attempt > 3 || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+        if (!core.sync || !p.pull || attempt > 3 || !(StorageError.isInstance(error) && error.reason === 'conflict')) throw asStorageError('save', error);
         await p.pull().catch((failure: unknown) => {
           throw asStorageError('load', failure);
         });
@@ -141,10 +145,9 @@ async function setAside(p: PersistenceHost, storage: PlanStorageAdapter, raw: un
     }
   }
   const failure = new StorageError(
-    'save',
+    'storage_error',
     `The unreadable stored plan ${why}; it is still stored. The plan keeps working in memory and writes nothing over it until you decide: export it (this error's raw, or the adapter's exportCorrupt()), then call plan.discardStoredPlan() to write over it; or free space (the adapter's discardCorrupt()) and call plan.hydrate() to set it aside again.`,
-    { raw, reason: 'backup_failed' },
-    cause === undefined ? {} : { cause },
+    { operation: 'save', raw, reason: 'backup_failed', ...cause === undefined ? {} : { cause } },
   );
   p.storageError('save', failure);
   p.hold(failure);

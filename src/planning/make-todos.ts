@@ -1,6 +1,7 @@
 import { TODO_LIMITS } from '../artifacts/todo-limits.js';
 import type { TodoSeed } from '../artifacts/todos.js';
-import { PlannerOutputError, ValidationError, reportError, throwIfAborted, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, ValidationError, reportError, type ValidationIssue } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { isRecord, readText } from '../guards.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { parseModelJson } from '../llm/model-json.js';
@@ -79,9 +80,9 @@ const MAX_TASK = 4000;
  */
 export function parsePlanInput(input: unknown): PlanInput {
   if (!isRecord(input)) {
-    throw new ValidationError('Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', [
+    throw new ValidationError('invalid_input', 'Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', { issues: [
       { path: '(root)', message: 'must be an object' },
-    ]);
+    ] });
   }
   const issues: ValidationIssue[] = [];
   const parsed: PlanInput = { task: readText(input.task, 'task', issues, { max: MAX_TASK }) };
@@ -94,7 +95,7 @@ export function parsePlanInput(input: unknown): PlanInput {
   if (input.brand !== undefined) parsed.brand = readShaped(input.brand, 'brand', issues, { name: true, voice: false, guidelines: false }) as BrandPrompt;
   if (input.persona !== undefined) parsed.persona = readShaped(input.persona, 'persona', issues, { name: false, role: false, tone: false }) as PersonaInput;
   if (input.selection !== undefined) parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
-  if (issues.length > 0) throw new ValidationError(`Cannot plan: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `Cannot plan: ${formatIssues(issues)}.`, { issues });
   return parsed;
 }
 
@@ -171,7 +172,7 @@ export function safeParsePlanInput(input: unknown): { success: true; data: PlanI
   try {
     return { success: true, data: parsePlanInput(input) };
   } catch (error) {
-    if (error instanceof ValidationError) return { success: false, error };
+    if (ValidationError.isInstance(error)) return { success: false, error };
     throw error;
   }
 }
@@ -222,9 +223,9 @@ export async function planTodos(provider: LLMProvider, input: PlanInput, options
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw new ValidationError('Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', [
+    throw new ValidationError('invalid_input', 'Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', { issues: [
       { path: 'timeoutMs', message: 'must be a non-negative number' },
-    ]);
+    ] });
   }
   throwIfAborted(options.signal);
   // One bound over every attempt, not one per attempt.
@@ -388,7 +389,11 @@ function echo(raw: string): string {
 
 function checkCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ValidationError(`Cannot plan: ${name} must be a whole number of at least 0.`, [{ path: name, message: 'must be a non-negative integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot plan: ${name} must be a whole number of at least 0.`,
+      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
+    );
   }
   return value;
 }

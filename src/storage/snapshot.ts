@@ -53,7 +53,7 @@ export function parseSnapshot(raw: unknown): PlanSnapshot {
 export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
   const fail = (message: string, issues: ValidationIssue[] = []): SnapshotParseResult => ({
     success: false,
-    error: new StorageError('load', message, { raw }),
+    error: new StorageError('storage_error', message, { operation: 'load', raw }),
     issues,
   });
   if (!isRecord(raw)) {
