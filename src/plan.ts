@@ -24,6 +24,7 @@ import { subscribePlanState, type PlanStore } from './plan-store.js';
 import type { MarkdownDoc, PlanState, PlanStateHost } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import { PlanCore, type PlanTransaction } from './plan/plan-core.js';
+import { registerPlanEmitter } from './plan/emit-plan-event.js';
 import { PlanPersistence } from './plan/plan-persistence.js';
 import type { RunHandle, RunHolder } from './plan/run-control.js';
 import type { PlanSaveStatus } from './storage/save-queue.js';
@@ -112,6 +113,7 @@ export class Plan {
     const persistence = new PlanPersistence(core, config.storage, config.sync);
     this.#core = core;
     this.#persistence = persistence;
+    registerPlanEmitter(this, core.events);
     const host: PlanStateHost = {
       get state() {
         return core.state;
@@ -247,15 +249,6 @@ export class Plan {
   /** Subscribes to every event (`listener(name, payload)`): for forwarding and logging. */
   onAny(listener: (name: keyof PlanEvents & string, payload: PlanEvents[keyof PlanEvents]) => void): Unsubscribe {
     return this.#core.events.onAny(listener);
-  }
-
-  /**
-   * Emits a plan event. For integrations built on the plan (the turn loop, dialect adapters,
-   * tool-call graphs) so that one `on()` sees everything a run does. The change events
-   * (`state-change`, `todos-change`, `markdown-change`) come from the plan itself.
-   */
-  emit<K extends keyof PlanEvents & string>(name: K, payload: PlanEvents[K]): void {
-    this.#core.events.emit(name, payload);
   }
 
   /** The provider for `role` (`plan`, `turn`, `edit`), falling back to `default`; throws `no_llm` without one. */

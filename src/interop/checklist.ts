@@ -1,6 +1,7 @@
 import type { TodoIntent, TodoItem, TodoStatus } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 
 /**
  * Checklists larger than this many UTF-8 bytes (64 KiB) seed nothing.
@@ -160,9 +161,9 @@ export interface ChecklistSeedResult {
  */
 export function seedFromChecklist(plan: Plan, text: string, options: ChecklistOptions = {}): ChecklistSeedResult {
   const { todos, warnings } = parseChecklist(text, options);
-  for (const warning of warnings) plan.emit('plan-warning', warning);
+  for (const warning of warnings) emitPlanEvent(plan, 'plan-warning', warning);
   if (warnings.length > 0) return { seeded: false, todos: plan.todos.list(), warnings };
   const seeded = plan.todos.reset(todos);
-  plan.emit('plan-update', { todos: seeded, source: 'checklist' });
+  emitPlanEvent(plan, 'plan-update', { todos: seeded, source: 'checklist' });
   return { seeded: true, todos: seeded, warnings };
 }
