@@ -13,12 +13,12 @@
  * control come as one chunk (`plan/deferred-rooms.ts`), sync as another (`src/sync/`).
  */
 import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
-import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';
+import { TodosArtifact } from './artifacts/todos.js';
 import type { Listener, Unsubscribe } from './emitter.js';
 import type { AdjustResult, ApplyAdjustOptions } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, PlanloopError } from './errors.js';
-import type { PlanEvents, TaskPlan } from './events.js';
+import type { PlanEvents, TaskPlan, TaskPlanInput } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { subscribePlanState, type PlanStore } from './plan-store.js';
 import type { MarkdownDoc, PlanState, PlanStateHost } from './plan-state.js';
@@ -87,7 +87,7 @@ export interface PlanConfig {
  * const plan = new Plan({ llm, agentName: 'Guide', storage: createLocalStorageAdapter() });
  * plan.attachTo(agent);          // agent.plan === plan; hydration starts
  * await plan.ready;
- * const { task_summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
+ * const { summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
  * plan.adjust({ remove: [todos[0].id] });
  * ```
  */
@@ -305,7 +305,7 @@ export class Plan {
    * model's answer; a host with its own planner can call it directly. Throws `ValidationError`
    * (changing nothing) on bad todos.
    */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }): TaskPlan {
+  setTaskPlan(taskPlan: TaskPlanInput): TaskPlan {
     return this.#core.setTaskPlan(taskPlan, 'host');
   }
 

@@ -12,7 +12,7 @@ import {
 } from './schema.js';
 import { insertForbidden, invalid, orThrow, readReplace, readTodoAdjust, safely } from './todo-adjust.js';
 
-export { insertForbidden, parseTodoAdjust, safeParseTodoAdjust } from './todo-adjust.js';
+export { insertForbidden, validateTodoAdjust, safeValidateTodoAdjust } from './todo-adjust.js';
 
 /*
  * One validator per shape (turn_planning, todo_adjust (in `todo-adjust.ts`), an action, the envelope), used by the

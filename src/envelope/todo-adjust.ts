@@ -19,26 +19,26 @@ const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…"
  *
  * @example
  * ```ts
- * parseTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
- * parseTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
+ * validateTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
+ * validateTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
  * ```
  */
-export function parseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
+export function validateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
   if (value === null || value === undefined) return { remove: [], replace: [] };
   return orThrow((issues) => readTodoAdjust(value, remainingIds, issues));
 }
 
 /**
- * Like {@link parseTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link validateTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
  *
  * @example
  * ```ts
- * const result = safeParseTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
+ * const result = safeValidateTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
  * if (!result.success) reply(result.error.message); // worded for the model
  * ```
  */
-export function safeParseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
-  return safely(() => parseTodoAdjust(value, remainingIds));
+export function safeValidateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
+  return safely(() => validateTodoAdjust(value, remainingIds));
 }
 
 /**
@@ -112,3 +112,24 @@ export function invalid(issues: ValidationIssue[]): EnvelopeError {
   );
 }
 
+/**
+ * The former name of {@link validateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validateTodoAdjust}; removed in 0.3.0
+ * @example
+ * ```ts
+ * validateTodoAdjust(value); // instead of parseTodoAdjust(value)
+ * ```
+ */
+export const parseTodoAdjust: typeof validateTodoAdjust = validateTodoAdjust;
+
+/**
+ * The former name of {@link safeValidateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidateTodoAdjust}; removed in 0.3.0
+ * @example
+ * ```ts
+ * safeValidateTodoAdjust(value); // instead of safeParseTodoAdjust(value)
+ * ```
+ */
+export const safeParseTodoAdjust: typeof safeValidateTodoAdjust = safeValidateTodoAdjust;

@@ -215,7 +215,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
         refused = error;
       }
     },
-    onNarrateDelta: (delta, { index, target }) => stream(delta, index, target),
+    onNarrateDelta: (delta, target, { index }) => stream(delta, index, target),
     onAction: (action, index) => {
       if (!refused) chain = chain.then(() => dispatch(action, index));
     },

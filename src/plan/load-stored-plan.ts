@@ -7,7 +7,7 @@ import { asStorageError, StorageError } from '../errors.js';
 import { EMPTY_PLAN_STATE, type PlanState } from '../plan-state.js';
 import { createSaveQueue } from '../storage/save-queue.js';
 import { stateToSnapshot, type PlanStorageAdapter } from '../storage/snapshot-format.js';
-import { safeParseSnapshot, snapshotToState } from '../storage/snapshot.js';
+import { safeValidateSnapshot, snapshotToState } from '../storage/snapshot.js';
 import type { PlanSyncOptions } from '../sync/plan-sync.js';
 import { hydrated } from './hydrated.js';
 import type { PersistenceHost, StoredRead, SyncModule } from './persistence-host.js';
@@ -48,7 +48,7 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
   }
   let stored: PlanState | undefined;
   if (raw !== null && raw !== undefined) {
-    const parsed = safeParseSnapshot(raw);
+    const parsed = safeValidateSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
         p.storageError('load', new StorageError(
@@ -126,7 +126,7 @@ async function finishHydration(p: PersistenceHost, stored: PlanState | undefined
   p.hydration = 'done';
   p.held = undefined;
   const state = core.state;
-  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), markdownCount: state.docs.length, restored: stored !== undefined });
+  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), docCount: state.docs.length, markdownCount: state.docs.length, restored: stored !== undefined });
   if (p.changedBeforeHydration) p.saves?.request();
   p.statusChanged();
 }

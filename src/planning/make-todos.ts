@@ -75,10 +75,10 @@ const MAX_TASK = 4000;
  *
  * @example
  * ```ts
- * parsePlanInput({ task: '' }); // throws: task must not be empty
+ * validatePlanInput({ task: '' }); // throws: task must not be empty
  * ```
  */
-export function parsePlanInput(input: unknown): PlanInput {
+export function validatePlanInput(input: unknown): PlanInput {
   if (!isRecord(input)) {
     throw new ValidationError('invalid_input', 'Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', { issues: [
       { path: '(root)', message: 'must be an object' },
@@ -160,17 +160,17 @@ function readShaped(value: unknown, path: string, issues: ValidationIssue[], fie
 }
 
 /**
- * Like {@link parsePlanInput}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link validatePlanInput}, but returns `{ success, data | error }` instead of throwing.
  *
  * @example
  * ```ts
- * const result = safeParsePlanInput({ task: form.task.value, locale: navigator.language });
+ * const result = safeValidatePlanInput({ task: form.task.value, locale: navigator.language });
  * if (!result.success) showProblems(result.error.issues);
  * ```
  */
-export function safeParsePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
+export function safeValidatePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
   try {
-    return { success: true, data: parsePlanInput(input) };
+    return { success: true, data: validatePlanInput(input) };
   } catch (error) {
     if (ValidationError.isInstance(error)) return { success: false, error };
     throw error;
@@ -186,6 +186,9 @@ export interface PlannerConfig {
 
 /** What the planning call produced: the summary, and the todos without ids (the plan assigns them). */
 export interface PlannedTodos {
+  /** The one-sentence summary (the model writes it as `task_summary`). */
+  summary: string;
+  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
   task_summary: string;
   todos: TodoSeed[];
 }
@@ -213,13 +216,13 @@ export const MAX_SUMMARY = 500;
  *
  * @example
  * ```ts
- * const { task_summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
+ * const { summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
  *   onSummaryDelta: (_delta, text) => (banner.textContent = text),
  * });
  * ```
  */
 export async function planTodos(provider: LLMProvider, input: PlanInput, options: MakeTodosOptions & { planner?: PlannerConfig } = {}): Promise<PlannedTodos> {
-  const parsedInput = parsePlanInput(input);
+  const parsedInput = validatePlanInput(input);
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
@@ -282,7 +285,7 @@ async function askForPlan(
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return { task_summary: result.summary, todos: result.items };
+      return { summary: result.summary, task_summary: result.summary, todos: result.items };
     }
     failure = result;
   }
@@ -414,3 +417,25 @@ function isolate(fn: () => void): void {
     reportError(error);
   }
 }
+
+/**
+ * The former name of {@link validatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validatePlanInput}; removed in 0.3.0
+ * @example
+ * ```ts
+ * validatePlanInput(value); // instead of parsePlanInput(value)
+ * ```
+ */
+export const parsePlanInput: typeof validatePlanInput = validatePlanInput;
+
+/**
+ * The former name of {@link safeValidatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidatePlanInput}; removed in 0.3.0
+ * @example
+ * ```ts
+ * safeValidatePlanInput(value); // instead of safeParsePlanInput(value)
+ * ```
+ */
+export const safeParsePlanInput: typeof safeValidatePlanInput = safeValidatePlanInput;
