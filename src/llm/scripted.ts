@@ -57,7 +57,7 @@ export interface ScriptedProvider extends LLMProvider {
  * ```ts
  * const llm = createScriptedProvider([
  *   { task_summary: 'Tour the pricing page', todos: [{ intent: 'navigate', description: 'Open pricing' }] },
- *   new ProviderError('rate limited', { provider: 'test', status: 429, retryable: true }),
+ *   new ProviderError('provider_error', 'rate limited', { provider: 'test', status: 429, retryable: true }),
  * ], { chunkSize: 8, delayMs: 20 });
  * await plan.makeTodos({ task: 'Show me the prices' }, { onSummaryDelta: console.log });
  * llm.calls[0]?.messages; // what the planner sent
