@@ -93,14 +93,14 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
 }
 
 /**
- * Parses `input` with `schema` or throws a {@link ValidationError} whose message lists every issue.
+ * Validates `input` (a value) with `schema` or throws a {@link ValidationError} whose message lists every issue.
  *
  * @example
  * ```ts
- * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
+ * const capsule = validateOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
  * ```
  */
-export function parseOrThrow<T>(
+export function validateOrThrow<T>(
   schema: z.ZodMiniType<T>,
   input: unknown,
   what: string,

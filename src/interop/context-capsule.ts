@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { TODO_STATUSES } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
-import { formatIssues, parseOrThrow, toIssues } from '../validation.js';
+import { formatIssues, validateOrThrow, toIssues } from '../validation.js';
 
 const text = z.string().check(z.trim(), z.minLength(1));
 
@@ -68,7 +68,7 @@ export interface ContextCapsuleInput {
  * ```
  */
 export function validateContextCapsule(input: unknown): ContextCapsule {
-  return parseOrThrow(ContextCapsuleSchema, input, 'Invalid context capsule');
+  return validateOrThrow(ContextCapsuleSchema, input, 'Invalid context capsule');
 }
 
 /**
