@@ -6,7 +6,7 @@ const src = (path: string) => fileURLToPath(new URL(`./src/${path}`, import.meta
 /**
  * One config for three jobs:
  * - `vite` / `npm run demo` serves `demo/` (the in-page guide) with `planloop` aliased to `src/`;
- * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`, `./planning`, `./dom`);
+ * - `vite build` builds the library as ESM into `dist/` (entries `.`, `./testing`, `./ui`, `./graph`, `./interop`, `./planning`, `./dom`, `./loop`, `./storage`);
  * - `vitest` runs the unit tests in `test/` (never the Playwright specs in `e2e/`).
  */
 export default defineConfig({
@@ -21,6 +21,8 @@ export default defineConfig({
       { find: /^planloop\/interop$/, replacement: src('interop/index.ts') },
       { find: /^planloop\/planning$/, replacement: src('planning/index.ts') },
       { find: /^planloop\/dom$/, replacement: src('dom/index.ts') },
+      { find: /^planloop\/loop$/, replacement: src('loop/index.ts') },
+      { find: /^planloop\/storage$/, replacement: src('storage/index.ts') },
     ],
   },
   server: { port: 5173, strictPort: false },
@@ -35,7 +37,7 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts'), planning: src('planning/index.ts'), dom: src('dom/index.ts') },
+      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts'), planning: src('planning/index.ts'), dom: src('dom/index.ts'), loop: src('loop/index.ts'), storage: src('storage/index.ts') },
       formats: ['es'],
     },
     rolldownOptions: {

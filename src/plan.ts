@@ -13,17 +13,18 @@
  * control come as one chunk (`plan/deferred-rooms.ts`), sync as another (`src/sync/`).
  */
 import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
-import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';
+import { TodosArtifact } from './artifacts/todos.js';
 import type { Listener, Unsubscribe } from './emitter.js';
 import type { AdjustResult, ApplyAdjustOptions } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, PlanloopError } from './errors.js';
-import type { PlanEvents, TaskPlan } from './events.js';
+import type { PlanEvents, TaskPlan, TaskPlanInput } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { subscribePlanState, type PlanStore } from './plan-store.js';
 import type { MarkdownDoc, PlanState, PlanStateHost } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import { PlanCore, type PlanTransaction } from './plan/plan-core.js';
+import { registerPlanEmitter } from './plan/emit-plan-event.js';
 import { PlanPersistence } from './plan/plan-persistence.js';
 import type { RunHandle, RunHolder } from './plan/run-control.js';
 import type { PlanSaveStatus } from './storage/save-queue.js';
@@ -86,7 +87,7 @@ export interface PlanConfig {
  * const plan = new Plan({ llm, agentName: 'Guide', storage: createLocalStorageAdapter() });
  * plan.attachTo(agent);          // agent.plan === plan; hydration starts
  * await plan.ready;
- * const { task_summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
+ * const { summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
  * plan.adjust({ remove: [todos[0].id] });
  * ```
  */
@@ -112,6 +113,7 @@ export class Plan {
     const persistence = new PlanPersistence(core, config.storage, config.sync);
     this.#core = core;
     this.#persistence = persistence;
+    registerPlanEmitter(this, core.events);
     const host: PlanStateHost = {
       get state() {
         return core.state;
@@ -225,7 +227,7 @@ export class Plan {
   /** Stops the plan's run: the one in this tab at once, else asks the tab that holds the run lease to stop (its `run-error` says so). */
   async requestStop(reason?: string): Promise<void> {
     const { run, sync } = this.#core;
-    if (run) run.controller.abort(new AbortError(`The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
+    if (run) run.controller.abort(new AbortError('aborted', `The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
     else if (!this.#persistence.closed) await sync?.lease.requestStop(reason);
   }
 
@@ -247,15 +249,6 @@ export class Plan {
   /** Subscribes to every event (`listener(name, payload)`): for forwarding and logging. */
   onAny(listener: (name: keyof PlanEvents & string, payload: PlanEvents[keyof PlanEvents]) => void): Unsubscribe {
     return this.#core.events.onAny(listener);
-  }
-
-  /**
-   * Emits a plan event. For integrations built on the plan (the turn loop, dialect adapters,
-   * tool-call graphs) so that one `on()` sees everything a run does. The change events
-   * (`state-change`, `todos-change`, `markdown-change`) come from the plan itself.
-   */
-  emit<K extends keyof PlanEvents & string>(name: K, payload: PlanEvents[K]): void {
-    this.#core.events.emit(name, payload);
   }
 
   /** The provider for `role` (`plan`, `turn`, `edit`), falling back to `default`; throws `no_llm` without one. */
@@ -312,7 +305,7 @@ export class Plan {
    * model's answer; a host with its own planner can call it directly. Throws `ValidationError`
    * (changing nothing) on bad todos.
    */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }): TaskPlan {
+  setTaskPlan(taskPlan: TaskPlanInput): TaskPlan {
     return this.#core.setTaskPlan(taskPlan, 'host');
   }
 

@@ -93,14 +93,14 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
 }
 
 /**
- * Parses `input` with `schema` or throws a {@link ValidationError} whose message lists every issue.
+ * Validates `input` (a value) with `schema` or throws a {@link ValidationError} whose message lists every issue.
  *
  * @example
  * ```ts
- * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
+ * const capsule = validateOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
  * ```
  */
-export function parseOrThrow<T>(
+export function validateOrThrow<T>(
   schema: z.ZodMiniType<T>,
   input: unknown,
   what: string,
@@ -109,5 +109,5 @@ export function parseOrThrow<T>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, prefix, input);
-  throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
 }

@@ -73,7 +73,7 @@ function readMarkdownInput(value: unknown, what: string, partial: boolean): Mark
     if (!partial || record.title !== undefined) out.title = readText(record.title, 'title', issues, { max: MARKDOWN_TITLE_MAX });
     if (!partial || record.content !== undefined) out.content = readText(record.content, 'content', issues, { nonEmpty: false });
   }
-  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
   return out;
 }
 
@@ -240,7 +240,11 @@ export class MarkdownArtifact {
     const before = this.read(id);
     if (!before) return null;
     if (typeof instruction !== 'string' || instruction.trim() === '') {
-      throw new ValidationError('Cannot edit with an empty instruction: say what to change.', [{ path: 'instruction', message: 'must not be empty' }]);
+      throw new ValidationError(
+        'invalid_input',
+        'Cannot edit with an empty instruction: say what to change.',
+        { issues: [{ path: 'instruction', message: 'must not be empty' }] },
+      );
     }
     return this.#editor(before, instruction, options);
   }

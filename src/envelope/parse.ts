@@ -12,7 +12,7 @@ import {
 } from './schema.js';
 import { insertForbidden, invalid, orThrow, readReplace, readTodoAdjust, safely } from './todo-adjust.js';
 
-export { insertForbidden, parseTodoAdjust, safeParseTodoAdjust } from './todo-adjust.js';
+export { insertForbidden, validateTodoAdjust, safeValidateTodoAdjust } from './todo-adjust.js';
 
 /*
  * One validator per shape (turn_planning, todo_adjust (in `todo-adjust.ts`), an action, the envelope), used by the
@@ -258,7 +258,7 @@ function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 function withRaw(error: EnvelopeError, raw: string): EnvelopeError {
-  if (!(error instanceof EnvelopeError)) return error;
+  if (!(EnvelopeError.isInstance(error))) return error;
   return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
 }
 

@@ -42,8 +42,9 @@ export interface EnvelopeStreamOptions extends ParseTurnEnvelopeOptions {
    * change and the actions before it, and before `onAction` for this narrate; put together, the
    * pieces are the narrate's (trimmed) text. A narrate whose `type` comes after its text starts
    * when the type is read; one held back (actions before any `todo`) comes whole before `onAction`.
+   * The same signature as `runWebAgent`'s `onNarrateDelta`: the piece, the `target` when known, the rest.
    */
-  onNarrateDelta?: (delta: string, narrate: NarrateDelta) => void;
+  onNarrateDelta?: (delta: string, target: string | undefined, narrate: NarrateDelta) => void;
   /** Each action, validated, as soon as its object closes (and after `onTodoAdjust`). */
   onAction?: (action: TurnAction, index: number) => void;
 }
@@ -112,7 +113,7 @@ interface OpenItem {
  * @example
  * ```ts
  * const parser = createEnvelopeStreamParser({
- *   onNarrateDelta: (delta, { text }) => (bubble.textContent = text), // words as they come
+ *   onNarrateDelta: (delta, target, { text }) => (bubble.textContent = text), // words as they come
  *   onAction: (action) => dispatch(action), // runs while the rest still streams
  * });
  * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') parser.push(chunk.delta);
@@ -251,7 +252,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     const narration = item?.text;
     if (!item || !narration || item.type !== 'narrate' || stage !== 'actions' || actionsOut !== item.index) return;
     const delta = narration.take();
-    if (delta !== '') options.onNarrateDelta?.(delta, { index: item.index, target: item.target, text: narration.shown });
+    if (delta !== '') options.onNarrateDelta?.(delta, item.target, { index: item.index, target: item.target, text: narration.shown });
   };
 
   /** What of a closed narrate's text was not handed out yet, before its action goes out. */
@@ -259,7 +260,7 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
     const shown = narrations.get(index)?.shown ?? '';
     narrations.delete(index);
     if (shown.length < action.text.length && action.text.startsWith(shown)) {
-      options.onNarrateDelta?.(action.text.slice(shown.length), { index, target: action.target, text: action.text });
+      options.onNarrateDelta?.(action.text.slice(shown.length), action.target, { index, target: action.target, text: action.text });
     }
   };
 

@@ -165,7 +165,11 @@ export function applyAGUIState(plan: Plan, state: unknown): TodoItem[] {
   const parsed = IncomingState.safeParse(state);
   if (!parsed.success) {
     const issues = toIssues(parsed.error.issues, [], state);
-    throw new ValidationError(`The AG-UI state was not applied: ${issues.map((issue) => `${issue.path || 'state'} ${issue.message}`).join('; ')}.`, issues);
+    throw new ValidationError(
+      'invalid_input',
+      `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path || 'state'} ${issue.message}`).join('; ')}.`,
+      { issues },
+    );
   }
   const items = parsed.data.todos;
   const current = plan.state.todos;
@@ -183,9 +187,13 @@ export function applyAGUIState(plan: Plan, state: unknown): TodoItem[] {
       items.map((item) => ({ id: item.id ?? undefined, description: item.description, status: item.status, ...(item.intent ? { intent: item.intent as TodoIntent } : {}) })),
     );
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todos${issue.path.startsWith('[') ? '' : '.'}${issue.path}` }));
-    throw new ValidationError(`The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, issues, { cause: error });
+    throw new ValidationError(
+      'invalid_input',
+      `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`,
+      { issues, cause: error },
+    );
   }
 }
 

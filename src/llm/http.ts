@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { PlanloopError, ProviderError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import { readStream } from './read-stream.js';
 
 /** The `fetch` signature the HTTP adapters accept (the platform's, or any compatible one). */
@@ -36,9 +37,9 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
   const fetchFn: FetchLike | undefined = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof fetchFn !== 'function') {
     throw new ProviderError(
+      'provider_unavailable',
       `${provider}: no fetch() is available in this environment. Pass one with the \`fetch\` option.`,
       { provider, retryable: false },
-      { code: 'provider_unavailable' },
     );
   }
   let response: Response;
@@ -52,10 +53,10 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
   } catch (error) {
     if (signal?.aborted) throw toAbortError(signal.reason);
     throw new ProviderError(
+      'provider_error',
       `${provider}: the request to ${url} failed before any answer (${describe(error)}). ` +
         'Check the base URL, your network and CORS; retrying may help.',
-      { provider, retryable: true },
-      { cause: error },
+      { provider, retryable: true, cause: error },
     );
   }
   if (!response.ok) throw await httpError(provider, url, response, signal);
@@ -77,13 +78,7 @@ async function httpError(provider: string, url: string, response: Response, sign
   const detail = (errorMessageOf(text) ?? (body || response.statusText || 'no details')).trim();
   // Servers often end their message with a full stop already; do not add a second one.
   const message = `${provider} answered HTTP ${status} from ${url}: ${detail}${/[.!?]$/.test(detail) ? '' : '.'} ${hintFor(status)}`;
-  return new ProviderError(message, {
-    provider,
-    status,
-    body,
-    retryable,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
+  return new ProviderError('provider_error', message, { provider, status, body, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 }
 
 function hintFor(status: number): string {
@@ -166,10 +161,10 @@ export function parseJSONData<T>(text: string, provider: string): T {
     return JSON.parse(text) as T;
   } catch (error) {
     throw new ProviderError(
+      'provider_error',
       `${provider} sent data that is not valid JSON: ${JSON.stringify(text.slice(0, 120))}. ` +
         'Check that the base URL points at a server speaking this API.',
-      { provider, body: text.slice(0, EXCERPT), retryable: false },
-      { cause: error },
+      { provider, body: text.slice(0, EXCERPT), retryable: false, cause: error },
     );
   }
 }
@@ -213,16 +208,16 @@ export async function* responseBytes(response: Response, provider: string, signa
     yield* readStream(response.body, signal);
   } catch (error) {
     if (signal?.aborted) throw toAbortError(signal.reason);
-    if (error instanceof PlanloopError) throw error;
+    if (PlanloopError.isInstance(error)) throw error;
     throw droppedConnection(provider, error);
   }
 }
 
 function droppedConnection(provider: string, error: unknown): ProviderError {
   return new ProviderError(
+    'provider_error',
     `${provider}: the connection dropped while reading the answer (${describe(error)}). Retrying may help.`,
-    { provider, retryable: true },
-    { cause: error },
+    { provider, retryable: true, cause: error },
   );
 }
 
@@ -236,6 +231,7 @@ function droppedConnection(provider: string, error: unknown): ProviderError {
  */
 export function truncatedStream(provider: string): ProviderError {
   return new ProviderError(
+    'provider_error',
     `${provider}: the stream ended before the model finished (no end marker or finish reason). ` +
       'The connection was probably cut; retrying may help.',
     { provider, retryable: true },

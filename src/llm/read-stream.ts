@@ -1,4 +1,4 @@
-import { throwIfAborted, toAbortError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 
 /**
  * Iterates a `ReadableStream` (or any async iterable) until it ends, stopping with an

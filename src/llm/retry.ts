@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import type { LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 
 /** How {@link withRetry} retries. */
@@ -42,7 +43,7 @@ export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LL
   /** The wait before retry number `attempt` (0-based), or `undefined` to give up and rethrow. */
   function delayFor(error: unknown, attempt: number, signal?: AbortSignal): number | undefined {
     if (signal?.aborted || attempt >= retries) return undefined;
-    if (!(error instanceof ProviderError) || !error.retryable) return undefined;
+    if (!(ProviderError.isInstance(error)) || !error.retryable) return undefined;
     if (error.retryAfterMs !== undefined) return error.retryAfterMs <= maxRetryAfterMs ? error.retryAfterMs : undefined;
     const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));

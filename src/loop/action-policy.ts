@@ -264,7 +264,7 @@ export function readActionPolicy(options: ActionPolicyOptions, tools: Record<str
     else problems.push({ path: `tools.${name}.risk`, message: `must be one of ${ACTION_RISKS.join(', ')}, not ${JSON.stringify(risk)}` });
   }
   if (problems.length > 0) {
-    throw new ValidationError(`Cannot run: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, problems);
+    throw new ValidationError('invalid_input', `Cannot run: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, { issues: problems });
   }
   return risks;
 }

@@ -7,7 +7,7 @@ import { asStorageError, StorageError } from '../errors.js';
 import { EMPTY_PLAN_STATE, type PlanState } from '../plan-state.js';
 import { createSaveQueue } from '../storage/save-queue.js';
 import { stateToSnapshot, type PlanStorageAdapter } from '../storage/snapshot-format.js';
-import { safeParseSnapshot, snapshotToState } from '../storage/snapshot.js';
+import { safeValidateSnapshot, snapshotToState } from '../storage/snapshot.js';
 import type { PlanSyncOptions } from '../sync/plan-sync.js';
 import { hydrated } from './hydrated.js';
 import type { PersistenceHost, StoredRead, SyncModule } from './persistence-host.js';
@@ -48,10 +48,14 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
   }
   let stored: PlanState | undefined;
   if (raw !== null && raw !== undefined) {
-    const parsed = safeParseSnapshot(raw);
+    const parsed = safeValidateSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
-        p.storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));
+        p.storageError('load', new StorageError(
+          'storage_error',
+          `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`,
+          { operation: 'load' },
+        ));
       }
       stored = snapshotToState(parsed.data);
     } else {
@@ -98,7 +102,7 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
         // landed, so the tabs as a whole progress; a tab saving a burst can still win several
         // rounds in a row, so later attempts wait a random, growing pause (on the sync's timers)
         // to step out of its rhythm. Past MAX_CONFLICT_ATTEMPTS the queue's backoff takes over.
-        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(StorageError.isInstance(error) && error.reason === 'conflict')) throw asStorageError('save', error);
         if (attempt > 1) await core.sync.sleep(Math.random() * Math.min(250, 2 ** attempt));
         await p.pull().catch((failure: unknown) => {
           throw asStorageError('load', failure);
@@ -128,7 +132,7 @@ async function finishHydration(p: PersistenceHost, stored: PlanState | undefined
   p.hydration = 'done';
   p.held = undefined;
   const state = core.state;
-  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), markdownCount: state.docs.length, restored: stored !== undefined });
+  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), docCount: state.docs.length, markdownCount: state.docs.length, restored: stored !== undefined });
   if (p.changedBeforeHydration) p.saves?.request();
   p.statusChanged();
 }
@@ -147,10 +151,9 @@ async function setAside(p: PersistenceHost, storage: PlanStorageAdapter, raw: un
     }
   }
   const failure = new StorageError(
-    'save',
+    'storage_error',
     `The unreadable stored plan ${why}; it is still stored. The plan keeps working in memory and writes nothing over it until you decide: export it (this error's raw, or the adapter's exportCorrupt()), then call plan.discardStoredPlan() to write over it; or free space (the adapter's discardCorrupt()) and call plan.hydrate() to set it aside again.`,
-    { raw, reason: 'backup_failed' },
-    cause === undefined ? {} : { cause },
+    { operation: 'save', raw, reason: 'backup_failed', ...cause === undefined ? {} : { cause } },
   );
   p.storageError('save', failure);
   p.hold(failure);

@@ -9,7 +9,7 @@ import { replaceTodos, type TodoSeed, type TodosChangeEvent } from '../artifacts
 import { TypedEmitter } from '../emitter.js';
 import { applyAdjust, type AdjustResult, type ApplyAdjustOptions } from '../envelope/apply.js';
 import type { TodoAdjustInput } from '../envelope/schema.js';
-import type { PlanEvents, PlanUpdateSource, TaskPlan } from '../events.js';
+import type { PlanEvents, PlanUpdateSource, TaskPlan, TaskPlanInput } from '../events.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type TodoItem } from '../plan-state.js';
 import { Store, type Commit, type Transaction } from '../store.js';
 import { bornKey } from '../sync/clock.js';
@@ -110,8 +110,10 @@ export class PlanCore {
   }
 
   /** `plan.setTaskPlan` (origin `host`), and what `makeTodos` does with the model's answer. */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }, origin: 'host' | 'make-todos'): TaskPlan {
-    const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
+  setTaskPlan(taskPlan: TaskPlanInput, origin: 'host' | 'make-todos'): TaskPlan {
+    // `summary` wins; `task_summary` is its former name (deprecated, read until 0.3.0).
+    const given = taskPlan.summary ?? taskPlan.task_summary;
+    const summary = typeof given === 'string' ? given : '';
     const task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
     let items: TodoItem[] = [];
     this.update((state) => {
@@ -120,9 +122,9 @@ export class PlanCore {
       return { state: { ...step.state, summary, task }, meta: { origin, todos: { type: 'reset', items: items.map(copy) } } };
     });
     const copies = (): TodoItem[] => items.map(copy);
-    this.events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
+    this.events.emit('plan-create', { plan: { summary, task_summary: summary, todos: copies() } });
     this.events.emit('plan-update', { todos: copies(), source: 'make-todos' });
-    return { task_summary: summary, todos: copies() };
+    return { summary, task_summary: summary, todos: copies() };
   }
 
   /** `plan.transaction()`: see there. */

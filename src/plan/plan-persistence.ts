@@ -158,7 +158,11 @@ export class PlanPersistence implements PersistenceHost {
   /** The loading room, on first use; when it cannot load (offline, a failed chunk), the plan holds, as for unreachable storage. */
   #room(): Promise<typeof import('./deferred-rooms.js') | undefined> {
     return import('./deferred-rooms.js').catch((error: unknown) => {
-      const failure = new StorageError('load', `The plan's storage code could not load (${error instanceof Error ? error.message : String(error)}); the plan works in memory and writes nothing. Call plan.hydrate() to try again.`, { reason: 'unavailable' }, { cause: error });
+      const failure = new StorageError(
+        'storage_error',
+        `The plan's storage code could not load (${error instanceof Error ? error.message : String(error)}); the plan works in memory and writes nothing. Call plan.hydrate() to try again.`,
+        { operation: 'load', reason: 'unavailable', cause: error },
+      );
       this.storageError('load', failure);
       this.hold(failure);
       return undefined;

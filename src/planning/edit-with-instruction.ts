@@ -1,5 +1,6 @@
 import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
-import { EditError, PlanloopError, RefusalError, ValidationError, reportError, throwIfAborted, type EditErrorCode } from '../errors.js';
+import { EditError, PlanloopError, RefusalError, ValidationError, reportError, type EditErrorCode } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { isProvider, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
 import { createEditPreview, readEditAnswer, type EditAnswerForm, type EditReadingFailure } from './edit-answer.js';
@@ -116,7 +117,7 @@ async function askForEdit(
       },
     }).catch((error: unknown) => {
       // The provider said the model declined: the same outcome as a reply that reads as a refusal, not retried.
-      if (!(error instanceof RefusalError)) throw error;
+      if (!(RefusalError.isInstance(error))) throw error;
       const failure: EditReadingFailure = { ok: false, code: 'edit_refused', problems: [`the provider reported a refusal${error.refusal ? `: ${error.refusal.slice(0, 200)}` : ''}`], issues: [] };
       throw editError(failure, error.refusal, attempt, doc, providerName, error);
     });
@@ -152,7 +153,7 @@ function checkOptions(doc: { title: string; content: string }, instruction: stri
   if (!MODES.has(mode)) issues.push({ path: 'mode', message: "must be 'auto', 'rewrite' or 'edits'" });
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) issues.push({ path: 'maxTokens', message: 'must be a positive whole number' });
   if (issues.length > 0) {
-    throw new ValidationError(`Cannot edit the document: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, issues);
+    throw new ValidationError('invalid_input', `Cannot edit the document: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, { issues });
   }
   return { retries, timeoutMs, mode };
 }
@@ -183,7 +184,7 @@ function editError(
         ? ' Rephrase the instruction, or edit the document yourself.'
         : ' Try again, or a larger model.';
   const message = `${who} ${WHAT[failure.code]} ${which} (${tries} attempt${tries === 1 ? '' : 's'}): ${failure.problems.join('; ')}. The document is unchanged; the answer is in error.raw.${fix}`;
-  return new EditError(failure.code, message, { raw, issues: failure.issues, provider }, cause === undefined ? {} : { cause });
+  return new EditError(failure.code, message, { raw, issues: failure.issues, provider, ...(cause === undefined ? {} : { cause }) });
 }
 
 /** The earlier answer as fed back: capped, and never empty (some APIs refuse empty messages). */

@@ -1,6 +1,7 @@
 import { TODO_LIMITS } from '../artifacts/todo-limits.js';
 import type { TodoSeed } from '../artifacts/todos.js';
-import { PlannerOutputError, ValidationError, reportError, throwIfAborted, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, ValidationError, reportError, type ValidationIssue } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { isRecord, readText } from '../guards.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { parseModelJson } from '../llm/model-json.js';
@@ -74,14 +75,14 @@ const MAX_TASK = 4000;
  *
  * @example
  * ```ts
- * parsePlanInput({ task: '' }); // throws: task must not be empty
+ * validatePlanInput({ task: '' }); // throws: task must not be empty
  * ```
  */
-export function parsePlanInput(input: unknown): PlanInput {
+export function validatePlanInput(input: unknown): PlanInput {
   if (!isRecord(input)) {
-    throw new ValidationError('Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', [
+    throw new ValidationError('invalid_input', 'Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', { issues: [
       { path: '(root)', message: 'must be an object' },
-    ]);
+    ] });
   }
   const issues: ValidationIssue[] = [];
   const parsed: PlanInput = { task: readText(input.task, 'task', issues, { max: MAX_TASK }) };
@@ -94,7 +95,7 @@ export function parsePlanInput(input: unknown): PlanInput {
   if (input.brand !== undefined) parsed.brand = readShaped(input.brand, 'brand', issues, { name: true, voice: false, guidelines: false }) as BrandPrompt;
   if (input.persona !== undefined) parsed.persona = readShaped(input.persona, 'persona', issues, { name: false, role: false, tone: false }) as PersonaInput;
   if (input.selection !== undefined) parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
-  if (issues.length > 0) throw new ValidationError(`Cannot plan: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `Cannot plan: ${formatIssues(issues)}.`, { issues });
   return parsed;
 }
 
@@ -159,19 +160,19 @@ function readShaped(value: unknown, path: string, issues: ValidationIssue[], fie
 }
 
 /**
- * Like {@link parsePlanInput}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link validatePlanInput}, but returns `{ success, data | error }` instead of throwing.
  *
  * @example
  * ```ts
- * const result = safeParsePlanInput({ task: form.task.value, locale: navigator.language });
+ * const result = safeValidatePlanInput({ task: form.task.value, locale: navigator.language });
  * if (!result.success) showProblems(result.error.issues);
  * ```
  */
-export function safeParsePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
+export function safeValidatePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
   try {
-    return { success: true, data: parsePlanInput(input) };
+    return { success: true, data: validatePlanInput(input) };
   } catch (error) {
-    if (error instanceof ValidationError) return { success: false, error };
+    if (ValidationError.isInstance(error)) return { success: false, error };
     throw error;
   }
 }
@@ -185,6 +186,9 @@ export interface PlannerConfig {
 
 /** What the planning call produced: the summary, and the todos without ids (the plan assigns them). */
 export interface PlannedTodos {
+  /** The one-sentence summary (the model writes it as `task_summary`). */
+  summary: string;
+  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
   task_summary: string;
   todos: TodoSeed[];
 }
@@ -212,19 +216,19 @@ export const MAX_SUMMARY = 500;
  *
  * @example
  * ```ts
- * const { task_summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
+ * const { summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
  *   onSummaryDelta: (_delta, text) => (banner.textContent = text),
  * });
  * ```
  */
 export async function planTodos(provider: LLMProvider, input: PlanInput, options: MakeTodosOptions & { planner?: PlannerConfig } = {}): Promise<PlannedTodos> {
-  const parsedInput = parsePlanInput(input);
+  const parsedInput = validatePlanInput(input);
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw new ValidationError('Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', [
+    throw new ValidationError('invalid_input', 'Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', { issues: [
       { path: 'timeoutMs', message: 'must be a non-negative number' },
-    ]);
+    ] });
   }
   throwIfAborted(options.signal);
   // One bound over every attempt, not one per attempt.
@@ -281,7 +285,7 @@ async function askForPlan(
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return { task_summary: result.summary, todos: result.items };
+      return { summary: result.summary, task_summary: result.summary, todos: result.items };
     }
     failure = result;
   }
@@ -388,7 +392,11 @@ function echo(raw: string): string {
 
 function checkCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ValidationError(`Cannot plan: ${name} must be a whole number of at least 0.`, [{ path: name, message: 'must be a non-negative integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot plan: ${name} must be a whole number of at least 0.`,
+      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
+    );
   }
   return value;
 }
@@ -409,3 +417,25 @@ function isolate(fn: () => void): void {
     reportError(error);
   }
 }
+
+/**
+ * The former name of {@link validatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validatePlanInput}; removed in 0.3.0
+ * @example
+ * ```ts
+ * validatePlanInput(value); // instead of parsePlanInput(value)
+ * ```
+ */
+export const parsePlanInput: typeof validatePlanInput = validatePlanInput;
+
+/**
+ * The former name of {@link safeValidatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidatePlanInput}; removed in 0.3.0
+ * @example
+ * ```ts
+ * safeValidatePlanInput(value); // instead of safeParsePlanInput(value)
+ * ```
+ */
+export const safeParsePlanInput: typeof safeValidatePlanInput = safeValidatePlanInput;

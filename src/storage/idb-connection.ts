@@ -137,9 +137,9 @@ export function createIdbConnection(options: IdbConnectionOptions): IdbConnectio
       const timer = timers.setTimeout(() => {
         reject(
           new StorageError(
-            operation,
+            'storage_error',
             `IndexedDB database "${database}" did not open within ${options.openTimeoutMs} ms (blocked: another tab has an older version open while an upgrade waits, or the browser does not answer). The plan keeps working in memory; the open carries on and a later save can succeed.`,
-            { reason: 'blocked' },
+            { operation, reason: 'blocked' },
           ),
         );
       }, options.openTimeoutMs);

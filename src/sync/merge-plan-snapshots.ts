@@ -67,7 +67,7 @@ interface Side {
  * @example
  * ```ts
  * const { merged, conflicts } = mergePlanSnapshots(plan.snapshot(), await adapter.load());
- * for (const conflict of conflicts) plan.emit('sync-conflict', conflict);
+ * for (const conflict of conflicts) console.warn('dropped in the merge:', conflict);
  * ```
  */
 export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): MergeResult {

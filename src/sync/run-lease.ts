@@ -145,7 +145,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
       if (done) return;
       done = true;
       current = undefined;
-      controller.abort(new AbortError(why));
+      controller.abort(new AbortError('aborted', why));
       if (released) clearRecord();
       giveUp();
       if (released) announce(null);

@@ -288,7 +288,7 @@ describe('createEnvelopeStreamParser, the compact form and narration as it strea
     const parser = createEnvelopeStreamParser({
       onTurnPlanning: (planning) => events.push(['planning', planning.todo_id]),
       onTodoAdjust: (adjust) => events.push(['adjust', adjust]),
-      onNarrateDelta: (delta, { index, target }) => events.push(['delta', index, delta, target]),
+      onNarrateDelta: (delta, target, { index }) => events.push(['delta', index, delta, target]),
       onAction: (_action, index) => events.push(['action', index]),
     });
     return { parser, events };
@@ -374,7 +374,7 @@ describe('createEnvelopeStreamParser (narration property)', () => {
         const cuts = [...new Set(rawCuts.map((cut) => cut % full.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
         const events: Array<['delta', number, string, string | undefined] | ['action', number]> = [];
         const parser = createEnvelopeStreamParser({
-          onNarrateDelta: (delta, { index, target, text: soFar }) => {
+          onNarrateDelta: (delta, target, { index, text: soFar }) => {
             const before = events.filter((event) => event[0] === 'delta' && event[1] === index).map((event) => event[2]).join('');
             expect(soFar).toBe(before + delta);
             events.push(['delta', index, delta, target]);
