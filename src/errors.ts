@@ -146,6 +146,7 @@ export class PlannerOutputError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const text: string; // the model's reply
  * const result = safeParseTurnEnvelope(text);
  * if (!result.success) messages.push({ role: 'user', content: result.error.message });
  * ```
@@ -172,6 +173,8 @@ export class EnvelopeError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare function scheduleRetry(afterMs: number | undefined): void;
+ * try { await provider.generate(request); }
  * catch (error) { if (error instanceof ProviderError && error.retryable) scheduleRetry(error.retryAfterMs); }
  * ```
  */
@@ -209,7 +212,7 @@ export class ProviderError extends PlanloopError {
  * @example
  * ```ts
  * try { await plan.makeTodos({ task }); }
- * catch (error) { if (error instanceof RefusalError) guide.say(`The model declined: ${error.refusal}`); }
+ * catch (error) { if (error instanceof RefusalError) console.log(`The model declined: ${error.refusal}`); }
  * ```
  */
 export class RefusalError extends PlanloopError {
@@ -237,8 +240,11 @@ export class RefusalError extends PlanloopError {
  *
  * @example
  * ```ts
- * const words = refusalOf(error);
- * if (words !== undefined) guide.say(`The model declined${words ? `: ${words}` : '.'}`);
+ * try { await plan.makeTodos({ task }); }
+ * catch (error) {
+ *   const words = refusalOf(error);
+ *   if (words !== undefined) console.log(`The model declined${words ? `: ${words}` : '.'}`);
+ * }
  * ```
  */
 export function refusalOf(error: unknown): string | undefined {
@@ -269,6 +275,8 @@ export class AbortError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare function reloadEditor(id: string): void;
+ * try { plan.markdown.edit('m1', { content: 'New text' }); }
  * catch (error) { if (error instanceof ConflictError) reloadEditor(error.id); }
  * ```
  */
@@ -302,7 +310,7 @@ export type EditErrorCode = 'edit_refused' | 'edit_empty' | 'edit_truncated' | '
  * @example
  * ```ts
  * try { await plan.markdown.editWithInstruction('m1', 'Shorten the intro.'); }
- * catch (error) { if (error instanceof EditError && error.code === 'edit_refused') showRefusal(error.raw); }
+ * catch (error) { if (error instanceof EditError && error.code === 'edit_refused') console.log(error.raw); }
  * ```
  */
 export class EditError extends PlanloopError {
@@ -372,7 +380,8 @@ export class StorageError extends PlanloopError {
  *
  * @example
  * ```ts
- * throw asStorageError('save', caught);
+ * try { localStorage.setItem('plan', '{}'); }
+ * catch (caught) { throw asStorageError('save', caught); }
  * ```
  */
 export function asStorageError(operation: 'load' | 'save', error: unknown): StorageError {
@@ -391,7 +400,9 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  *
  * @example
  * ```ts
- * signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
+ * await new Promise<void>((resolve, reject) => {
+ *   signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
+ * });
  * ```
  */
 export function toAbortError(reason: unknown): AbortError {
@@ -408,6 +419,7 @@ export function toAbortError(reason: unknown): AbortError {
  *
  * @example
  * ```ts
+ * const iterator = provider.stream!(request)[Symbol.asyncIterator]();
  * const next = await untilAborted(iterator.next(), signal);
  * ```
  */
@@ -449,7 +461,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
  *
  * @example
  * ```ts
- * try { listener(payload); } catch (error) { reportError(error); }
+ * declare const listener: (payload: unknown) => void;
+ * try { listener({ state: plan.state }); } catch (error) { reportError(error); }
  * ```
  */
 export function reportError(error: unknown): void {

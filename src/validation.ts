@@ -66,6 +66,9 @@ function article(expected: string): string {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * const schema = z.array(z.object({ status: z.enum(['pending', 'completed']) }));
+ * const input: unknown = JSON.parse('[{"status":"done"}]');
  * const result = schema.safeParse(input);
  * if (!result.success) console.log(toIssues(result.error.issues, ['todos'], input));
  * ```
@@ -97,6 +100,8 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  *
  * @example
  * ```ts
+ * import { ContextCapsuleSchema } from './interop/context-capsule.js';
+ * declare const input: unknown; // a subagent's answer, parsed
  * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
  * ```
  */

@@ -39,6 +39,8 @@ export interface GraphIssue {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * try { await runToolPlan(calls, { tools }); }
  * catch (error) { if (error instanceof GraphValidationError) console.table(error.issues); }
  * ```
@@ -63,6 +65,7 @@ export class GraphValidationError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const calls: unknown; // the model's plan
  * if (!Array.isArray(calls)) throw new GraphValidationError([notAListIssue(calls)]);
  * ```
  */
@@ -95,6 +98,9 @@ export class StateWriteOnceError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
+ * try { await runToolPlan(calls, { tools }); }
  * catch (error) { if (error instanceof ToolCallError) console.log(error.index, error.tool, error.cause); }
  * ```
  */
@@ -120,6 +126,8 @@ export class ToolCallError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const tools: GraphTool[];
+ * try { await runReplanningLoop({ llm, tools, input: { text: 'Bonjour' } }); }
  * catch (error) { if (error instanceof TurnLimitError) console.log(error.turns, error.state); }
  * ```
  */

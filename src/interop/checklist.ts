@@ -7,6 +7,7 @@ import type { Plan } from '../plan.js';
  *
  * @example
  * ```ts
+ * declare const text: string; // a plan.md
  * if (new TextEncoder().encode(text).length > CHECKLIST_MAX_BYTES) console.warn('plan.md too large to seed');
  * ```
  */

@@ -115,6 +115,9 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
  * @example
  * ```ts
  * const updates = createPlanUpdateStream(plan);
+ * import { streamText, type LanguageModel } from 'ai';
+ * declare const model: LanguageModel;
+ * const result = streamText({ model, prompt: task });
  * for await (const part of result.fullStream) if (part.type === 'tool-result') updates.push(part);
  * // or: toolResults.pipeThrough(updates.transformStream())
  * ```

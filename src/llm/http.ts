@@ -26,7 +26,7 @@ const EXCERPT = 500;
  *
  * @example
  * ```ts
- * const response = await postJSON({ provider: 'anthropic', url, body, headers, signal });
+ * const response = await postJSON({ provider: 'anthropic', url: 'https://api.anthropic.com/v1/messages', body: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages }, headers: { 'anthropic-version': '2023-06-01' }, signal });
  * ```
  */
 export async function postJSON(options: PostJSONOptions): Promise<Response> {
@@ -116,10 +116,7 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | un
 /**
  * The human message inside an error body (`{ error: { message } }`, `{ error: '...' }`, `{ message }`).
  *
- * @example
- * ```ts
- * errorMessageOf('{"error":{"message":"Invalid API key"}}'); // 'Invalid API key'
- * ```
+ * `errorMessageOf('{"error":{"message":"Invalid API key"}}')` is `'Invalid API key'`.
  */
 function errorMessageOf(text: string): string | undefined {
   try {
@@ -139,6 +136,7 @@ function errorMessageOf(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * declare const response: Response;
  * const json = await readJSON<{ choices: unknown[] }>(response, 'openai-compatible', signal);
  * ```
  */
@@ -158,6 +156,8 @@ export async function readJSON<T>(response: Response, provider: string, signal?:
  *
  * @example
  * ```ts
+ * import type { SSEEvent } from './sse.js';
+ * declare const event: SSEEvent;
  * const chunk = parseJSONData<{ choices?: unknown[] }>(event.data, 'openai-compatible');
  * ```
  */
@@ -180,7 +180,9 @@ export function parseJSONData<T>(text: string, provider: string): T {
  *
  * @example
  * ```ts
- * if (event.event === 'error') throw toProviderError(errorEventData(event.data));
+ * import type { SSEEvent } from './sse.js';
+ * declare const event: SSEEvent;
+ * if (event.event === 'error') throw new ProviderError('The stream sent an error.', { provider: 'anthropic', retryable: false }, { cause: errorEventData(event.data) });
  * ```
  */
 export function errorEventData(data: string): unknown {
@@ -200,7 +202,9 @@ export function errorEventData(data: string): unknown {
  *
  * @example
  * ```ts
- * for await (const event of parseSSE(responseBytes(response, 'anthropic', signal))) handle(event);
+ * import { parseSSE } from './sse.js';
+ * declare const response: Response;
+ * for await (const event of parseSSE(responseBytes(response, 'anthropic', signal))) console.log(event.event, event.data);
  * ```
  */
 export async function* responseBytes(response: Response, provider: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
@@ -231,6 +235,7 @@ function droppedConnection(provider: string, error: unknown): ProviderError {
  *
  * @example
  * ```ts
+ * let finished = false; // set on the stream's `message_stop`
  * if (!finished) throw truncatedStream('anthropic');
  * ```
  */

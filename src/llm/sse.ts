@@ -16,7 +16,9 @@ export interface SSEEvent {
  *
  * @example
  * ```ts
- * for await (const { event, data } of parseSSE(readStream(response.body))) console.log(event, data);
+ * import { readStream } from './read-stream.js';
+ * const response = await fetch('/events');
+ * for await (const { event, data } of parseSSE(readStream(response.body!))) console.log(event, data);
  * ```
  */
 export async function* parseSSE(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<SSEEvent, void, undefined> {

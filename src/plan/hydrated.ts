@@ -13,6 +13,8 @@ import type { MarkdownDoc, PlanChangeMeta, PlanState, TodoItem } from '../plan-s
  *
  * @example
  * ```ts
+ * import { parseSnapshot, snapshotToState } from '../storage/snapshot.js';
+ * const stored = parseSnapshot(await adapter.load());
  * const step = hydrated(plan.state, snapshotToState(stored), false);
  * ```
  */

@@ -46,6 +46,7 @@ export function parseSnapshot(raw: unknown): PlanSnapshot {
  *
  * @example
  * ```ts
+ * const stored = await adapter.load();
  * const result = safeParseSnapshot(stored);
  * if (!result.success) console.warn(result.error.message);
  * ```
@@ -108,6 +109,7 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
  *
  * @example
  * ```ts
+ * const stored = await adapter.load();
  * const state = snapshotToState(parseSnapshot(stored));
  * ```
  */

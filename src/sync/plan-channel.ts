@@ -57,9 +57,11 @@ export interface PlanChannel {
  *
  * @example
  * ```ts
+ * import { createReplicaId } from './sync-meta.js';
+ * const replica = createReplicaId();
  * const channel = createPlanChannel({ key: 'tour', replica });
- * channel.onMessage(async (message) => {
- *   if (message.type === 'changed') await plan.pullFromStorage();
+ * channel.onMessage((message) => {
+ *   if (message.type === 'changed') console.log(`tab ${message.from} saved revision ${message.revision}`);
  * });
  * channel.post({ type: 'changed', from: replica, revision: 12 });
  * ```

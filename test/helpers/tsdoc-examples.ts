@@ -11,7 +11,10 @@ import ts from 'typescript';
  * 2. then those of the entry a host imports that file from (`planloop` or a subpath),
  * 3. then those of `planloop`, then those of the other subpaths (in {@link ENTRIES} order),
  * 4. then the host values in test/helpers/tsdoc-host.ts (`plan`, `provider`, `signal`, …).
- * A name the example declares or imports itself is its own. Top-level `await` works. Only
+ * A name the example declares or imports itself is its own (`declare const form: HTMLFormElement;`
+ * for anything else the host has). It is compiled beside its source file, so an example of an
+ * internal module may import a sibling (`import { parseSSE } from './sse.js'`). Top-level `await`
+ * works. A private (unexported) function has no `@example`: say it in prose. Only
  * ```ts fences are compiled; another language (```html) is listed as skipped.
  */
 
@@ -221,7 +224,8 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
     const bySpecifier = new Map<string, string[]>();
     for (const [name, specifier] of scope) bySpecifier.set(specifier, [...(bySpecifier.get(specifier) ?? []), name]);
     const header = [...bySpecifier].map(([specifier, names]) => `import { ${names.join(', ')} } from '${specifier}';`).join('\n') + '\nexport {};\n';
-    const path = join(ROOT, `test/.tsdoc-examples/${index}.ts`);
+    // Beside its source file (never written to disk), so `./sibling.js` imports resolve as there.
+    const path = join(dirname(example.file), `__tsdoc_example_${index}.ts`);
     files.set(path, header + example.code + '\n');
     virtual.set(path, { example, headerLines: header.split('\n').length - 1 });
   });
