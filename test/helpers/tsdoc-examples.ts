@@ -9,12 +9,13 @@ import ts from 'typescript';
  * `strict` against today's src/. Without an import it may use
  * 1. the exports of its own file,
  * 2. then those of the entry a host imports that file from (`planloop` or a subpath),
- * 3. then those of `planloop`, then those of the other subpaths (in {@link ENTRIES} order),
+ * 3. then those of `planloop`, then those of the other subpaths (in tsconfig.json's `paths` order),
  * 4. then the host values in test/helpers/tsdoc-host.ts (`plan`, `provider`, `signal`, …).
  * A name the example declares or imports itself is its own (`declare const form: HTMLFormElement;`
  * for anything else the host has). It is compiled beside its source file, so an example of an
  * internal module may import a sibling (`import { parseSSE } from './sse.js'`). Top-level `await`
- * works. A private (unexported) function has no `@example`: say it in prose. Only
+ * works. A name marked `@deprecated` fails (show the name to use now). A private (unexported)
+ * function has no `@example`: say it in prose. Only
  * ```ts fences are compiled; another language (```html) is listed as skipped.
  */
 
@@ -43,16 +44,18 @@ const SRC = join(ROOT, 'src');
 const HOST = join(ROOT, 'test/helpers/tsdoc-host.ts');
 const CHECKED_LANGS = new Set(['ts', 'typescript']);
 
-/** The public entries, in the order their names are looked up (after the file's own entry). */
-export const ENTRIES: ReadonlyArray<readonly [specifier: string, file: string]> = [
-  ['planloop', 'src/index.ts'],
-  ['planloop/planning', 'src/planning/index.ts'],
-  ['planloop/interop', 'src/interop/index.ts'],
-  ['planloop/graph', 'src/graph/index.ts'],
-  ['planloop/dom', 'src/dom/index.ts'],
-  ['planloop/ui', 'src/ui/index.ts'],
-  ['planloop/testing', 'src/testing.ts'],
-];
+/**
+ * The public entries a host imports (`planloop`, `planloop/dom`, …) and their source files, read
+ * from tsconfig.json's `paths` (the same map the tests and the build use), `planloop` first: the
+ * order in which names are looked up after the example's own entry.
+ */
+export function entries(): Array<readonly [specifier: string, file: string]> {
+  const paths = (compilerOptions().paths ?? {}) as Record<string, string[]>;
+  return Object.entries(paths)
+    .filter(([specifier, [file]]) => (specifier === 'planloop' || specifier.startsWith('planloop/')) && file !== undefined)
+    .map(([specifier, [file]]) => [specifier, resolve(ROOT, file!)] as const)
+    .sort(([a], [b]) => Number(b === 'planloop') - Number(a === 'planloop'));
+}
 
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true })
@@ -169,6 +172,39 @@ function ownNames(code: string): Set<string> {
   return names;
 }
 
+/**
+ * The names an example uses that are marked `@deprecated` (an old name kept as an alias): an
+ * example shows the name to use now. Only the example's own lines count, not the generated imports.
+ */
+function deprecatedUses(checker: ts.TypeChecker, source: ts.SourceFile, headerLines: number): Array<{ start: number; message: string }> {
+  const from = source.getPositionOfLineAndCharacter(headerLines, 0);
+  const found: Array<{ start: number; message: string }> = [];
+  const visit = (node: ts.Node): void => {
+    if (node.end <= from) return;
+    if (ts.isIdentifier(node) && node.getStart(source) >= from && !ts.isImportSpecifier(node.parent)) {
+      // Along the alias chain (the example's import, an entry's re-export, the declaration): an
+      // old name may be a deprecated re-export of the new one. Only planloop's own deprecations.
+      let tag: ts.JSDocDeprecatedTag | undefined;
+      const seen = new Set<ts.Symbol>();
+      for (let symbol = checker.getSymbolAtLocation(node); symbol && !seen.has(symbol) && !tag; ) {
+        seen.add(symbol);
+        tag = symbol.declarations
+          ?.filter((declaration) => declaration.getSourceFile().fileName.startsWith(`${SRC}/`))
+          .map((declaration) => ts.getJSDocDeprecatedTag(ts.isExportSpecifier(declaration) ? declaration.parent.parent : declaration))
+          .find((deprecated) => deprecated !== undefined);
+        symbol = symbol.flags & ts.SymbolFlags.Alias ? checker.getImmediateAliasedSymbol(symbol) : undefined;
+      }
+      if (tag) {
+        const why = ts.getTextOfJSDocComment(tag.comment)?.replace(/\s+/g, ' ').trim();
+        found.push({ start: node.getStart(source), message: `'${node.text}' is deprecated${why ? `: ${why}` : ''} (@deprecated)` });
+      }
+    }
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** A path an import can name: absolute, without the `.ts`. */
 const moduleOf = (file: string): string => file.replace(/\.ts$/, '');
 
@@ -195,14 +231,15 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   const options = compilerOptions();
   const checkedExamples = examples.filter((example) => CHECKED_LANGS.has(example.lang));
   const skipped = examples.filter((example) => !CHECKED_LANGS.has(example.lang)).map((example) => `${example.where} (${example.lang})`);
-  const entryFiles = ENTRIES.map(([, file]) => join(ROOT, file));
+  const entryList = entries();
+  const entryFiles = entryList.map(([, file]) => file);
   const base = ts.createProgram([...entryFiles, HOST, ...new Set(checkedExamples.map((example) => example.file))], options);
   const checker = base.getTypeChecker();
 
   // Which entry a host imports each source file's exports from: the first entry that re-exports it.
   const entryOfFile = new Map<string, string>();
-  const entryExports = ENTRIES.map(([specifier, file]) => {
-    const names = exportsOf(checker, base.getSourceFile(join(ROOT, file)));
+  const entryExports = entryList.map(([specifier, file]) => {
+    const names = exportsOf(checker, base.getSourceFile(file));
     for (const [, declaredIn] of names) if (declaredIn && !entryOfFile.has(declaredIn)) entryOfFile.set(declaredIn, specifier);
     return [specifier, names.map(([name]) => name)] as const;
   });
@@ -244,12 +281,15 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   for (const [path, { example, headerLines }] of virtual) {
     const source = program.getSourceFile(path)!;
     const diagnostics = [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)];
-    const errors = diagnostics.map((diagnostic) => {
-      const message = `${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')} (TS${diagnostic.code})`;
-      const line = diagnostic.start === undefined ? -1 : source.getLineAndCharacterOfPosition(diagnostic.start).line - headerLines;
+    const at = (start: number | undefined, message: string): string => {
+      const line = start === undefined ? -1 : source.getLineAndCharacterOfPosition(start).line - headerLines;
       // A line before the example is the generated header: an implicit import that no longer resolves.
       return line < 0 ? `${example.where} (implicit imports): ${message}` : `${relative(ROOT, example.file)}:${example.line + line}: ${message}`;
-    });
+    };
+    const errors = [
+      ...diagnostics.map((diagnostic) => at(diagnostic.start, `${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')} (TS${diagnostic.code})`)),
+      ...deprecatedUses(program.getTypeChecker(), source, headerLines).map(({ start, message }) => at(start, message)),
+    ];
     if (errors.length > 0) failures.push({ where: example.where, errors });
   }
   return { checked: checkedExamples.length, skipped, failures };
