@@ -100,9 +100,9 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  *
  * @example
  * ```ts
- * import { ContextCapsuleSchema } from './interop/context-capsule.js';
- * declare const input: unknown; // a subagent's answer, parsed
- * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
+ * import { z } from 'zod/mini';
+ * declare const input: unknown; // a tool's answer, parsed
+ * const todo = parseOrThrow(z.object({ description: z.string() }), input, 'Invalid todo');
  * ```
  */
 export function parseOrThrow<T>(

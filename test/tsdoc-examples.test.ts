@@ -32,8 +32,9 @@ describe('TSDoc examples', () => {
     const errors = failures.flatMap((failure) => failure.errors);
     const isKnown = (error: string) => KNOWN_API_BUGS.some((bug) => error.startsWith(`${bug.file}:`) && error.includes(bug.error));
     const report = errors.filter((error) => !isKnown(error));
+    const failing = failures.filter((failure) => !failure.errors.every(isKnown)).length;
     // Read as: the example's line in src/ (file:line), the compiler's message and code.
-    expect(report, `${failures.length} of ${checked} examples do not compile:\n${report.join('\n')}\n`).toEqual([]);
+    expect(report, `${failing} of ${checked} examples do not compile:\n${report.join('\n')}\n`).toEqual([]);
     const fixed = KNOWN_API_BUGS.filter((bug) => !errors.some((error) => error.startsWith(`${bug.file}:`) && error.includes(bug.error)));
     expect(fixed.map((bug) => `${bug.file}: compiles now, remove it from KNOWN_API_BUGS (${bug.why})`)).toEqual([]);
   }, 180_000);

@@ -156,8 +156,7 @@ export async function readJSON<T>(response: Response, provider: string, signal?:
  *
  * @example
  * ```ts
- * import type { SSEEvent } from './sse.js';
- * declare const event: SSEEvent;
+ * declare const event: { event: string; data: string }; // one server-sent event
  * const chunk = parseJSONData<{ choices?: unknown[] }>(event.data, 'openai-compatible');
  * ```
  */
@@ -180,8 +179,7 @@ export function parseJSONData<T>(text: string, provider: string): T {
  *
  * @example
  * ```ts
- * import type { SSEEvent } from './sse.js';
- * declare const event: SSEEvent;
+ * declare const event: { event: string; data: string }; // one server-sent event
  * if (event.event === 'error') throw new ProviderError('The stream sent an error.', { provider: 'anthropic', retryable: false }, { cause: errorEventData(event.data) });
  * ```
  */
@@ -202,9 +200,8 @@ export function errorEventData(data: string): unknown {
  *
  * @example
  * ```ts
- * import { parseSSE } from './sse.js';
  * declare const response: Response;
- * for await (const event of parseSSE(responseBytes(response, 'anthropic', signal))) console.log(event.event, event.data);
+ * for await (const bytes of responseBytes(response, 'anthropic', signal)) console.log(bytes.length); // parseSSE reads these
  * ```
  */
 export async function* responseBytes(response: Response, provider: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {

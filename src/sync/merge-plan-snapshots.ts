@@ -66,7 +66,6 @@ interface Side {
  *
  * @example
  * ```ts
- * import { parseSnapshot } from '../storage/snapshot.js';
  * const { merged, conflicts } = mergePlanSnapshots(plan.snapshot(), parseSnapshot(await adapter.load()));
  * for (const conflict of conflicts) console.log(conflict.kind, conflict.reason, conflict.from);
  * ```

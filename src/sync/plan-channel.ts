@@ -57,8 +57,7 @@ export interface PlanChannel {
  *
  * @example
  * ```ts
- * import { createReplicaId } from './sync-meta.js';
- * const replica = createReplicaId();
+ * const replica = 'k3f9a01x'; // this tab's id (createReplicaId())
  * const channel = createPlanChannel({ key: 'tour', replica });
  * channel.onMessage((message) => {
  *   if (message.type === 'changed') console.log(`tab ${message.from} saved revision ${message.revision}`);

@@ -58,7 +58,6 @@ export interface TodoWrite {
  *
  * @example
  * ```ts
- * import { parseSnapshot } from '../storage/snapshot.js';
  * const sync = startPlanSync({ key: 'tour', onChange: () => {}, onHolder: () => {} });
  * const stored = parseSnapshot(await adapter.load());
  * const { step, conflicts, behind } = sync.merge(plan.state, stored);

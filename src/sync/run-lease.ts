@@ -85,8 +85,7 @@ export interface RunLease {
  * @example
  * ```ts
  * import { createPlanChannel } from './plan-channel.js';
- * import { createReplicaId } from './sync-meta.js';
- * const replica = createReplicaId();
+ * const replica = 'k3f9a01x'; // this tab's id (createReplicaId())
  * const channel = createPlanChannel({ key: 'tour', replica });
  * const lease = createRunLease({ key: 'tour', replica, channel });
  * const handle = await lease.acquire();

@@ -16,7 +16,6 @@ export type { ItemClock, Stamp, SyncMeta, Tombstone } from './clock.js';
  *
  * @example
  * ```ts
- * import { parseSnapshot } from '../storage/snapshot.js';
  * const loadedSnapshot = parseSnapshot(await adapter.load());
  * const meta = syncMetaOf(loadedSnapshot);
  * ```

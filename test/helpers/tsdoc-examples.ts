@@ -13,7 +13,9 @@ import ts from 'typescript';
  * 4. then the host values in test/helpers/tsdoc-host.ts (`plan`, `provider`, `signal`, …).
  * A name the example declares or imports itself is its own (`declare const form: HTMLFormElement;`
  * for anything else the host has). It is compiled beside its source file, so an example of an
- * internal module may import a sibling (`import { parseSSE } from './sse.js'`). Top-level `await`
+ * internal module may import a sibling its file imports already (`import type { PlanCore } from
+ * './plan-core.js'`; another would add an edge to the import graph test/architecture.test.ts
+ * reads, comments included). Top-level `await`
  * works. A name marked `@deprecated` fails (show the name to use now). A private (unexported)
  * function has no `@example`: say it in prose. Only
  * ```ts fences are compiled; another language (```html) is listed as skipped.
@@ -205,6 +207,25 @@ function deprecatedUses(checker: ts.TypeChecker, source: ts.SourceFile, headerLi
   return found;
 }
 
+/** The relative module specifiers a piece of code imports: static, `export … from`, `import('…')`. */
+function relativeImports(source: ts.SourceFile): Set<string> {
+  const found = new Set<string>();
+  const visit = (node: ts.Node): void => {
+    const specifier =
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) && node.moduleSpecifier && ts.isStringLiteral(node.moduleSpecifier)
+        ? node.moduleSpecifier.text
+        : ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword && node.arguments[0] && ts.isStringLiteral(node.arguments[0])
+          ? node.arguments[0].text
+          : ts.isImportTypeNode(node) && ts.isLiteralTypeNode(node.argument) && ts.isStringLiteral(node.argument.literal)
+            ? node.argument.literal.text
+            : undefined;
+    if (specifier?.startsWith('.')) found.add(specifier);
+    ts.forEachChild(node, visit);
+  };
+  visit(source);
+  return found;
+}
+
 /** A path an import can name: absolute, without the `.ts`. */
 const moduleOf = (file: string): string => file.replace(/\.ts$/, '');
 
@@ -247,6 +268,16 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
 
   const files = new Map<string, string>();
   const virtual = new Map<string, { example: TsdocExample; headerLines: number }>();
+  // test/architecture.test.ts reads imports in comments too: an example may import a sibling only
+  // when its file already does, or the example would add an edge (or a cycle) to the graph.
+  const importErrors = new Map<TsdocExample, string[]>();
+  checkedExamples.forEach((example) => {
+    const own = relativeImports(base.getSourceFile(example.file)!);
+    const extra = [...relativeImports(ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true))].filter((specifier) => !own.has(specifier));
+    if (extra.length > 0) {
+      importErrors.set(example, [`${example.where}: imports ${extra.join(', ')}, which ${relative(ROOT, example.file)} does not import (the architecture test counts imports in comments): declare the value instead`]);
+    }
+  });
   checkedExamples.forEach((example, index) => {
     const own = ownNames(example.code);
     const scope = new Map<string, string>(); // name -> module specifier
@@ -287,6 +318,7 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
       return line < 0 ? `${example.where} (implicit imports): ${message}` : `${relative(ROOT, example.file)}:${example.line + line}: ${message}`;
     };
     const errors = [
+      ...(importErrors.get(example) ?? []),
       ...diagnostics.map((diagnostic) => at(diagnostic.start, `${ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')} (TS${diagnostic.code})`)),
       ...deprecatedUses(program.getTypeChecker(), source, headerLines).map(({ start, message }) => at(start, message)),
     ];
