@@ -97,7 +97,7 @@ export class Store<S, M> {
    * const store = new Store<number, string>(0);
    * const turn = store.begin();
    * turn.update((n) => ({ state: n + 1, meta: 'turn' }));
-   * const failed = Math.random() < 0.5;
+   * declare const failed: boolean; // the turn's actions failed
    * if (failed) turn.rollback(() => 'rollback'); else turn.commit();
    * ```
    */

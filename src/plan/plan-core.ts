@@ -22,7 +22,7 @@ import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
  * ```ts
  * const turn = plan.transaction();
  * turn.adjust({ remove: ['t1'] }, { inProgress: 't2' });
- * const replyWasBad = Math.random() < 0.5;
+ * declare const replyWasBad: boolean; // the model's reply did not parse
  * if (replyWasBad) turn.rollback(); else turn.commit();
  * ```
  */
