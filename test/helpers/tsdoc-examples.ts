@@ -254,7 +254,28 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   const skipped = examples.filter((example) => !CHECKED_LANGS.has(example.lang)).map((example) => `${example.where} (${example.lang})`);
   const entryList = entries();
   const entryFiles = entryList.map(([, file]) => file);
-  const base = ts.createProgram([...entryFiles, HOST, ...new Set(checkedExamples.map((example) => example.file))], options);
+  // One compiler host for both programs: the examples' files are virtual (never written), and
+  // what the first program parsed and resolved is not parsed or resolved again.
+  const files = new Map<string, string>();
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  const parsed = new Map<string, ts.SourceFile>();
+  host.fileExists = (path) => files.has(path) || fileExists.call(host, path);
+  host.readFile = (path) => files.get(path) ?? readFile.call(host, path);
+  host.getSourceFile = (path, language, onError, create) => {
+    const content = files.get(path);
+    if (content !== undefined) return ts.createSourceFile(path, content, language, true);
+    let source = parsed.get(path);
+    if (!source) {
+      source = getSourceFile.call(host, path, language, onError, create);
+      if (source) parsed.set(path, source);
+    }
+    return source;
+  };
+  const resolutions = ts.createModuleResolutionCache(ROOT, (name) => name, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, resolveOptions) =>
+    literals.map((literal) => ts.resolveModuleName(literal.text, containingFile, resolveOptions, host, resolutions, redirected));
+  const base = ts.createProgram([...entryFiles, HOST, ...new Set(checkedExamples.map((example) => example.file))], options, host);
   const checker = base.getTypeChecker();
 
   // Which entry a host imports each source file's exports from: the first entry that re-exports it.
@@ -266,7 +287,6 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   });
   const hostNames = exportsOf(checker, base.getSourceFile(HOST)).map(([name]) => name);
 
-  const files = new Map<string, string>();
   const virtual = new Map<string, { example: TsdocExample; headerLines: number }>();
   // test/architecture.test.ts reads imports in comments too: an example may import a sibling only
   // when its file already does, or the example would add an edge (or a cycle) to the graph.
@@ -298,14 +318,6 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
     virtual.set(path, { example, headerLines: header.split('\n').length - 1 });
   });
 
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile } = host;
-  host.fileExists = (path) => files.has(path) || fileExists.call(host, path);
-  host.readFile = (path) => files.get(path) ?? readFile.call(host, path);
-  host.getSourceFile = (path, language, onError, create) => {
-    const content = files.get(path);
-    return content !== undefined ? ts.createSourceFile(path, content, language, true) : getSourceFile.call(host, path, language, onError, create);
-  };
   const program = ts.createProgram([...files.keys()], options, host, base);
 
   const failures: TsdocFailure[] = [];
