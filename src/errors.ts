@@ -227,6 +227,7 @@ export class PlannerOutputError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const text: string; // the model's reply
  * const result = safeParseTurnEnvelope(text);
  * if (!result.success) messages.push({ role: 'user', content: result.error.message });
  * ```
@@ -270,9 +271,9 @@ export interface ProviderErrorOptions extends PlanloopErrorOptions {
  *
  * @example
  * ```ts
- * throw new ProviderError('provider_error', 'My backend answered 503.', { provider: 'mine', status: 503, retryable: true });
- * // and where it is caught:
- * if (ProviderError.isInstance(error) && error.retryable) scheduleRetry(error.retryAfterMs);
+ * declare function scheduleRetry(afterMs: number | undefined): void;
+ * try { await provider.generate(request); }
+ * catch (error) { if (ProviderError.isInstance(error) && error.retryable) scheduleRetry(error.retryAfterMs); }
  * ```
  */
 export class ProviderError extends PlanloopError {
@@ -338,7 +339,7 @@ export interface RefusalErrorOptions extends PlanloopErrorOptions {
  * @example
  * ```ts
  * try { await plan.makeTodos({ task }); }
- * catch (error) { if (RefusalError.isInstance(error)) guide.say(`The model declined: ${error.refusal}`); }
+ * catch (error) { if (RefusalError.isInstance(error)) console.log(`The model declined: ${error.refusal}`); }
  * ```
  */
 export class RefusalError extends PlanloopError {
@@ -378,8 +379,11 @@ export class RefusalError extends PlanloopError {
  *
  * @example
  * ```ts
- * const words = refusalOf(error);
- * if (words !== undefined) guide.say(`The model declined${words ? `: ${words}` : '.'}`);
+ * try { await plan.makeTodos({ task }); }
+ * catch (error) {
+ *   const words = refusalOf(error);
+ *   if (words !== undefined) console.log(`The model declined${words ? `: ${words}` : '.'}`);
+ * }
  * ```
  */
 export function refusalOf(error: unknown): string | undefined {
@@ -430,6 +434,8 @@ export interface ConflictErrorOptions extends PlanloopErrorOptions {
  *
  * @example
  * ```ts
+ * declare function reloadEditor(id: string): void;
+ * try { plan.markdown.edit('m1', { content: 'New text' }); }
  * catch (error) { if (ConflictError.isInstance(error)) reloadEditor(error.id); }
  * ```
  */
@@ -477,7 +483,7 @@ export interface EditErrorOptions extends ModelOutputErrorOptions {
  * @example
  * ```ts
  * try { await plan.markdown.editWithInstruction('m1', 'Shorten the intro.'); }
- * catch (error) { if (isPlanloopError(error, 'edit_refused') && EditError.isInstance(error)) showRefusal(error.raw); }
+ * catch (error) { if (EditError.isInstance(error) && error.code === 'edit_refused') console.log(error.raw); }
  * ```
  */
 export class EditError extends PlanloopError {
@@ -565,7 +571,8 @@ export class StorageError extends PlanloopError {
  *
  * @example
  * ```ts
- * throw asStorageError('save', caught);
+ * try { localStorage.setItem('plan', '{}'); }
+ * catch (caught) { throw asStorageError('save', caught); }
  * ```
  */
 export function asStorageError(operation: 'load' | 'save', error: unknown): StorageError {
@@ -590,7 +597,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
  *
  * @example
  * ```ts
- * try { listener(payload); } catch (error) { reportError(error); }
+ * declare const listener: (payload: unknown) => void;
+ * try { listener({ state: plan.state }); } catch (error) { reportError(error); }
  * ```
  */
 export function reportError(error: unknown): void {

@@ -85,6 +85,7 @@ export interface PlanConfig {
  * @example
  * ```ts
  * const plan = new Plan({ llm, agentName: 'Guide', storage: createLocalStorageAdapter() });
+ * const agent: { plan?: Plan } = {};
  * plan.attachTo(agent);          // agent.plan === plan; hydration starts
  * await plan.ready;
  * const { summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
@@ -180,7 +181,7 @@ export class Plan {
    * ```ts
    * plan.on('storage-error', async ({ error }) => {
    *   if (error.reason !== 'backup_failed') return;
-   *   download(JSON.stringify(error.raw));  // the host keeps a copy...
+   *   localStorage.setItem('plan-backup', JSON.stringify(error.raw)); // the host keeps a copy...
    *   await plan.discardStoredPlan();       // ...then lets the plan write over it
    * });
    * ```
@@ -206,7 +207,7 @@ export class Plan {
    * @example
    * ```ts
    * const run = await plan.acquireRun({ signal });
-   * try { await myLoop(plan, run.signal); } finally { await run.release(); }
+   * try { await runWebAgent({ plan, task, tools, signal: run.signal }); } finally { await run.release(); }
    * ```
    */
   async acquireRun(options: { takeOver?: boolean | undefined; signal?: AbortSignal | undefined } = {}): Promise<RunHandle> {
@@ -327,7 +328,9 @@ export class Plan {
    * @example
    * ```ts
    * const turn = plan.transaction();
-   * turn.adjust(envelope.todo_adjust, { inProgress: envelope.turn_planning?.todo_id });
+   * declare const envelope: TurnEnvelope; // the model's turn
+   * declare function act(actions: TurnAction[]): Promise<void>;
+   * turn.adjust(envelope.todo_adjust ?? {}, { inProgress: envelope.turn_planning?.todo_id });
    * await act(envelope.actions).then(() => turn.commit(), () => turn.rollback());
    * ```
    */

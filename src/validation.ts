@@ -66,6 +66,9 @@ function article(expected: string): string {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * const schema = z.array(z.object({ status: z.enum(['pending', 'completed']) }));
+ * const input: unknown = JSON.parse('[{"status":"done"}]');
  * const result = schema.safeParse(input);
  * if (!result.success) console.log(toIssues(result.error.issues, ['todos'], input));
  * ```
@@ -97,7 +100,9 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  *
  * @example
  * ```ts
- * const capsule = validateOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
+ * import { z } from 'zod/mini';
+ * declare const input: unknown; // a tool's answer, parsed
+ * const todo = validateOrThrow(z.object({ description: z.string() }), input, 'Invalid todo');
  * ```
  */
 export function validateOrThrow<T>(

@@ -32,6 +32,7 @@ export interface MarkdownChangeEvent {
  *
  * @example
  * ```ts
+ * declare const title: string; // what the user typed
  * title.length <= MARKDOWN_TITLE_MAX;
  * ```
  */
@@ -60,10 +61,7 @@ export function readMarkdownDoc(value: unknown, path: string, issues: Validation
 /**
  * Reads a create input or a patch (`partial`); throws {@link ValidationError}.
  *
- * @example
- * ```ts
- * readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true); // { title: 'Notes' }
- * ```
+ * `readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true)` is `{ title: 'Notes' }`.
  */
 function readMarkdownInput(value: unknown, what: string, partial: boolean): MarkdownPatch {
   const issues: ValidationIssue[] = [];

@@ -50,7 +50,7 @@ export type NavigationCheck =
  * ```ts
  * import { checkNavigation } from 'planloop/dom';
  *
- * const tools = {
+ * const tools: Record<string, LoopTool> = {
  *   navigate: {
  *     risk: 'write',
  *     description: 'open a page of this site {path}',

@@ -69,7 +69,7 @@ const DEFAULT_LOOK_TOKENS = 800;
  * await runWebAgent({
  *   plan,
  *   task,
- *   tools: { ...createLookTools({ exclude: '#guide' }), click },
+ *   tools: { ...createLookTools({ exclude: '#guide' }), ...tools },
  *   observe: ({ maxTokens }) => renderOutline(outlinePage({ maxTokens, exclude: '#guide' })),
  * });
  * ```

@@ -43,6 +43,7 @@ export function pageRoot(root: unknown, caller: string): PageRoot {
  *
  * @example
  * ```ts
+ * const shadowRoot = document.querySelector('product-card')!.shadowRoot!;
  * documentOf(shadowRoot) === document; // true
  * ```
  */

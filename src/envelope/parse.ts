@@ -92,6 +92,7 @@ export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOption
  *
  * @example
  * ```ts
+ * declare const text: string; // the model's reply
  * const result = safeParseTurnEnvelope(text, { remainingIds: ['t2', 't3'] });
  * if (!result.success) messages.push({ role: 'user', content: result.error.message });
  * ```

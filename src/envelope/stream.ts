@@ -112,11 +112,13 @@ interface OpenItem {
  *
  * @example
  * ```ts
+ * const bubble = document.querySelector('#guide-bubble')!;
+ * declare function dispatch(action: TurnAction): void; // the host runs the action
  * const parser = createEnvelopeStreamParser({
  *   onNarrateDelta: (delta, target, { text }) => (bubble.textContent = text), // words as they come
  *   onAction: (action) => dispatch(action), // runs while the rest still streams
  * });
- * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') parser.push(chunk.delta);
+ * await callModel(provider, request, { onDelta: (delta) => parser.push(delta) }); // from planloop/planning
  * const result = parser.end(); // { success: true, data: envelope } | { success: false, error }
  * ```
  */

@@ -33,8 +33,9 @@ export function validateTodoAdjust(value: unknown, remainingIds: readonly string
  *
  * @example
  * ```ts
+ * declare const input: unknown; // the model's todo_adjust
  * const result = safeValidateTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
- * if (!result.success) reply(result.error.message); // worded for the model
+ * if (!result.success) messages.push({ role: 'user', content: result.error.message }); // worded for the model
  * ```
  */
 export function safeValidateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {

@@ -44,6 +44,8 @@ export interface GraphIssue {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * try { await runToolPlan(calls, { tools }); }
  * catch (error) { if (GraphValidationError.isInstance(error)) console.table(error.issues); }
  * ```
@@ -76,6 +78,7 @@ export class GraphValidationError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const calls: unknown; // the model's plan
  * if (!Array.isArray(calls)) throw new GraphValidationError('graph_invalid', undefined, { issues: [notAListIssue(calls)] });
  * ```
  */
@@ -115,6 +118,9 @@ export class StateWriteOnceError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
+ * try { await runToolPlan(calls, { tools }); }
  * catch (error) { if (ToolCallError.isInstance(error)) console.log(error.index, error.tool, error.cause); }
  * ```
  */
@@ -148,6 +154,8 @@ export class ToolCallError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const tools: GraphTool[];
+ * try { await runReplanningLoop({ llm, tools, input: { text: 'Bonjour' } }); }
  * catch (error) { if (TurnLimitError.isInstance(error)) console.log(error.turns, error.state); }
  * ```
  */

@@ -87,6 +87,9 @@ export interface ReplanningEvents extends ToolGraphEvents {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * declare const tools: GraphTool[];
+ * const stateSchema = z.object({ language: z.optional(z.string()) });
  * const { output, state } = await runReplanningLoop({ llm, tools, input: { text: 'Bonjour le monde' }, stateSchema });
  * ```
  */

@@ -85,6 +85,8 @@ export type ToolPlanRun = GraphRun<ToolPlanResult, ToolGraphEvents>;
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * const run = runToolPlan(calls, { tools, input: { amount: 50 } });
  * run.on('call-end', ({ index, tool }) => console.log('done', index, tool));
  * const { state, calls: reports } = await run;

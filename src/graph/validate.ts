@@ -75,6 +75,8 @@ export type ToolPlanValidation =
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * const result = validateToolPlan(calls, { tools, input: { amount: 50 } });
  * if (!result.ok) for (const issue of result.issues) console.log(issue.index, issue.message);
  * ```

@@ -94,7 +94,8 @@ export function toAGUIState(state: PlanState): AGUIPlanState {
  *
  * @example
  * ```ts
- * const stop = streamPlanToAGUI(plan, (event) => subscriber.next(event)); // an AG-UI agent's event stream
+ * declare const subscriber: { next(event: AGUIPlanEvent): void }; // an AG-UI agent's event stream
+ * const stop = streamPlanToAGUI(plan, (event) => subscriber.next(event));
  * ```
  */
 export function streamPlanToAGUI(plan: Plan, send: (event: AGUIPlanEvent) => void, options: AGUIStreamOptions = {}): Unsubscribe {
@@ -158,6 +159,7 @@ const IncomingState = z.object({ todos: z.array(IncomingTodo) });
  *
  * @example
  * ```ts
+ * declare const agent: { subscribe(subscriber: { onStateChanged(params: { state: unknown }): void }): void }; // an AG-UI client's agent
  * agent.subscribe({ onStateChanged: ({ state }) => applyAGUIState(plan, state) });
  * ```
  */

@@ -8,6 +8,7 @@ import { emitPlanEvent } from '../plan/emit-plan-event.js';
  *
  * @example
  * ```ts
+ * declare const text: string; // a plan.md
  * if (new TextEncoder().encode(text).length > CHECKLIST_MAX_BYTES) console.warn('plan.md too large to seed');
  * ```
  */

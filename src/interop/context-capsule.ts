@@ -21,6 +21,7 @@ const CapsuleTodoSchema = z.object({
  *
  * @example
  * ```ts
+ * declare const toolResult: string; // a subagent's answer
  * ContextCapsuleSchema.safeParse(JSON.parse(toolResult)).success;
  * ```
  */
@@ -64,6 +65,7 @@ export interface ContextCapsuleInput {
  *
  * @example
  * ```ts
+ * declare const toolResult: string; // a subagent's answer
  * const capsule = validateContextCapsule(JSON.parse(toolResult));
  * ```
  */
@@ -76,6 +78,7 @@ export function validateContextCapsule(input: unknown): ContextCapsule {
  *
  * @example
  * ```ts
+ * declare const value: unknown; // read from a tool result
  * const result = safeValidateContextCapsule(value);
  * if (!result.success) console.warn(result.error.message);
  * ```
@@ -94,6 +97,7 @@ export function safeValidateContextCapsule(input: unknown): { success: true; dat
  *
  * @example
  * ```ts
+ * declare const researchPlan: Plan; // the subagent's plan
  * const capsule = createContextCapsule(researchPlan, {
  *   goal: 'Find the cheapest plan with SSO',
  *   keyFindings: ['SSO starts at the Business tier ($24/user)'],
@@ -119,7 +123,9 @@ export function createContextCapsule(plan: Plan, input: ContextCapsuleInput): Co
  *
  * @example
  * ```ts
- * messages.push({ role: 'tool', tool_call_id: id, content: renderContextCapsule(capsule) });
+ * declare const capsule: ContextCapsule;
+ * const messages: object[] = []; // an OpenAI Chat conversation
+ * messages.push({ role: 'tool', tool_call_id: 'call_1', content: renderContextCapsule(capsule) });
  * ```
  */
 export function renderContextCapsule(capsule: ContextCapsule): string {

@@ -116,6 +116,10 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
  * @example
  * ```ts
  * const updates = createPlanUpdateStream(plan);
+ * import { streamText, type LanguageModel, type ToolSet } from 'ai';
+ * declare const model: LanguageModel;
+ * declare const hostTools: ToolSet; // one of them returns { todos }
+ * const result = streamText({ model, prompt: task, tools: hostTools });
  * for await (const part of result.fullStream) if (part.type === 'tool-result') updates.push(part);
  * // or: toolResults.pipeThrough(updates.transformStream())
  * ```

@@ -16,8 +16,9 @@ const PREFIX = 'subagent.';
  *
  * @example
  * ```ts
+ * declare const researchPlan: Plan; // the subagent's plan
  * const stop = forwardSubagentEvents(researchPlan, plan, 'research');
- * plan.on('subagent.plan-update', ({ subagent, todos }) => render(subagent, todos));
+ * plan.on('subagent.plan-update', ({ subagent, todos }) => console.log(subagent, todos.length));
  * stop(); // when the subagent is done
  * ```
  */

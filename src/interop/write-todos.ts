@@ -13,7 +13,9 @@ import { normalizeToolCall, type ToolCallLike } from './tool-calls.js';
  *
  * @example
  * ```ts
- * if (!result.ok && result.error === PLANNER_OVERUSE) nudgeToAct();
+ * declare const call: { id: string; function: { arguments: string } }; // a write_todos call
+ * const result = createWriteTodos(plan).execute(call.function.arguments);
+ * if (!result.ok && result.error === PLANNER_OVERUSE) messages.push({ role: 'user', content: 'Act on the plan now.' });
  * ```
  */
 export const PLANNER_OVERUSE = 'planner_overuse_execute_next_step';
@@ -171,8 +173,10 @@ function namesOf(tools: HostTools | readonly string[] | Readonly<Record<string, 
  * @example
  * ```ts
  * const writeTodos = createWriteTodos(plan, { hostTools: ['navigate', 'click'] });
- * const system = `${basePrompt}\n\n${writeTodos.systemPrompt()}`;
- * for (const { toolCallId, result } of writeTodos.handleToolCalls(message.tool_calls)) {
+ * declare const message: { tool_calls?: Array<Record<string, unknown>> }; // the model's reply (OpenAI Chat)
+ * const messages: object[] = []; // the OpenAI Chat conversation
+ * const system = `You guide visitors through this site.\n\n${writeTodos.systemPrompt()}`;
+ * for (const { toolCallId, result } of writeTodos.handleToolCalls(message.tool_calls ?? [])) {
  *   messages.push({ role: 'tool', tool_call_id: toolCallId, content: JSON.stringify(result) });
  * }
  * ```

@@ -60,8 +60,9 @@ interface AnthropicMessage {
  *
  * @example
  * ```ts
+ * declare const apiKey: string; // from your server, never shipped in the page
  * const llm = createAnthropicProvider({ apiKey, model: 'claude-sonnet-4-5', maxTokens: 2048 });
- * for await (const chunk of llm.stream!({ messages })) if (chunk.type === 'text-delta') show(chunk.delta);
+ * for await (const chunk of llm.stream!({ messages })) if (chunk.type === 'text-delta') console.log(chunk.delta);
  * ```
  */
 export function createAnthropicProvider(options: AnthropicOptions): LLMProvider {

@@ -37,7 +37,7 @@ export interface ModelReply {
  *
  * @example
  * ```ts
- * const { text, finishReason } = await callModel(provider, { messages, signal }, { onDelta: (delta) => show(delta), timeoutMs: 30_000 });
+ * const { text, finishReason } = await callModel(provider, { messages, signal }, { onDelta: (delta) => console.log(delta), timeoutMs: 30_000 });
  * ```
  */
 export async function callModel(provider: LLMProvider, request: LLMRequest, options: CallModelOptions = {}): Promise<ModelReply> {
@@ -114,7 +114,7 @@ export interface Deadline {
  *
  * @example
  * ```ts
- * const deadline = withTimeout(options.signal, 30_000);
+ * const deadline = withTimeout(signal, 30_000);
  * try {
  *   await callModel(provider, { messages, signal: deadline.signal });
  * } finally {

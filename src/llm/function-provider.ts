@@ -23,6 +23,7 @@ export type FunctionProviderFn = (request: LLMRequest) => FunctionProviderOutput
  *
  * @example
  * ```ts
+ * declare const myBackend: { chat(messages: LLMMessage[], options: { signal?: AbortSignal | undefined }): Promise<{ text: string }> };
  * const llm = createFunctionProvider(async ({ messages, signal }) => {
  *   const reply = await myBackend.chat(messages, { signal });
  *   return reply.text;

@@ -27,7 +27,7 @@ const EXCERPT = 500;
  *
  * @example
  * ```ts
- * const response = await postJSON({ provider: 'anthropic', url, body, headers, signal });
+ * const response = await postJSON({ provider: 'anthropic', url: 'https://api.anthropic.com/v1/messages', body: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages }, headers: { 'anthropic-version': '2023-06-01' }, signal });
  * ```
  */
 export async function postJSON(options: PostJSONOptions): Promise<Response> {
@@ -111,10 +111,7 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | un
 /**
  * The human message inside an error body (`{ error: { message } }`, `{ error: '...' }`, `{ message }`).
  *
- * @example
- * ```ts
- * errorMessageOf('{"error":{"message":"Invalid API key"}}'); // 'Invalid API key'
- * ```
+ * `errorMessageOf('{"error":{"message":"Invalid API key"}}')` is `'Invalid API key'`.
  */
 function errorMessageOf(text: string): string | undefined {
   try {
@@ -134,6 +131,7 @@ function errorMessageOf(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * declare const response: Response;
  * const json = await readJSON<{ choices: unknown[] }>(response, 'openai-compatible', signal);
  * ```
  */
@@ -153,6 +151,7 @@ export async function readJSON<T>(response: Response, provider: string, signal?:
  *
  * @example
  * ```ts
+ * declare const event: { event: string; data: string }; // one server-sent event
  * const chunk = parseJSONData<{ choices?: unknown[] }>(event.data, 'openai-compatible');
  * ```
  */
@@ -175,7 +174,8 @@ export function parseJSONData<T>(text: string, provider: string): T {
  *
  * @example
  * ```ts
- * if (event.event === 'error') throw toProviderError(errorEventData(event.data));
+ * declare const event: { event: string; data: string }; // one server-sent event
+ * if (event.event === 'error') throw new ProviderError('The stream sent an error.', { provider: 'anthropic', retryable: false }, { cause: errorEventData(event.data) });
  * ```
  */
 export function errorEventData(data: string): unknown {
@@ -195,7 +195,8 @@ export function errorEventData(data: string): unknown {
  *
  * @example
  * ```ts
- * for await (const event of parseSSE(responseBytes(response, 'anthropic', signal))) handle(event);
+ * declare const response: Response;
+ * for await (const bytes of responseBytes(response, 'anthropic', signal)) console.log(bytes.length); // parseSSE reads these
  * ```
  */
 export async function* responseBytes(response: Response, provider: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
@@ -226,6 +227,7 @@ function droppedConnection(provider: string, error: unknown): ProviderError {
  *
  * @example
  * ```ts
+ * let finished = false; // set on the stream's `message_stop`
  * if (!finished) throw truncatedStream('anthropic');
  * ```
  */

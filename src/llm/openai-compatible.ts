@@ -72,6 +72,7 @@ export interface ChatPayload {
  *
  * @example
  * ```ts
+ * declare const apiKey: string; // from your server, never shipped in the page
  * const llm = createOpenAICompatibleProvider({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey });
  * const { text } = await llm.generate({ messages: [{ role: 'user', content: 'Say hi' }] });
  * ```

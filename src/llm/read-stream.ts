@@ -7,7 +7,9 @@ import { throwIfAborted, toAbortError } from '../abort.js';
  *
  * @example
  * ```ts
- * for await (const bytes of readStream(response.body, signal)) decoder.decode(bytes, { stream: true });
+ * const response = await fetch('/model', { signal });
+ * const decoder = new TextDecoder();
+ * for await (const bytes of readStream(response.body!, signal)) decoder.decode(bytes, { stream: true });
  * ```
  */
 export async function* readStream<T>(

@@ -27,7 +27,7 @@ export interface RetryOptions {
  *
  * @example
  * ```ts
- * const llm = withRetry(createOpenAICompatibleProvider({ baseURL, model }), { retries: 3 });
+ * const llm = withRetry(createOpenAICompatibleProvider({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }), { retries: 3 });
  * ```
  */
 export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LLMProvider {
@@ -96,7 +96,8 @@ export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LL
  *
  * @example
  * ```ts
- * return applyRetry(provider, options.retry);
+ * declare const options: { retry?: boolean | RetryOptions }; // an adapter's options
+ * const llm = applyRetry(provider, options.retry);
  * ```
  */
 export function applyRetry(provider: LLMProvider, retry: boolean | RetryOptions | undefined): LLMProvider {

@@ -35,7 +35,8 @@ export interface WebLLMProviderOptions {
  *
  * @example
  * ```ts
- * import { CreateMLCEngine } from '@mlc-ai/web-llm';
+ * // import { CreateMLCEngine } from '@mlc-ai/web-llm';
+ * declare function CreateMLCEngine(model: string): Promise<WebLLMEngine>; // the package's, typed as planloop reads it
  * const engine = await CreateMLCEngine('Qwen2.5-1.5B-Instruct-q4f16_1-MLC');
  * const plan = new Plan({ llm: createWebLLMProvider({ engine }) });
  * ```

@@ -91,7 +91,11 @@ export type TurnOutcome =
  *
  * @example
  * ```ts
- * const outcome = await playTurn({ plan, provider, messages, handlers: { tools }, runId, turn: 1, limits, onStep, onAction });
+ * const outcome = await playTurn({
+ *   plan, provider, messages, handlers: { tools }, runId: 'run-1', turn: 1, limits: DEFAULT_TURN_LIMITS,
+ *   onStep: (phase, summary) => console.log(phase, summary),
+ *   onAction: (action, index, decision) => console.log(index, action.type, decision),
+ * });
  * if (!outcome.ok) console.log(outcome.error.message); // fed back to the model on the retry
  * ```
  */

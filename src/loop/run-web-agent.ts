@@ -164,6 +164,10 @@ const MAX_ATTEMPTS = 2;
  *
  * @example
  * ```ts
+ * declare const router: { go(path: string): void };
+ * declare const api: { subscribe(): Promise<void> };
+ * declare const bubble: { show(text: string, target?: string): void; say(text: string, target?: string): Promise<void> };
+ * declare function confirmWithSpace(summary: string): Promise<boolean>;
  * const result = await runWebAgent({
  *   plan,
  *   task: 'Show me the pricing page',

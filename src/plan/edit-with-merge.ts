@@ -19,6 +19,9 @@ import type { PlanCore } from './plan-core.js';
  *
  * @example
  * ```ts
+ * import type { PlanCore } from './plan-core.js';
+ * declare const core: PlanCore; // the plan's state
+ * const before = core.state.docs[0]!;
  * const next = await editWithMerge(core, plan.provider('edit'), before, 'Shorten the intro', {});
  * ```
  */

@@ -21,7 +21,10 @@ type WantedSync = NonNullable<ReturnType<PersistenceHost['wantedSync']>>;
  *
  * @example
  * ```ts
- * await loadStoredPlan(persistence, storage);
+ * import type { PersistenceHost, StoredRead } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
+ * declare const read: Promise<StoredRead>; // started by hydrate()
+ * await loadStoredPlan(persistence, adapter, read, persistence.wantedSync());
  * ```
  */
 export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAdapter, read: Promise<StoredRead>, sync: WantedSync | undefined): Promise<void> {
@@ -71,6 +74,8 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * await discardStoredPlan(persistence);
  * ```
  */

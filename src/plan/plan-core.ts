@@ -22,6 +22,7 @@ import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
  * ```ts
  * const turn = plan.transaction();
  * turn.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+ * declare const replyWasBad: boolean; // the model's reply did not parse
  * if (replyWasBad) turn.rollback(); else turn.commit();
  * ```
  */
@@ -53,8 +54,8 @@ export interface LocalRun {
  * @example
  * ```ts
  * const core = new PlanCore();
- * core.events.on('state-change', ({ state }) => render(state));
- * core.adjust({ remove: ['t1'] });
+ * core.events.on('state-change', ({ state }) => console.log(state.todos.length, 'todos'));
+ * core.adjust({ remove: ['t1'] }, {});
  * ```
  */
 export class PlanCore {

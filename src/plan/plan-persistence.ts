@@ -22,7 +22,9 @@ const SAVED: PlanSaveStatus = Object.freeze({ state: 'saved', failures: 0, lastS
  *
  * @example
  * ```ts
- * const persistence = new PlanPersistence(core, storage, undefined);
+ * import { PlanCore } from './plan-core.js';
+ * const core = new PlanCore();
+ * const persistence = new PlanPersistence(core, adapter, undefined);
  * await persistence.hydrate();
  * ```
  */

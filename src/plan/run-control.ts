@@ -14,7 +14,7 @@ import type { PersistenceHost } from './persistence-host.js';
  * @example
  * ```ts
  * const run = await plan.acquireRun();
- * try { await myLoop(run.signal); } finally { await run.release(); }
+ * try { await runWebAgent({ plan, task, tools, signal: run.signal }); } finally { await run.release(); }
  * ```
  */
 export interface RunHandle {
@@ -30,6 +30,7 @@ export interface RunHandle {
  * @example
  * ```ts
  * const holder = await plan.runHolder();
+ * const stopButton = document.querySelector<HTMLButtonElement>('#stop')!;
  * stopButton.hidden = !holder || holder.self;
  * ```
  */
@@ -50,6 +51,8 @@ const TAKEOVER_POLL_MS = 20;
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * const run = await acquireRun(persistence, { takeOver: true });
  * ```
  */

@@ -14,6 +14,8 @@ import type { PersistenceHost, SyncModule } from './persistence-host.js';
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * startSyncing(persistence, await import('../sync/plan-sync.js'), { key: 'tour' });
  * ```
  */

@@ -18,6 +18,7 @@ import { EDITS_SYSTEM_PROMPT, REWRITE_SYSTEM_PROMPT, editFeedback, editPrompt, w
  *
  * @example
  * ```ts
+ * declare const note: MarkdownDoc;
  * const mode = note.content.length >= EDITS_MIN_CHARS ? 'edits' : 'rewrite'; // what `auto` picks
  * ```
  */
@@ -66,8 +67,10 @@ export interface EditDocumentResult {
  *
  * @example
  * ```ts
+ * declare const content: string; // the note's text
+ * const editor = document.querySelector('textarea')!;
  * const result = await editDocument(provider, { title: 'Tour notes', content }, 'Fix the pricing paragraph: three tiers, not four.', {
- *   onDelta: ({ preview }) => { if (preview !== undefined) editor.showDraft(preview); },
+ *   onDelta: ({ preview }) => { if (preview !== undefined) editor.value = preview; },
  * });
  * result.kind; // 'edits' for a long note
  * ```

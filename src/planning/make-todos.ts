@@ -108,6 +108,7 @@ export function validatePlanInput(input: unknown): PlanInput {
  *
  * @example
  * ```ts
+ * const issues: ValidationIssue[] = [];
  * readSitemap({ '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } }, issues);
  * // [{ path: '/pricing', title: 'Pricing' }, { path: '/docs', title: 'Docs', description: 'guides' }]
  * ```
@@ -164,8 +165,9 @@ function readShaped(value: unknown, path: string, issues: ValidationIssue[], fie
  *
  * @example
  * ```ts
- * const result = safeValidatePlanInput({ task: form.task.value, locale: navigator.language });
- * if (!result.success) showProblems(result.error.issues);
+ * const field = document.querySelector<HTMLInputElement>('#task')!;
+ * const result = safeValidatePlanInput({ task: field.value, locale: navigator.language });
+ * if (!result.success) console.log(result.error.issues);
  * ```
  */
 export function safeValidatePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
@@ -217,7 +219,7 @@ export const MAX_SUMMARY = 500;
  * @example
  * ```ts
  * const { summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
- *   onSummaryDelta: (_delta, text) => (banner.textContent = text),
+ *   onSummaryDelta: (_delta, text) => (document.querySelector('#summary')!.textContent = text),
  * });
  * ```
  */

@@ -30,6 +30,7 @@ export const MAX_TODOS = 50;
  *
  * @example
  * ```ts
+ * declare const userMessage: string; // the planner's user message
  * const task = userMessage.split('\n').find((line) => line.startsWith(TASK_MARKER))?.slice(TASK_MARKER.length).trim();
  * ```
  */
@@ -40,6 +41,7 @@ export const TASK_MARKER = 'Task:';
  *
  * @example
  * ```ts
+ * declare const userMessage: string; // the planner's user message
  * userMessage.includes(`\n${SITEMAP_MARKER}\n`); // a sitemap was given
  * ```
  */

@@ -37,8 +37,14 @@ export interface IdbConnection {
  *
  * @example
  * ```ts
+ * const retry = { initialMs: 100, maxMs: 5000 };
+ * const timers = { setTimeout: (run: () => void, ms: number) => setTimeout(run, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as number) };
  * const connection = createIdbConnection({ factory: () => indexedDB, database: 'planloop', objectStore: 'plans', openTimeoutMs: 3000, retry, timers });
- * const value = await connection.transaction('load', 'readonly', (store) => promisify(store.get('plan')));
+ * const value = await connection.transaction('load', 'readonly', (store) => new Promise((resolve, reject) => {
+ *   const request = store.get('plan');
+ *   request.onsuccess = () => resolve(request.result);
+ *   request.onerror = () => reject(request.error);
+ * }));
  * ```
  */
 export function createIdbConnection(options: IdbConnectionOptions): IdbConnection {

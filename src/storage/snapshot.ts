@@ -46,6 +46,7 @@ export function validateSnapshot(raw: unknown): PlanSnapshot {
  *
  * @example
  * ```ts
+ * const stored = await adapter.load();
  * const result = safeValidateSnapshot(stored);
  * if (!result.success) console.warn(result.error.message);
  * ```
@@ -108,6 +109,7 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
  *
  * @example
  * ```ts
+ * const stored = await adapter.load();
  * const state = snapshotToState(validateSnapshot(stored));
  * ```
  */

@@ -42,7 +42,8 @@ export interface PlanSyncOptions {
  *
  * @example
  * ```ts
- * const write: TodoWrite = { maker: '4:k3f9a01x', id: 't2', before, after };
+ * const before = plan.todos.get('t2')!;
+ * const write: TodoWrite = { maker: '4:k3f9a01x', id: 't2', before, after: { ...before, status: 'completed' } };
  * ```
  */
 export interface TodoWrite {
@@ -57,6 +58,8 @@ export interface TodoWrite {
  *
  * @example
  * ```ts
+ * const sync = startPlanSync({ key: 'tour', onChange: () => {}, onHolder: () => {} });
+ * const stored = parseSnapshot(await adapter.load());
  * const { step, conflicts, behind } = sync.merge(plan.state, stored);
  * ```
  */
@@ -74,6 +77,8 @@ export interface SyncMerge {
  *
  * @example
  * ```ts
+ * declare const sync: PlanSync;
+ * declare const previous: PlanState, state: PlanState; // a local commit
  * const next = { ...state, sync: sync.stamp(previous, state, false) };
  * ```
  */
@@ -115,8 +120,13 @@ export interface PlanSync {
  *
  * @example
  * ```ts
- * const sync = startPlanSync({ key: 'tour', onChange: pull, onHolder: show });
- * state = { ...next, sync: sync.stamp(previous, next, false) };
+ * const sync = startPlanSync({
+ *   key: 'tour',
+ *   onChange: (from, revision) => console.log(`tab ${from} saved revision ${revision}`),
+ *   onHolder: (holder) => console.log(holder ? `${holder} runs the agent` : 'no tab runs the agent'),
+ * });
+ * declare const previous: PlanState, next: PlanState; // a local commit
+ * const state = { ...next, sync: sync.stamp(previous, next, false) };
  * ```
  */
 export function startPlanSync(

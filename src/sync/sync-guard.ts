@@ -9,7 +9,8 @@ import type { PlanSnapshot } from '../storage/snapshot-format.js';
  *
  * @example
  * ```ts
- * refuseUnmerged(storedManifest, snapshot, 'tour'); // then write
+ * const storedManifest: unknown = JSON.parse(localStorage.getItem('tour') ?? 'null');
+ * refuseUnmerged(storedManifest, plan.snapshot(), 'tour'); // then write
  * ```
  */
 export function refuseUnmerged(stored: unknown, next: PlanSnapshot, key: string): void {
