@@ -9,7 +9,10 @@ import { AbortError } from './errors.js';
  *
  * @example
  * ```ts
- * throwIfAborted(options.signal); // before each step of a long call
+ * for (const step of ['plan', 'save']) {
+ *   throwIfAborted(signal); // before each step of a long call
+ *   console.log(step);
+ * }
  * ```
  */
 export function throwIfAborted(signal: AbortSignal | undefined): void {
@@ -23,7 +26,9 @@ export function throwIfAborted(signal: AbortSignal | undefined): void {
  *
  * @example
  * ```ts
- * signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
+ * const stopped = new Promise<never>((_, reject) => {
+ *   signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
+ * });
  * ```
  */
 export function toAbortError(reason: unknown): AbortError {
@@ -40,6 +45,7 @@ export function toAbortError(reason: unknown): AbortError {
  *
  * @example
  * ```ts
+ * const iterator = provider.stream!(request)[Symbol.asyncIterator]();
  * const next = await untilAborted(iterator.next(), signal);
  * ```
  */

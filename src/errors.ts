@@ -93,7 +93,7 @@ function brandError(error: object, target: Function): void {
  * @example
  * ```ts
  * try { await plan.makeTodos({ task }); }
- * catch (error) { if (isPlanloopError(error, 'aborted')) return; else throw error; }
+ * catch (error) { if (!isPlanloopError(error, 'aborted')) throw error; }
  * ```
  */
 export function isPlanloopError<C extends PlanloopErrorCode = PlanloopErrorCode>(value: unknown, code?: C): value is PlanloopError & { readonly code: C } {
@@ -134,7 +134,9 @@ export class PlanloopError extends Error {
    *
    * @example
    * ```ts
-   * if (ProviderError.isInstance(error) && error.retryable) retryLater();
+   * declare const error: unknown;
+ * declare function retryLater(afterMs: number | undefined): void;
+ * if (ProviderError.isInstance(error) && error.retryable) retryLater(error.retryAfterMs);
    * ```
    */
   static isInstance<T extends abstract new (...args: never[]) => PlanloopError>(this: T, value: unknown): value is InstanceType<T> {

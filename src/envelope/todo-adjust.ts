@@ -119,6 +119,7 @@ export function invalid(issues: ValidationIssue[]): EnvelopeError {
  * @deprecated since 0.2.0, use {@link validateTodoAdjust}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * validateTodoAdjust(value); // instead of parseTodoAdjust(value)
  * ```
  */
@@ -130,6 +131,7 @@ export const parseTodoAdjust: typeof validateTodoAdjust = validateTodoAdjust;
  * @deprecated since 0.2.0, use {@link safeValidateTodoAdjust}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * safeValidateTodoAdjust(value); // instead of safeParseTodoAdjust(value)
  * ```
  */

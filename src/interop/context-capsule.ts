@@ -151,6 +151,7 @@ export function renderContextCapsule(capsule: ContextCapsule): string {
  * @deprecated since 0.2.0, use {@link validateContextCapsule}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * validateContextCapsule(value); // instead of parseContextCapsule(value)
  * ```
  */
@@ -162,6 +163,7 @@ export const parseContextCapsule: typeof validateContextCapsule = validateContex
  * @deprecated since 0.2.0, use {@link safeValidateContextCapsule}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * safeValidateContextCapsule(value); // instead of safeParseContextCapsule(value)
  * ```
  */

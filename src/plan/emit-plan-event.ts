@@ -21,7 +21,11 @@ const emitters = new WeakMap<object, TypedEmitter<PlanEvents>>();
  *
  * @example
  * ```ts
- * registerPlanEmitter(this, core.events);
+ * import type { TypedEmitter } from '../emitter.js';
+ * import type { PlanEvents } from '../events.js';
+ * declare const events: TypedEmitter<PlanEvents>; // the plan's own emitter
+ * const owner = {};
+ * registerPlanEmitter(owner, events); // in Plan's constructor: registerPlanEmitter(this, core.events)
  * ```
  */
 export function registerPlanEmitter(plan: object, events: TypedEmitter<PlanEvents>): void {

@@ -426,6 +426,7 @@ function isolate(fn: () => void): void {
  * @deprecated since 0.2.0, use {@link validatePlanInput}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * validatePlanInput(value); // instead of parsePlanInput(value)
  * ```
  */
@@ -437,6 +438,7 @@ export const parsePlanInput: typeof validatePlanInput = validatePlanInput;
  * @deprecated since 0.2.0, use {@link safeValidatePlanInput}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * safeValidatePlanInput(value); // instead of safeParsePlanInput(value)
  * ```
  */

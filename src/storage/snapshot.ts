@@ -156,6 +156,7 @@ export type SnapshotParseResult = SnapshotValidation;
  * @deprecated since 0.2.0, use {@link validateSnapshot}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * validateSnapshot(value); // instead of parseSnapshot(value)
  * ```
  */
@@ -167,6 +168,7 @@ export const parseSnapshot: typeof validateSnapshot = validateSnapshot;
  * @deprecated since 0.2.0, use {@link safeValidateSnapshot}; removed in 0.3.0
  * @example
  * ```ts
+ * declare const value: unknown;
  * safeValidateSnapshot(value); // instead of safeParseSnapshot(value)
  * ```
  */

@@ -59,7 +59,7 @@ export interface TodoWrite {
  * @example
  * ```ts
  * const sync = startPlanSync({ key: 'tour', onChange: () => {}, onHolder: () => {} });
- * const stored = parseSnapshot(await adapter.load());
+ * const stored = validateSnapshot(await adapter.load());
  * const { step, conflicts, behind } = sync.merge(plan.state, stored);
  * ```
  */

@@ -16,7 +16,7 @@ export type { ItemClock, Stamp, SyncMeta, Tombstone } from './clock.js';
  *
  * @example
  * ```ts
- * const loadedSnapshot = parseSnapshot(await adapter.load());
+ * const loadedSnapshot = validateSnapshot(await adapter.load());
  * const meta = syncMetaOf(loadedSnapshot);
  * ```
  */
