@@ -7,7 +7,7 @@ import { asStorageError, StorageError } from '../errors.js';
 import { EMPTY_PLAN_STATE, type PlanState } from '../plan-state.js';
 import { createSaveQueue } from '../storage/save-queue.js';
 import { stateToSnapshot, type PlanStorageAdapter } from '../storage/snapshot-format.js';
-import { readSnapshot, snapshotToState } from '../storage/snapshot.js';
+import { safeParseSnapshot, snapshotToState } from '../storage/snapshot.js';
 import type { PlanSyncOptions } from '../sync/plan-sync.js';
 import { hydrated } from './hydrated.js';
 import type { PersistenceHost, StoredRead, SyncModule } from './persistence-host.js';
@@ -48,7 +48,7 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
   }
   let stored: PlanState | undefined;
   if (raw !== null && raw !== undefined) {
-    const parsed = readSnapshot(raw);
+    const parsed = safeParseSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
         p.storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));

@@ -4,7 +4,7 @@
  * says it saved (or a save was refused as unmerged). Loaded with the persistence room.
  */
 import type { PlanSnapshot } from '../storage/snapshot-format.js';
-import { readSnapshot } from '../storage/snapshot.js';
+import { safeParseSnapshot } from '../storage/snapshot.js';
 import type { PlanSync, PlanSyncOptions } from '../sync/plan-sync.js';
 import type { PersistenceHost, SyncModule } from './persistence-host.js';
 
@@ -57,7 +57,7 @@ async function pullStored(p: PersistenceHost, sync: PlanSync): Promise<void> {
   const raw = await storage.load();
   let remote: PlanSnapshot | null = null;
   if (raw !== null && raw !== undefined) {
-    const parsed = readSnapshot(raw);
+    const parsed = safeParseSnapshot(raw);
     if (!parsed.success) throw parsed.error;
     remote = parsed.data;
   }

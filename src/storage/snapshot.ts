@@ -10,7 +10,7 @@ import { SNAPSHOT_VERSION, type PlanSnapshot } from './snapshot-format.js';
 
 export { SNAPSHOT_VERSION, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './snapshot-format.js';
 
-/** The result of {@link readSnapshot} (and of the root entry's `safeParseSnapshot`). */
+/** The result of {@link safeParseSnapshot}. */
 export type SnapshotParseResult =
   | {
       success: true;
@@ -22,22 +22,35 @@ export type SnapshotParseResult =
 
 /**
  * Validates stored data and migrates older formats, including the bare `{ todos, markdownDocs }`
- * of the original Plan module (no version, todos without status: they become `pending`); returns
- * `{ success, data | error }`. A field added after the first format (`taskSummary`, `task`,
- * `lastIds`) that is unusable is left out and listed in `dropped` rather than making the whole
- * stored plan unreadable: an id counter that is not a whole number up to
- * `Number.MAX_SAFE_INTEGER` is refused, and the ids go on after the highest stored id instead;
- * sync clocks (`sync`) that are malformed are left out, and the plan merges as if the snapshot had
- * none. The rooms loaded on first use read stored plans with it; the root entry's
- * `parseSnapshot` and `safeParseSnapshot` (parse-snapshot.ts) call it.
+ * of the original Plan module (no version, todos without status: they become `pending`).
+ * Throws {@link StorageError} naming every problem.
  *
  * @example
  * ```ts
- * const result = readSnapshot(stored);
+ * const snapshot = parseSnapshot(JSON.parse(localStorage.getItem('planloop') ?? '{}'));
+ * ```
+ */
+export function parseSnapshot(raw: unknown): PlanSnapshot {
+  const result = safeParseSnapshot(raw);
+  if (!result.success) throw result.error;
+  return result.data;
+}
+
+/**
+ * Like {@link parseSnapshot}, but returns `{ success, data | error }` instead of throwing. A field
+ * added after the first format (`taskSummary`, `task`, `lastIds`) that is unusable is left out and
+ * listed in `dropped` rather than making the whole stored plan unreadable: an id counter that is
+ * not a whole number up to `Number.MAX_SAFE_INTEGER` is refused, and the ids go on after the
+ * highest stored id instead; sync clocks (`sync`) that are malformed are left out, and the plan
+ * merges as if the snapshot had none.
+ *
+ * @example
+ * ```ts
+ * const result = safeParseSnapshot(stored);
  * if (!result.success) console.warn(result.error.message);
  * ```
  */
-export function readSnapshot(raw: unknown): SnapshotParseResult {
+export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
   const fail = (message: string, issues: ValidationIssue[] = []): SnapshotParseResult => ({
     success: false,
     error: new StorageError('load', message, { raw }),
@@ -95,8 +108,7 @@ export function readSnapshot(raw: unknown): SnapshotParseResult {
  *
  * @example
  * ```ts
- * const result = readSnapshot(stored);
- * if (result.success) plan.state = snapshotToState(result.data);
+ * const state = snapshotToState(parseSnapshot(stored));
  * ```
  */
 export function snapshotToState(snapshot: PlanSnapshot): PlanState {

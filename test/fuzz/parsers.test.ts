@@ -31,7 +31,7 @@ import { Plan } from '../../src/plan.js';
 import { parseTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope, validateTurnEnvelope } from '../../src/envelope/parse.js';
 import { createEnvelopeStreamParser } from '../../src/envelope/stream.js';
 import { parsePlanInput, readPlan } from '../../src/planning/make-todos.js';
-import { parseSnapshot } from '../../src/storage/parse-snapshot.js';
+import { parseSnapshot } from '../../src/storage/snapshot.js';
 
 /** Cases per parser. */
 const RUNS = 10_000;

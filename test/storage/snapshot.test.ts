@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot, safeParseSnapshot } from '../../src/storage/parse-snapshot.js';
-import { snapshotToState, stateToSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
+import { parseSnapshot, safeParseSnapshot, snapshotToState, stateToSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
 import { StorageError } from '../../src/errors.js';
 
 describe('parseSnapshot', () => {
