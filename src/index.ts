@@ -78,14 +78,8 @@ export type { PlanSyncOptions } from './sync/plan-sync.js';
 export type { BroadcastChannelLike } from './sync/plan-channel.js';
 export type { LockManagerLike } from './sync/run-lease.js';
 export type { MergeConflict as SyncConflict, PlanVersion } from './sync/merge-plan-snapshots.js';
-export {
-  parseSnapshot,
-  safeParseSnapshot,
-  SNAPSHOT_VERSION,
-  type PlanSnapshot,
-  type PlanStorageAdapter,
-  type SnapshotParseResult,
-} from './storage/snapshot.js';
+export { SNAPSHOT_VERSION, type PlanSnapshot, type PlanStorageAdapter, type SnapshotParseResult } from './storage/snapshot.js';
+export { parseSnapshot, safeParseSnapshot } from './storage/parse-snapshot.js';
 
 // Models
 export {
