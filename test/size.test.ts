@@ -53,6 +53,16 @@ describe('bundle size budgets', () => {
     }, 120_000);
   }
 
+  // Sync's clocks (their reader, comparisons, the merge's helpers) are shared by the lazy sync and
+  // storage chunks; when the plan's core used one of them, the whole file loaded at start (0.5 KB).
+  // Marker: the bound the clock reader puts on counters (2 ** 50).
+  for (const bundler of ['rolldown', 'esbuild'] as Bundler[]) {
+    it(`Plan with ${bundler} loads no sync clocks at start`, async () => {
+      const plan = await measureBundle(entry('Plan only'), bundler);
+      expect(plan.code).not.toMatch(/2\*\*50|1125899906842624/);
+    }, 120_000);
+  }
+
   it('tree-shaking can fail the check: a provider entry does carry its own marker', async () => {
     const openai = await measureBundle(entry('openai-compatible'), 'esbuild');
     expect(openai.code).toContain('chat/completions');
