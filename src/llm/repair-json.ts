@@ -1,7 +1,8 @@
 /*
  * The repair of the almost-JSON models write, in one pass over the text: every character is read
- * once (and whitespace after a quote at most twice), with an explicit stack instead of recursion,
- * so a long or deeply nested reply costs time in proportion to its length. It replaced jsonrepair
+ * a bounded number of times (the look-ahead at a quote skips only whitespace, never a comment or
+ * a string), with an explicit stack instead of recursion and a count of open brackets instead of
+ * a search, so a long or deeply nested reply costs time in proportion to its length. It replaced jsonrepair
  * (3.x), which cost ~2.8 KB gzipped at start (parseTurnEnvelope repairs synchronously) and is worse
  * than quadratic on long strings with stray quotes; test/llm/repair-json.test.ts compares the two
  * over a corpus of broken model replies.
