@@ -28,7 +28,7 @@ export default defineConfig({
   server: { port: 5173, strictPort: false },
   // Pre-bundle every dependency at start-up: otherwise the first page load that meets one makes
   // Vite re-optimize and reload the page, which can cut an e2e test short on a cold cache.
-  optimizeDeps: { include: ['zod/mini', 'nanoid', 'jsonrepair'] },
+  optimizeDeps: { include: ['zod/mini', 'nanoid'] },
   preview: { port: 4173 },
   build: {
     outDir: fileURLToPath(new URL('./dist', import.meta.url)),
@@ -41,7 +41,7 @@ export default defineConfig({
       formats: ['es'],
     },
     rolldownOptions: {
-      external: [/^zod/, 'nanoid', 'jsonrepair'],
+      external: [/^zod/, 'nanoid'],
       // One file per source module (entries keep their names: index.js, ui.js, …), so that an
       // app's bundler loads at start only the modules its imports reach, and splits off the ones
       // the library loads on first use (sync, the planner, the run lease). Shared chunks made here

@@ -12,7 +12,6 @@ import type { TodoAdjustInput } from '../envelope/schema.js';
 import type { PlanEvents, PlanUpdateSource, TaskPlan, TaskPlanInput } from '../events.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type TodoItem } from '../plan-state.js';
 import { Store, type Commit, type Transaction } from '../store.js';
-import { bornKey } from '../sync/clock.js';
 import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
 
 /**
@@ -146,8 +145,9 @@ export class PlanCore {
           for (const todo of this.state.todos) {
             const was = previous.get(todo.id);
             if (!was || was === todo) continue;
-            const clock = this.state.sync?.todos[todo.id];
-            const maker = clock ? bornKey(clock) : todo.id;
+            // Asked of the sync code (loaded: the plan syncs), so that the clocks stay out of what
+            // a page loads at start (they are shared with the lazy sync and storage chunks).
+            const maker = this.sync.makerOf(this.state, todo.id);
             writes.set(maker, { maker, id: todo.id, before: writes.get(maker)?.before ?? was, after: todo });
           }
         }

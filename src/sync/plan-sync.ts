@@ -101,6 +101,8 @@ export interface PlanSync {
    * found by who made them, whatever id a merge gave them since. `null` when nothing is left to undo.
    */
   revert(state: PlanState, writes: Iterable<TodoWrite>): PlanState | null;
+  /** Who made the todo `id` in `state` (the key of its born stamp; the id for a todo without a clock): a {@link TodoWrite}'s `maker`. */
+  makerOf(state: PlanState, id: string): string;
   /** Tells the other tabs that `state` was saved. */
   announce(state: PlanState): void;
   /**
@@ -186,6 +188,10 @@ export function startPlanSync(
         ...(docs !== local.docs ? { markdown: { type: 'sync' as const, docs: docs.map(copy) } } : {}),
       };
       return { step: { state, meta }, conflicts, behind: changed.remote };
+    },
+    makerOf(state, id) {
+      const clock = state.sync?.todos[id];
+      return clock ? bornKey(clock) : id;
     },
     revert(state, writes) {
       const byMaker = new Map(Object.entries(state.sync?.todos ?? {}).map(([id, clock]) => [bornKey(clock), id]));
