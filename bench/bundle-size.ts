@@ -100,6 +100,8 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'planloop/interop', note: 'checklists, write_todos, plan-update streams', source: `export * from 'planloop/interop';` },
   { name: 'planloop/graph', note: 'tool-call graphs', source: `export * from 'planloop/graph';` },
   { name: 'planloop/dom', note: '`outlinePage`, `renderOutline`, `resolveTarget`', source: `export * from 'planloop/dom';` },
+  { name: 'planloop/loop', note: 'the parts of a hand-written turn loop', source: `export * from 'planloop/loop';` },
+  { name: 'planloop/storage', note: 'the snapshot format and the adapters', source: `export * from 'planloop/storage';` },
   { name: 'everything', note: "`export * from 'planloop'`", source: `export * from 'planloop';` },
 ];
 
@@ -110,6 +112,7 @@ const ALLOWED: Record<string, string[]> = {
   webllm: ['interruptGenerate'],
   'chrome-prompt': ['LanguageModel'],
   IndexedDB: ['indexedDB'],
+  'planloop/storage': ['indexedDB'],
   'planloop/ui': ['plan-panel'],
   'planloop/dom': ['data-planloop-private'],
   everything: Object.keys(LEAK_MARKERS),
