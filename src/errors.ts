@@ -3,6 +3,11 @@
  * hosts can branch on `error.code` instead of parsing messages. Messages say what failed, on what,
  * and how to fix it. (Set-up mistakes such as `createLLMRouter` without a `default` throw a plain
  * `TypeError`.)
+ *
+ * Why one file of ~600 lines: it is the catalogue of planloop's errors, read as one by a host that
+ * branches on them: the codes, one constructor shape, and the cross-realm brand every class shares
+ * (`isPlanloopError`, `isInstance`). About a fifth of it is the 0.1 constructor shapes, kept as
+ * deprecated overloads until 0.3.0; it shrinks when they go.
  */
 
 /** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */
