@@ -72,17 +72,17 @@ export const LEAK_MARKERS: Record<string, string> = {
 export const SIZE_BUDGETS: Readonly<Record<string, number>> = { core: 15_000, 'Plan only': 12_000 };
 
 /**
- * What a page loads at start may not grow past these (gzip, with each bundler), in bytes: the
- * target for `Plan` alone (met), and for the core the figure reached when the size test began
- * counting start-up load (issue 25), plus 2% (its 15 KB target is not met yet). `npm run bench`
- * reports each against {@link SIZE_BUDGETS}.
+ * What all chunks together may not grow past (gzip, with each bundler), in bytes: the larger
+ * figure of the two bundlers when the core went past its start budget (issue 25: 39.5 KB for the
+ * core, 38 KB for `Plan` alone), so that the start budget is met by moving code out of the page's
+ * start, not by moving it from one column to the other.
  *
  * @example
  * ```ts
- * size.gzip <= START_LIMITS[size.name];
+ * size.totalGzip <= TOTAL_LIMITS[size.name];
  * ```
  */
-export const START_LIMITS: Readonly<Record<string, number>> = { core: 17_300, 'Plan only': 12_000 };
+export const TOTAL_LIMITS: Readonly<Record<string, number>> = { core: 39_500, 'Plan only': 38_000 };
 
 /** The entries `npm run bench` measures: the core, each provider, each storage adapter, the subpaths, and everything. */
 export const BUNDLE_ENTRIES: BundleEntry[] = [
@@ -100,6 +100,8 @@ export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'planloop/interop', note: 'checklists, write_todos, plan-update streams', source: `export * from 'planloop/interop';` },
   { name: 'planloop/graph', note: 'tool-call graphs', source: `export * from 'planloop/graph';` },
   { name: 'planloop/dom', note: '`outlinePage`, `renderOutline`, `resolveTarget`', source: `export * from 'planloop/dom';` },
+  { name: 'planloop/loop', note: 'the parts of a hand-written turn loop', source: `export * from 'planloop/loop';` },
+  { name: 'planloop/storage', note: 'the snapshot format and the adapters', source: `export * from 'planloop/storage';` },
   { name: 'everything', note: "`export * from 'planloop'`", source: `export * from 'planloop';` },
 ];
 
@@ -110,6 +112,7 @@ const ALLOWED: Record<string, string[]> = {
   webllm: ['interruptGenerate'],
   'chrome-prompt': ['LanguageModel'],
   IndexedDB: ['indexedDB'],
+  'planloop/storage': ['indexedDB'],
   'planloop/ui': ['plan-panel'],
   'planloop/dom': ['data-planloop-private'],
   everything: Object.keys(LEAK_MARKERS),

@@ -50,7 +50,13 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const domCorpus = await part('domCorpus', 'page outline, real pages', async () => benchDomCorpus());
   const storage = await part('storage', 'storage', async () => benchStorage());
   const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage };
-  const reused: BenchResults['reused'] = kept.length > 0 ? { from: previous?.reused?.from ?? (previous as BenchResults).generatedAt, parts: kept } : undefined;
+  // Each kept part's run: as the previous results name it, else that run itself.
+  const runOf = (name: string): string => {
+    const before = previous as BenchResults;
+    return before.reused?.runs?.[name] ?? (before.reused?.parts.includes(name) ? before.reused.from : before.generatedAt);
+  };
+  const runs = Object.fromEntries(kept.map((name) => [name, runOf(name)]));
+  const reused: BenchResults['reused'] = kept.length > 0 ? { from: Object.values(runs).sort()[0] as string, parts: kept, runs } : undefined;
   const cpu = cpus()[0]?.model.trim() ?? 'unknown CPU';
   const results: BenchResults = {
     generatedAt: new Date().toISOString(),

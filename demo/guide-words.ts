@@ -1,10 +1,13 @@
 // The guide's own words (its status line, its buttons, the narration's Next) and the plan panel's
-// (`<plan-panel>`'s `strings`), in each language the offline model speaks (phrases.ts): a German
-// or Japanese tour is run in German or Japanese from its plan to its last status line. The page
-// around the guide (the Orbitly site, the ask box, Settings) stays English: it is the site's.
+// (`<plan-panel>`'s `strings`), in each language of the demo (language.ts): a German
+// or Japanese tour is run in German or Japanese, from its plan to its last status line and the ask
+// box it leaves for the next question. What stays English: the Orbitly site (the page toured), the
+// suggestions (English asks, which plan English tours), and the demo's own frame around the tour
+// (the Tour/Notes tabs, the Notes panel, Settings and the model badge), which are about the demo's
+// set-up, not the tour.
 
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from 'planloop/ui';
-import type { Lang } from './phrases.js';
+import type { Lang } from './language.js';
 
 /** What the guide says and labels, in one language. */
 export interface GuideWords {
@@ -15,6 +18,9 @@ export interface GuideWords {
   clear: string;
   next: string;
   answer: string;
+  /** The ask box's label and button. */
+  askLabel: string;
+  ask: string;
   planning: string;
   resuming: (hint: string) => string;
   /** How the user ends a tour, with a keyboard or a finger. */
@@ -40,6 +46,8 @@ const EN: GuideWords = {
   clear: 'Clear plan',
   next: 'Next',
   answer: 'Answer',
+  askLabel: 'Ask the guide',
+  ask: 'Ask',
   planning: 'Planning the tour…',
   resuming: (hint) => `Resuming the tour where it stopped… ${hint}`,
   stopHintKeys: 'Esc or Stop ends it.',
@@ -124,6 +132,8 @@ const DE: GuideWords = {
   clear: 'Plan löschen',
   next: 'Weiter',
   answer: 'Antworten',
+  askLabel: 'Frag den Guide',
+  ask: 'Fragen',
   planning: 'Die Tour wird geplant…',
   resuming: (hint) => `Die Tour geht dort weiter, wo sie aufhörte… ${hint}`,
   stopHintKeys: 'Esc oder Anhalten beendet sie.',
@@ -208,6 +218,8 @@ const JA: GuideWords = {
   clear: '計画を消去',
   next: '次へ',
   answer: '回答',
+  askLabel: 'ガイドに質問',
+  ask: '質問',
   planning: 'ツアーを計画しています…',
   resuming: (hint) => `止まったところからツアーを再開します… ${hint}`,
   stopHintKeys: 'Escか停止で終了します。',
@@ -226,7 +238,7 @@ const JA: GuideWords = {
 };
 
 /**
- * The guide's words by language (the languages of the offline model's phrases).
+ * The guide's words by language.
  *
  * @example
  * ```ts
@@ -234,3 +246,18 @@ const JA: GuideWords = {
  * ```
  */
 export const GUIDE_WORDS: Record<Lang, GuideWords> = { en: EN, de: DE, ja: JA };
+
+/**
+ * The guide's language for a BCP-47 `locale` (`de-DE` is German), or `undefined` when it has no
+ * words in it (then it speaks English).
+ *
+ * @example
+ * ```ts
+ * guideLanguage('de-DE'); // 'de'
+ * guideLanguage('fr');    // undefined
+ * ```
+ */
+export function guideLanguage(locale: string): Lang | undefined {
+  const primary = locale.toLowerCase().split(/[-_]/)[0] ?? '';
+  return Object.hasOwn(GUIDE_WORDS, primary) ? (primary as Lang) : undefined;
+}

@@ -12,37 +12,40 @@
 
 import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
-import { GUIDE_WORDS, type GuideWords } from './guide-words.js';
-import { languageOf } from './language.js';
+import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
+import { languageOf, type Lang } from './language.js';
 import type { Narrator } from './narrator.js';
-import { spokenLanguage, type Lang } from './phrases.js';
 import { SITE_PAGES } from './site.js';
 import { requestApproval } from './approval-prompt.js';
 import { SITE_TOOL_DESCRIPTIONS, SITE_TOOL_DETAILS, SITE_TOOL_RISKS, type SiteTool } from './site-tools.js';
 
 /**
- * What the demo remembers about the current tour, beside the plan (which holds its summary): the
- * task and status, for resuming after a reload.
+ * How this tab's tour went, for a reload: `running` resumes at once, anything else offers Continue
+ * when todos are left. The tour's task is not here: the plan holds it (`plan.task`, with the
+ * summary and the todos). This is per tab (sessionStorage), because the plan is shared: every tab
+ * of the site shows it and syncs it, but only the tab that ran the tour should pick it up again.
  */
-export interface TourRecord {
-  task: string;
-  status: 'planning' | 'announcing' | 'running' | 'stopped' | 'failed' | 'finished';
-}
+type TourStatus = 'planning' | 'announcing' | 'running' | 'stopped' | 'failed' | 'finished';
 
-const RECORD_KEY = 'planloop-demo:tour';
+const STATUS_KEY = 'planloop-demo:tour';
+const STATUSES: readonly string[] = ['planning', 'announcing', 'running', 'stopped', 'failed', 'finished'];
 
-export function loadTourRecord(): TourRecord | null {
+function loadTourStatus(): TourStatus | null {
   try {
-    const record = JSON.parse(localStorage.getItem(RECORD_KEY) ?? 'null') as TourRecord | null;
-    return record && typeof record.task === 'string' ? record : null;
+    const stored = sessionStorage.getItem(STATUS_KEY);
+    return stored && STATUSES.includes(stored) ? (stored as TourStatus) : null;
   } catch {
     return null;
   }
 }
 
-function saveTourRecord(record: TourRecord | null): void {
-  if (record) localStorage.setItem(RECORD_KEY, JSON.stringify(record));
-  else localStorage.removeItem(RECORD_KEY);
+function saveTourStatus(status: TourStatus | null): void {
+  try {
+    if (status) sessionStorage.setItem(STATUS_KEY, status);
+    else sessionStorage.removeItem(STATUS_KEY);
+  } catch {
+    // Storage turned off: a reload then offers Continue instead of resuming at once.
+  }
 }
 
 /** The guide's elements (all in index.html). */
@@ -102,16 +105,22 @@ export function createGuide(options: {
   };
   let controller: AbortController | null = null;
   let current: Promise<void> = Promise.resolve();
-  let record = loadTourRecord();
+  let status = loadTourStatus();
   let state: 'idle' | 'planning' | 'announcing' | 'running' = 'idle';
   let words: GuideWords = GUIDE_WORDS.en;
+  // The Tour tab (index.html's #panel-guide) holds the ask box, the panel and the guide's lines.
+  const tourTab = (el.askForm.closest('[role="tabpanel"]') ?? options.root) as HTMLElement;
 
-  /** Speaks `lang` (one the offline model speaks, else English) in the guide and the panel. */
+  /** Speaks `lang` in the guide and the panel. */
   const useLanguage = (lang: Lang): void => {
     words = GUIDE_WORDS[lang];
     panel.strings = words.panel;
-    // Screen readers switch voices by `lang`: on the panel and on the guide's own lines.
-    for (const element of [panel, el.stop.parentElement as HTMLElement, el.question]) element.lang = lang;
+    // Screen readers switch voices by `lang`: on the tour's whole tab (the ask box, the plan panel,
+    // the guide's lines; the suggestions say lang="en" in index.html).
+    tourTab.lang = lang;
+    panel.lang = lang;
+    (el.askForm.querySelector('label') as HTMLLabelElement).textContent = words.askLabel;
+    (el.askForm.querySelector('button') as HTMLButtonElement).textContent = words.ask;
     el.stop.textContent = words.stop;
     el.resume.textContent = words.resume;
     el.clear.textContent = words.clear;
@@ -119,7 +128,7 @@ export function createGuide(options: {
     options.narrator.setLanguage(lang, words.next);
   };
   /** The language of a tour asked as `task`: the ask's own, else the browser's. */
-  const languageFor = (task: string): Lang => spokenLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';
+  const languageFor = (task: string): Lang => guideLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';
   useLanguage('en');
   // Between narrations the focus rests on Stop (see narrator.ts), or on the panel's status line
   // where the panel leaves it when what it would give it back to has gone.
@@ -167,10 +176,9 @@ export function createGuide(options: {
     options.onRunChange?.(state);
   };
 
-  const updateRecord = (patch: Partial<TourRecord>): void => {
-    if (!record) return;
-    record = { ...record, ...patch };
-    saveTourRecord(record);
+  const setStatus = (next: TourStatus | null): void => {
+    status = next;
+    saveTourStatus(next);
   };
 
   const tools = Object.fromEntries(
@@ -254,16 +262,14 @@ export function createGuide(options: {
     useLanguage(languageFor(task));
     el.status.textContent = resuming ? words.resuming(stopHint()) : words.planning;
     setState(resuming ? 'running' : 'planning');
-    // Until the new plan is made, the plan still holds the earlier tour's todos: the new ask is
-    // stored only once its plan exists, and a planning call that fails or is stopped leaves the
-    // earlier tour's record (and so what Continue resumes) as it was.
-    const earlier = record;
+    // Until the new plan is made, the plan still holds the earlier tour's task and todos: a
+    // planning call that fails or is stopped leaves them, its status and so what Continue resumes,
+    // as they were.
     let planned = resuming;
-    if (!resuming) record = { task, status: 'planning' };
-    else updateRecord({ status: 'running' });
+    if (resuming) setStatus('running');
     const offCreate = plan.on('plan-create', () => {
       planned = true;
-      saveTourRecord(record);
+      setStatus('planning');
     });
     // A narration stays up until the guide does something else.
     const offAction = plan.on('action', ({ action }) => {
@@ -289,12 +295,12 @@ export function createGuide(options: {
         approvalLevel: 'irreversible',
         onApprove: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking),
         announcePlan: async () => {
-          updateRecord({ status: 'announcing' });
+          setStatus('announcing');
           setState('announcing');
           el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
           const go = await confirmStart(signal);
           if (go) {
-            updateRecord({ status: 'running' });
+            setStatus('running');
             setState('running');
             el.status.textContent = words.touring(stopHint());
           }
@@ -303,22 +309,20 @@ export function createGuide(options: {
       });
       if (result.reason === 'declined') {
         el.status.textContent = words.cancelled;
-        record = null;
-        saveTourRecord(null);
+        setStatus(null);
       } else if (result.reason === 'turn_limit') {
         el.status.textContent = words.outOfTurns;
-        updateRecord({ status: 'failed' });
+        setStatus('failed');
       } else {
         el.status.textContent = words.finished(result.summary);
-        updateRecord({ status: 'finished' });
+        setStatus('finished');
       }
     } catch (error) {
       const aborted = (error as { code?: string }).code === 'aborted';
       const message = (error as Error).message;
       // A failure before the plan was made is a failed ask, not a failed tour: nothing toured.
       el.status.textContent = aborted ? words.stopped : planned ? words.failed(message) : words.couldNotPlan(message);
-      if (planned) updateRecord({ status: aborted ? 'stopped' : 'failed' });
-      else record = earlier;
+      if (planned) setStatus(aborted ? 'stopped' : 'failed');
     } finally {
       offCreate();
       offAction();
@@ -350,15 +354,14 @@ export function createGuide(options: {
   el.resume.addEventListener('click', () => void guide.resume());
   el.clear.addEventListener('click', () => {
     options.plan().todos.reset();
-    record = null;
-    saveTourRecord(null);
+    setStatus(null);
     el.status.textContent = words.cleared;
     setState('idle');
   });
 
   const guide: Guide = {
     ask: (task) => start(task, false),
-    resume: () => start(record?.task ?? 'Continue the tour', true),
+    resume: () => start(options.plan().task || 'Continue the tour', true),
     stop() {
       controller?.abort();
       return current;
@@ -367,12 +370,12 @@ export function createGuide(options: {
       return controller !== null;
     },
     refresh(refreshOptions = {}) {
-      record = loadTourRecord();
+      status = loadTourStatus();
       const plan = options.plan();
-      if (record) useLanguage(languageFor(record.task));
+      if (plan.task && plan.todos.list().length > 0) useLanguage(languageFor(plan.task));
       setState('idle');
       if (plan.todos.remaining().length === 0) return;
-      if (refreshOptions.autoResume && record?.status === 'running') void guide.resume();
+      if (refreshOptions.autoResume && status === 'running') void guide.resume();
       else el.status.textContent = words.unfinished;
     },
   };

@@ -3,6 +3,9 @@
 // single product name, "SSO?"). A small heuristic, not a classifier: scripts first (kana means
 // Japanese, Han alone Chinese, Hangul Korean), then the short words each language is made of.
 
+/** The languages the demo is written in: the guide's words (guide-words.ts) and the offline model's (offline-model/phrases.ts). */
+export type Lang = 'en' | 'de' | 'ja';
+
 /** The short, frequent words of each Latin-script language the heuristic tells apart. */
 const COMMON_WORDS: Record<'en' | 'de' | 'fr' | 'es', ReadonlySet<string>> = {
   en: new Set('the a an and is are i me my you your show tell how what where which please with for about can could would want to of it this that page plans pricing try compare introduce do does'.split(' ')),

@@ -7,7 +7,7 @@ import { test, expect } from './fixtures.js';
 const DIST = `/@fs${resolve('dist/index.js')}`;
 
 test('the built package plans, saves and restores a plan across a reload', async ({ page }) => {
-  await page.goto('/e2e-storage.html?adapter=none');
+  await page.goto('/fixtures/storage.html?adapter=none');
   const made = await page.evaluate(async (dist) => {
     const { Plan, createLocalStorageAdapter, createFunctionProvider } = await import(dist);
     const llm = createFunctionProvider(async () =>

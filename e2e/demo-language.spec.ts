@@ -27,10 +27,13 @@ async function record(page: Page): Promise<() => Promise<{ said: string[]; local
   return () => page.evaluate(() => (window as unknown as { __log: { said: string[]; locales: Array<string | undefined> } }).__log);
 }
 
-/** Asks; the Start button is named in the tour's language (issue 21: the panel's `strings`). */
-async function ask(page: Page, task: string, start = 'Start the tour'): Promise<void> {
-  await page.getByLabel('Ask the guide').fill(task);
-  await page.getByRole('button', { name: 'Ask', exact: true }).click();
+/**
+ * Asks; the Start button is named in the tour's language (issue 21: the panel's `strings`), and so
+ * is the ask box after a tour (`box`: its label and button).
+ */
+async function ask(page: Page, task: string, start = 'Start the tour', box = { label: 'Ask the guide', button: 'Ask' }): Promise<void> {
+  await page.getByLabel(box.label).fill(task);
+  await page.getByRole('button', { name: box.button, exact: true }).click();
   await expect(page.getByRole('button', { name: start })).toBeFocused();
 }
 
@@ -56,6 +59,10 @@ test('a German ask is planned, narrated and finished in German', async ({ page }
   await page.keyboard.press('Space');
   await expect(page.locator('#run-status')).toHaveText('Tour beendet: Die Preisseite vorgestellt.', { timeout: 20_000 });
   await expect(page.locator('plan-panel').locator('li .status').first()).toHaveText('Erledigt');
+  // The ask box it leaves for the next question speaks German too; the site around it stays English.
+  await expect(page.getByRole('button', { name: 'Fragen', exact: true })).toBeVisible();
+  await expect(page.getByLabel('Frag den Guide')).toBeEnabled();
+  await expect(page.locator('#panel-guide')).toHaveAttribute('lang', 'de');
   const { said, locales } = await log();
   expect(locales).toEqual(['de']);
   expect(said).toEqual([
@@ -95,8 +102,8 @@ test.describe('with a German browser', () => {
     await expect(summary(page)).toHaveText('Ich zeige dir die Seite „Preise“.');
     expect((await log()).locales).toEqual(['de-DE']);
     await page.keyboard.press('Escape');
-    // An English ask stays English, whatever the browser's language.
-    await ask(page, 'Show me the docs');
+    // An English ask (in the ask box, German now) stays English, whatever the browser's language.
+    await ask(page, 'Show me the docs', 'Start the tour', { label: 'Frag den Guide', button: 'Fragen' });
     await expect(summary(page)).toHaveText('I will show you the docs: the quick start, then the API.');
     expect((await log()).locales).toEqual(['de-DE', 'en']);
   });

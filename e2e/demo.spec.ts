@@ -308,7 +308,7 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
   // Normal pace (no ?fast=1): planning streams for about a second, long enough to stop it.
   await open(page, '/?read=3000');
   // An earlier tour, stopped after its first step.
-  // (The plan holds its summary and task, as makeTodos leaves them; the tour record only the task and status.)
+  // (The plan holds its summary and task, as makeTodos leaves them; this tab's sessionStorage the tour's status.)
   await page.evaluate(() => {
     const plan = window.__demo!.plan;
     plan.setTaskPlan({
@@ -321,7 +321,7 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
       ],
     });
     plan.todos.edit('t1', { status: 'completed' });
-    localStorage.setItem('planloop-demo:tour', JSON.stringify({ task: 'Show me the docs', status: 'stopped' }));
+    sessionStorage.setItem('planloop-demo:tour', 'stopped');
   });
   await page.evaluate(() => window.__demo!.plan.flush());
   await open(page, '/?read=3000&resume=0');
@@ -338,7 +338,7 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
   await expect(panel.locator('.summary')).toHaveText('I will show you the docs.');
   await expect(panel.locator('.meta')).toHaveText('1 of 3 done');
   expect(await todoStatuses(page)).toEqual(['t1:completed', 't2:pending', 't3:pending']);
-  expect(await page.evaluate(() => JSON.parse(localStorage.getItem('planloop-demo:tour') ?? 'null')?.task)).toBe('Show me the docs');
+  expect(await page.evaluate(() => window.__demo!.plan.task)).toBe('Show me the docs');
   await page.getByRole('button', { name: 'Continue the tour' }).click();
   await expect(page.locator('#narration-text')).toHaveText('Four steps get a team going: a workspace, invites, calendars and a first rotation.');
   await page.getByRole('button', { name: 'Stop' }).click();

@@ -7,7 +7,26 @@ import { test as base, expect, type Page, type TestInfo } from '@playwright/test
  * import { test, expect } from './fixtures.js';
  * test('renders', async ({ page }) => { await page.goto('/'); });
  */
-export const test = base.extend<{ pageErrors: string[] }>({
+export const test = base.extend<{ pageErrors: string[]; demoHooks: boolean; demoEntry: void }>({
+  /** Whether the demo runs with its test hooks (default); `test.use({ demoHooks: false })` loads it as a visitor does. */
+  demoHooks: [true, { option: true }],
+  /**
+   * The demo's test hooks: every page of the context that loads the demo's entry (`/main.ts`) gets
+   * demo/fixtures/demo-hooks.ts instead, which starts the same app and adds `window.__demo` and
+   * `?hold=1` from outside (the app itself has no test code).
+   */
+  demoEntry: [
+    async ({ context, baseURL, demoHooks }, use) => {
+      if (!demoHooks) return use();
+      const entry = new URL('/main.ts', baseURL);
+      await context.route(
+        (url) => url.origin === entry.origin && url.pathname === entry.pathname,
+        (route) => route.fulfill({ contentType: 'text/javascript', body: "import '/fixtures/demo-hooks.ts';\n" }),
+      );
+      await use();
+    },
+    { auto: true },
+  ],
   pageErrors: [
     async ({ page }, use) => {
       const errors: string[] = [];

@@ -2,7 +2,7 @@ import type { Page } from '@playwright/test';
 import { expect, test } from './fixtures.js';
 
 // Issue 20, the page-level attacks (items 3, 4, 6, 7): a hostile page of our own
-// (demo/e2e-hostile-page.html) in real Chromium, and planloop/dom wired as the README shows a host's
+// (demo/fixtures/hostile-page.html) in real Chromium, and planloop/dom wired as the README shows a host's
 // tools. The "model" here is the test: it sends every target an injected instruction would ask
 // for, and the assertions say what must never run, open, download or be read.
 
@@ -10,7 +10,7 @@ type ToolResult = { ok: boolean; reason?: string; message?: string; did?: string
 
 async function open(page: Page): Promise<void> {
   await page.setViewportSize({ width: 1000, height: 700 });
-  await page.goto('/e2e-hostile-page.html');
+  await page.goto('/fixtures/hostile-page.html');
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
 }
 
@@ -142,7 +142,7 @@ test.describe('a click never goes where it must not (item 4)', () => {
     expect(offsite).toEqual([]);
     expect(downloads).toEqual([]);
     expect(popups).toEqual([]);
-    expect(new URL(page.url()).pathname).toBe('/e2e-hostile-page.html');
+    expect(new URL(page.url()).pathname).toBe('/fixtures/hostile-page.html');
   });
 
   test('a form submission asks first, and a no means the form is not sent', async ({ page }) => {
@@ -151,7 +151,7 @@ test.describe('a click never goes where it must not (item 4)', () => {
     const denied = await click(page, send);
     expect(denied).toMatchObject({ ok: false, reason: 'denied' });
     expect(await page.evaluate(() => window.__hostilePage.submits)).toEqual([]);
-    expect(await page.evaluate(() => window.__hostilePage.asked)).toEqual([{ risk: 'irreversible', detail: 'Submit the form "Transfer" on /e2e-hostile-page.html', url: expect.stringMatching(/\/transfer$/) }]);
+    expect(await page.evaluate(() => window.__hostilePage.asked)).toEqual([{ risk: 'irreversible', detail: 'Submit the form "Transfer" on /fixtures/hostile-page.html', url: expect.stringMatching(/\/transfer$/) }]);
     // Without a way to ask, it is refused outright.
     const unasked = await page.evaluate((t) => window.__hostilePage.dom.activate(t, { exclude: '#guide' }), send);
     expect(unasked).toMatchObject({ ok: false, reason: 'needs-approval' });

@@ -1,11 +1,11 @@
 import type { Page } from '@playwright/test';
 import { test, expect } from './fixtures.js';
 
-// The key demo/e2e-storage.ts stores its plan under.
+// The key demo/fixtures/storage.ts stores its plan under.
 const KEY = 'planloop-e2e';
 
 async function openPlan(page: Page, adapter: 'local' | 'idb') {
-  await page.goto(`/e2e-storage.html?adapter=${adapter}`);
+  await page.goto(`/fixtures/storage.html?adapter=${adapter}`);
   await page.waitForFunction(() => window.__plan !== undefined);
   await expect(page.locator('#status')).toHaveText(`ready (${adapter})`);
 }

@@ -15,7 +15,7 @@ test.use({
 const CALL = `/@fs${resolve('src/llm/call.ts')}`;
 
 test('a stalled model call ends at its timeout in each of 20 runs with forced collections', async ({ page }) => {
-  await page.goto('/e2e-storage.html?adapter=none');
+  await page.goto('/fixtures/storage.html?adapter=none');
   const outcomes = await page.evaluate(async (source) => {
     const { callModel } = await import(source);
     const gc = (globalThis as { gc?: () => void }).gc;

@@ -5,7 +5,8 @@
 //   to tick off (the stall nudge, which counts todos done, is off: it would only nag);
 // - write-todos: no-plan plus a write_todos tool whose list (planloop/interop's createWriteTodos on
 //   a scratch plan) is shown in the system prompt every turn, as LangChain's todo middleware does.
-import { Plan, TURN_INSTRUCTIONS, runWebAgent, type LLMProvider, type LoopTool, type RunResult, type RunWebAgentOptions } from '../src/index.js';
+import { Plan, runWebAgent, type LLMProvider, type LoopTool, type RunResult, type RunWebAgentOptions } from '../src/index.js';
+import { TURN_INSTRUCTIONS } from '../src/loop/index.js';
 import { createWriteTodos } from '../src/interop/index.js';
 import type { SitePage } from './task.js';
 

@@ -79,7 +79,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     let baseURL = options.baseURL;
     let makeLLM = options.llm;
     if (!makeLLM && options.model === OFFLINE_DEMO) {
-      const [{ createOfflineModel }, { createPace }] = await Promise.all([import('../demo/offline-model.js'), import('../demo/pace.js')]);
+      const [{ createOfflineModel }, { createPace }] = await Promise.all([import('../demo/offline-model/offline-model.js'), import('../demo/pace.js')]);
       makeLLM = () => createOfflineModel({ pace: () => createPace(true, new URLSearchParams()) });
     }
     if (makeLLM) baseURL = 'in-process';

@@ -5,7 +5,9 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 CHROMIUM_PATH="$(bash scripts/ensure-browser.sh)"
 export CHROMIUM_PATH
-# e2e/built-package.spec.ts runs the published build (dist/), so build it fresh (a few seconds).
+# e2e/built-package.spec.ts and e2e/example-minimal.spec.ts run the published build (dist/, and
+# the example type-checks against dist/types/), so build both fresh (what `npm run build` does).
 npx --no-install vite build --logLevel warn
+npx --no-install tsc -p tsconfig.build.json
 echo "e2e: Chromium at $CHROMIUM_PATH"
 exec npx --no-install playwright test "$@"

@@ -10,7 +10,10 @@ repeats="${STRESS_REPEATS:-5}"
 workers="${STRESS_WORKERS:-$(nproc)}"
 CHROMIUM_PATH="$(bash scripts/ensure-browser.sh)" || exit 1
 export CHROMIUM_PATH
+# The same build as scripts/e2e.sh: dist/ and its declarations (the minimal example type-checks
+# against dist/types, and vite build empties dist/).
 npx --no-install vite build --logLevel warn
+npx --no-install tsc -p tsconfig.build.json
 
 # Busy workers: each spins a core until the run ends.
 busy=()

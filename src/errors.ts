@@ -3,6 +3,11 @@
  * hosts can branch on `error.code` instead of parsing messages. Messages say what failed, on what,
  * and how to fix it. (Set-up mistakes such as `createLLMRouter` without a `default` throw a plain
  * `TypeError`.)
+ *
+ * Why one file of ~600 lines: it is the catalogue of planloop's errors, read as one by a host that
+ * branches on them: the codes, one constructor shape, and the cross-realm brand every class shares
+ * (`isPlanloopError`, `isInstance`). About a fifth of it is the 0.1 constructor shapes, kept as
+ * deprecated overloads until 0.3.0; it shrinks when they go.
  */
 
 /** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */
@@ -64,30 +69,90 @@ export type PlanloopErrorCode =
   /** The model (or its provider's safety system) declined to answer: see {@link RefusalError}. */
   | 'model_refused';
 
-/** Options shared by every planloop error. */
+/** Options shared by every planloop error: the error that caused it. */
 export interface PlanloopErrorOptions {
   cause?: unknown;
 }
 
+/** The brand every planloop error carries, shared across realms (iframes, workers, vm contexts). */
+const ERROR_BRAND: unique symbol = Symbol.for('planloop.error') as never;
+
+/** What {@link PlanloopError.isInstance} reads on a class: its own cross-realm brand. */
+interface BrandedClass {
+  readonly brand?: symbol;
+}
+
+/** Marks `error` with the brand of `target` and of each planloop class it extends. */
+function brandError(error: object, target: Function): void {
+  for (let current: unknown = target; typeof current === 'function' && current !== Error; current = Object.getPrototypeOf(current)) {
+    const own = Object.prototype.hasOwnProperty.call(current, 'brand') ? (current as BrandedClass).brand : undefined;
+    if (own && !Object.prototype.hasOwnProperty.call(error, own)) Object.defineProperty(error, own, { value: true });
+  }
+}
+
 /**
- * Base class of every error planloop throws.
+ * Whether `value` is a planloop error (of `code`, when given). Works across realms: an error
+ * thrown by planloop in an iframe, a worker or another copy of the package is recognised, where
+ * `instanceof` is not (it reads a `Symbol.for('planloop.error')` brand, not the prototype).
+ *
+ * @example
+ * ```ts
+ * try { await plan.makeTodos({ task }); }
+ * catch (error) { if (!isPlanloopError(error, 'aborted')) throw error; }
+ * ```
+ */
+export function isPlanloopError<C extends PlanloopErrorCode = PlanloopErrorCode>(value: unknown, code?: C): value is PlanloopError & { readonly code: C } {
+  if (typeof value !== 'object' || value === null || (value as Record<symbol, unknown>)[ERROR_BRAND] !== true) return false;
+  return code === undefined || (value as { code?: unknown }).code === code;
+}
+
+/**
+ * Base class of every error planloop throws. Every planloop error is built the same way:
+ * `new XError(code, message, options)`, with `cause` and the class's details in `options`; a
+ * class that can word its message itself takes `undefined` for it. Check one with
+ * {@link isPlanloopError} or `XError.isInstance(error)` (both work across realms), or `instanceof`.
  *
  * @example
  * ```ts
  * try { plan.todos.create({ intent: 'narrate', description: '' }); }
  * catch (error) {
- *   if (error instanceof PlanloopError && error.code === 'invalid_input') console.warn(error.message);
+ *   if (isPlanloopError(error, 'invalid_input')) console.warn(error.message);
  * }
  * ```
  */
 export class PlanloopError extends Error {
+  /** This class's cross-realm brand: set on every instance of it and of its subclasses. */
+  protected static readonly brand: symbol = ERROR_BRAND;
+
   readonly code: PlanloopErrorCode;
 
   constructor(code: PlanloopErrorCode, message: string, options: PlanloopErrorOptions = {}) {
     super(message, options.cause === undefined ? undefined : { cause: options.cause });
     this.name = new.target.name;
     this.code = code;
+    brandError(this, new.target);
   }
+
+  /**
+   * Whether `value` is an instance of this class (or a subclass), also when it comes from another
+   * realm or another copy of planloop: `ProviderError.isInstance(error)`.
+   *
+   * @example
+   * ```ts
+   * declare const error: unknown;
+ * declare function retryLater(afterMs: number | undefined): void;
+ * if (ProviderError.isInstance(error) && error.retryable) retryLater(error.retryAfterMs);
+   * ```
+   */
+  static isInstance<T extends abstract new (...args: never[]) => PlanloopError>(this: T, value: unknown): value is InstanceType<T> {
+    const brand = (this as unknown as BrandedClass).brand ?? ERROR_BRAND;
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+  }
+}
+
+/** The brand of the planloop error class called `name`, the same in every realm. */
+function brandOf(name: string): symbol {
+  return Symbol.for(`planloop.error.${name}`);
 }
 
 /** One problem found by validation: a path such as `todos[2].status` and what is wrong there. */
@@ -96,22 +161,44 @@ export interface ValidationIssue {
   message: string;
 }
 
+/** What a {@link ValidationError} is built from. */
+export interface ValidationErrorOptions extends PlanloopErrorOptions {
+  /** Every problem found, with its path. Default `[]`. */
+  issues?: readonly ValidationIssue[] | undefined;
+}
+
 /**
  * Input failed validation. `issues` lists every problem with its path (`[2].description`).
  *
  * @example
  * ```ts
  * try { plan.todos.createMany([{ intent: 'narrate', description: 'ok' }, { intent: '', description: 'x' }]); }
- * catch (error) { if (error instanceof ValidationError) console.log(error.issues[0]?.path); } // "[1].intent"
+ * catch (error) { if (ValidationError.isInstance(error)) console.log(error.issues[0]?.path); } // "[1].intent"
  * ```
  */
 export class ValidationError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('ValidationError');
+
   readonly issues: readonly ValidationIssue[];
 
-  constructor(message: string, issues: readonly ValidationIssue[], options: PlanloopErrorOptions = {}) {
-    super('invalid_input', message, options);
-    this.issues = issues;
+  constructor(code: 'invalid_input', message: string, options?: ValidationErrorOptions);
+  /** @deprecated since 0.2.0, use `new ValidationError('invalid_input', message, { issues, cause })`; removed in 0.3.0 */
+  constructor(message: string, issues: readonly ValidationIssue[], options?: PlanloopErrorOptions);
+  constructor(...args: [string, unknown, object?]) {
+    const [code, message, options] = args[0] === 'invalid_input' && typeof args[1] === 'string'
+      ? (args as [string, string, ValidationErrorOptions?])
+      : ['invalid_input', args[0], { ...(args[2] as PlanloopErrorOptions | undefined), issues: args[1] as readonly ValidationIssue[] }];
+    super(code as 'invalid_input', message, options);
+    this.issues = options?.issues ?? [];
   }
+}
+
+/** What a {@link PlannerOutputError}, an {@link EnvelopeError} or an {@link EditError} is built from. */
+export interface ModelOutputErrorOptions extends PlanloopErrorOptions {
+  /** The model's text. Default `''`. */
+  raw?: string | undefined;
+  /** What was wrong with it, with paths. Default `[]`. */
+  issues?: readonly ValidationIssue[] | undefined;
 }
 
 /**
@@ -121,22 +208,23 @@ export class ValidationError extends PlanloopError {
  * @example
  * ```ts
  * try { await plan.makeTodos({ task: 'Tour pricing' }); }
- * catch (error) { if (error instanceof PlannerOutputError) console.log(error.code, error.raw); }
+ * catch (error) { if (PlannerOutputError.isInstance(error)) console.log(error.code, error.raw); }
  * ```
  */
 export class PlannerOutputError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('PlannerOutputError');
+
   readonly raw: string;
   readonly issues: readonly ValidationIssue[];
 
-  constructor(
-    code: 'planner_output_invalid' | 'planner_output_truncated',
-    message: string,
-    details: { raw: string; issues?: readonly ValidationIssue[] },
-    options: PlanloopErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.raw = details.raw;
-    this.issues = details.issues ?? [];
+  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options?: ModelOutputErrorOptions);
+  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
+  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
+  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options: ModelOutputErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
+    const all = { ...legacy, ...options };
+    super(code, message, all);
+    this.raw = all.raw ?? '';
+    this.issues = all.issues ?? [];
   }
 }
 
@@ -146,36 +234,58 @@ export class PlannerOutputError extends PlanloopError {
  *
  * @example
  * ```ts
+ * declare const text: string; // the model's reply
  * const result = safeParseTurnEnvelope(text);
  * if (!result.success) messages.push({ role: 'user', content: result.error.message });
  * ```
  */
 export class EnvelopeError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('EnvelopeError');
+
   readonly raw: string;
   readonly issues: readonly ValidationIssue[];
 
-  constructor(
-    code: 'envelope_invalid' | 'envelope_insert_forbidden',
-    message: string,
-    details: { raw?: string; issues?: readonly ValidationIssue[] } = {},
-    options: PlanloopErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.raw = details.raw ?? '';
-    this.issues = details.issues ?? [];
+  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options?: ModelOutputErrorOptions);
+  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
+  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
+  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options: ModelOutputErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
+    const all = { ...legacy, ...options };
+    super(code, message, all);
+    this.raw = all.raw ?? '';
+    this.issues = all.issues ?? [];
   }
 }
 
+/** What a {@link ProviderError} is built from. */
+export interface ProviderErrorOptions extends PlanloopErrorOptions {
+  /** The provider's `name`. */
+  provider: string;
+  /** The HTTP status, when there was one. */
+  status?: number | undefined;
+  /** An excerpt of the response body. */
+  body?: string | undefined;
+  /** Whether trying again can help (429 and 5xx, network errors). */
+  retryable: boolean;
+  /** Milliseconds the server asked us to wait (from `Retry-After`), when it said. */
+  retryAfterMs?: number | undefined;
+}
+
 /**
- * A model provider failed. `status` is the HTTP status when there was one, `body` an excerpt of
- * the response, and `retryable` says whether trying again can help (429 and 5xx, network errors).
+ * A model provider failed (code `provider_error`, or `provider_unavailable` when the platform
+ * lacks what the provider needs). `status` is the HTTP status when there was one, `body` an
+ * excerpt of the response, and `retryable` says whether trying again can help (429 and 5xx,
+ * network errors).
  *
  * @example
  * ```ts
- * catch (error) { if (error instanceof ProviderError && error.retryable) scheduleRetry(error.retryAfterMs); }
+ * declare function scheduleRetry(afterMs: number | undefined): void;
+ * try { await provider.generate(request); }
+ * catch (error) { if (ProviderError.isInstance(error) && error.retryable) scheduleRetry(error.retryAfterMs); }
  * ```
  */
 export class ProviderError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('ProviderError');
+
   readonly status: number | undefined;
   readonly body: string | undefined;
   readonly retryable: boolean;
@@ -183,18 +293,45 @@ export class ProviderError extends PlanloopError {
   readonly retryAfterMs: number | undefined;
   readonly provider: string;
 
+  constructor(code: 'provider_error' | 'provider_unavailable', message: string, options: ProviderErrorOptions);
+  /** @deprecated since 0.2.0, use `new ProviderError(code, message, { provider, retryable, status, cause, ... })`; removed in 0.3.0 */
   constructor(
     message: string,
     details: { provider: string; status?: number; body?: string; retryable: boolean; retryAfterMs?: number },
-    options: PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' } = {},
-  ) {
-    super(options.code ?? 'provider_error', message, options);
-    this.provider = details.provider;
-    this.status = details.status;
-    this.body = details.body;
-    this.retryable = details.retryable;
-    this.retryAfterMs = details.retryAfterMs;
+    options?: PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' },
+  );
+  constructor(...args: [string, unknown, object?]) {
+    const [code, message, options] =
+      typeof args[1] === 'string'
+        ? (args as unknown as ['provider_error' | 'provider_unavailable', string, ProviderErrorOptions])
+        : legacyProviderArgs(args[0], args[1] as ProviderErrorOptions, args[2] as (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined);
+    super(code, message, options);
+    this.provider = options.provider;
+    this.status = options.status;
+    this.body = options.body;
+    this.retryable = options.retryable;
+    this.retryAfterMs = options.retryAfterMs;
   }
+}
+
+/** The arguments of 0.1's `new ProviderError(message, details, { code, cause })`, in today's order. */
+function legacyProviderArgs(
+  message: string,
+  details: ProviderErrorOptions,
+  options: (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined,
+): ['provider_error' | 'provider_unavailable', string, ProviderErrorOptions] {
+  const { code, ...rest } = options ?? {};
+  return [code ?? 'provider_error', message, { ...details, ...rest }];
+}
+
+/** What a {@link RefusalError} is built from. */
+export interface RefusalErrorOptions extends PlanloopErrorOptions {
+  /** The model's words declining (or the API's explanation); `''` when it gave none. */
+  refusal: string;
+  /** Any text the model wrote before it stopped. Default `''`. */
+  text?: string | undefined;
+  /** The provider's `name`, when it has one. */
+  provider?: string | undefined;
 }
 
 /**
@@ -204,15 +341,17 @@ export class ProviderError extends PlanloopError {
  * own explanation when the model wrote none; `''` when there is neither). Nothing was changed.
  * Asking the same again rarely helps, so nothing retries it. `editWithInstruction` reports the
  * same as its own `EditError` `edit_refused` (words in `raw`, this error as `cause`):
- * {@link refusalOf} reads both.
+ * {@link refusalOf} reads both. Built with `message` `undefined`, it words its message itself.
  *
  * @example
  * ```ts
  * try { await plan.makeTodos({ task }); }
- * catch (error) { if (error instanceof RefusalError) guide.say(`The model declined: ${error.refusal}`); }
+ * catch (error) { if (RefusalError.isInstance(error)) console.log(`The model declined: ${error.refusal}`); }
  * ```
  */
 export class RefusalError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('RefusalError');
+
   /** The model's words declining (or the API's explanation); `''` when it gave none. */
   readonly refusal: string;
   /** Any text the model wrote before it stopped. */
@@ -220,35 +359,49 @@ export class RefusalError extends PlanloopError {
   /** The provider's `name`, when it has one. */
   readonly provider: string | undefined;
 
-  constructor(details: { refusal: string; text?: string; provider?: string | undefined }, options: PlanloopErrorOptions = {}) {
-    const who = details.provider ? `The model (${details.provider})` : 'The model';
-    const words = details.refusal.trim();
-    super('model_refused', `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`, options);
-    this.refusal = details.refusal;
-    this.text = details.text ?? '';
-    this.provider = details.provider;
+  constructor(code: 'model_refused', message: string | undefined, options: RefusalErrorOptions);
+  /** @deprecated since 0.2.0, use `new RefusalError('model_refused', undefined, { refusal, text, provider, cause })`; removed in 0.3.0 */
+  constructor(details: { refusal: string; text?: string; provider?: string | undefined }, options?: PlanloopErrorOptions);
+  constructor(...args: [unknown, unknown?, object?]) {
+    const options: RefusalErrorOptions =
+      args[0] === 'model_refused' ? (args[2] as RefusalErrorOptions) : { ...(args[1] as PlanloopErrorOptions | undefined), ...(args[0] as RefusalErrorOptions) };
+    const given = args[0] === 'model_refused' ? (args[1] as string | undefined) : undefined;
+    const who = options.provider ? `The model (${options.provider})` : 'The model';
+    const words = options.refusal.trim();
+    super(
+      'model_refused',
+      given ?? `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`,
+      options,
+    );
+    this.refusal = options.refusal;
+    this.text = options.text ?? '';
+    this.provider = options.provider;
   }
 }
 
 /**
  * The model's words when `error` says the model declined (a {@link RefusalError}, or an edit's
  * `EditError` with code `edit_refused`), else `undefined`: one check for a guide that says "the
- * model declined" instead of showing an error.
+ * model declined" instead of showing an error. Works across realms.
  *
  * @example
  * ```ts
- * const words = refusalOf(error);
- * if (words !== undefined) guide.say(`The model declined${words ? `: ${words}` : '.'}`);
+ * try { await plan.makeTodos({ task }); }
+ * catch (error) {
+ *   const words = refusalOf(error);
+ *   if (words !== undefined) console.log(`The model declined${words ? `: ${words}` : '.'}`);
+ * }
  * ```
  */
 export function refusalOf(error: unknown): string | undefined {
-  if (error instanceof RefusalError) return error.refusal;
-  if (error instanceof EditError && error.code === 'edit_refused') return error.raw;
+  if (RefusalError.isInstance(error)) return error.refusal;
+  if (EditError.isInstance(error) && error.code === 'edit_refused') return error.raw;
   return undefined;
 }
 
 /**
  * The operation was aborted (code `aborted`) or timed out (code `timeout`). Nothing was changed.
+ * Built with `message` `undefined`, it says "The operation was aborted." (or "timed out.").
  *
  * @example
  * ```ts
@@ -259,9 +412,28 @@ export function refusalOf(error: unknown): string | undefined {
  * ```
  */
 export class AbortError extends PlanloopError {
-  constructor(message = 'The operation was aborted.', options: PlanloopErrorOptions & { code?: 'aborted' | 'timeout' } = {}) {
-    super(options.code ?? 'aborted', message, options);
+  protected static override readonly brand: symbol = brandOf('AbortError');
+
+  constructor(code: 'aborted' | 'timeout', message?: string | undefined, options?: PlanloopErrorOptions);
+  /** @deprecated since 0.2.0, use `new AbortError(code, message, { cause })`; removed in 0.3.0 */
+  constructor(message?: string, options?: PlanloopErrorOptions & { code?: 'aborted' | 'timeout' });
+  constructor(...args: [unknown?, unknown?, object?]) {
+    const current = args[0] === 'aborted' || args[0] === 'timeout';
+    const code = current ? (args[0] as 'aborted' | 'timeout') : ((args[1] as { code?: 'aborted' | 'timeout' } | undefined)?.code ?? 'aborted');
+    const message = (current ? args[1] : args[0]) as string | undefined;
+    const options = (current ? args[2] : args[1]) as PlanloopErrorOptions | undefined;
+    super(code, message ?? (code === 'timeout' ? 'The operation timed out.' : 'The operation was aborted.'), options);
   }
+}
+
+/** What a {@link ConflictError} is built from. */
+export interface ConflictErrorOptions extends PlanloopErrorOptions {
+  /** The document's id. */
+  id: string;
+  /** Where the two versions overlapped, when a merge was tried. Default `[]`. */
+  conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> | undefined;
+  /** The model's version, which was not stored. */
+  proposed?: { title: string; content: string } | undefined;
 }
 
 /**
@@ -269,31 +441,47 @@ export class AbortError extends PlanloopError {
  *
  * @example
  * ```ts
- * catch (error) { if (error instanceof ConflictError) reloadEditor(error.id); }
+ * declare function reloadEditor(id: string): void;
+ * try { plan.markdown.edit('m1', { content: 'New text' }); }
+ * catch (error) { if (ConflictError.isInstance(error)) reloadEditor(error.id); }
  * ```
  */
 export class ConflictError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('ConflictError');
+
   readonly id: string;
   /** Where the two versions overlapped, when a merge was tried (`line` is 1-based in the current text). */
   readonly conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>;
   /** The model's version, which was not stored: to show the user, or to apply by hand. */
   readonly proposed: { readonly title: string; readonly content: string } | undefined;
 
-  constructor(
-    id: string,
-    message: string,
-    conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> = [],
-    proposed?: { title: string; content: string },
-  ) {
-    super('edit_conflict', message);
-    this.id = id;
-    this.conflicts = conflicts;
-    this.proposed = proposed;
+  constructor(code: 'edit_conflict', message: string, options: ConflictErrorOptions);
+  /** @deprecated since 0.2.0, use `new ConflictError('edit_conflict', message, { id, conflicts, proposed })`; removed in 0.3.0 */
+  constructor(id: string, message: string, conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>, proposed?: { title: string; content: string });
+  constructor(...args: [string, string, unknown?, unknown?]) {
+    const options: ConflictErrorOptions =
+      args[0] === 'edit_conflict' && typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2])
+        ? (args[2] as ConflictErrorOptions)
+        : {
+            id: args[0],
+            conflicts: args[2] as ConflictErrorOptions['conflicts'],
+            proposed: args[3] as ConflictErrorOptions['proposed'],
+          };
+    super('edit_conflict', args[1], options);
+    this.id = options.id;
+    this.conflicts = options.conflicts ?? [];
+    this.proposed = options.proposed;
   }
 }
 
 /** The codes of {@link EditError}. */
 export type EditErrorCode = 'edit_refused' | 'edit_empty' | 'edit_truncated' | 'edit_invalid' | 'edit_anchor_missing' | 'edit_anchor_ambiguous';
+
+/** What an {@link EditError} is built from. */
+export interface EditErrorOptions extends ModelOutputErrorOptions {
+  /** The provider's `name`, when it has one. */
+  provider?: string | undefined;
+}
 
 /**
  * The model's answer to an edit instruction was unusable, after retries; the document is unchanged.
@@ -302,26 +490,27 @@ export type EditErrorCode = 'edit_refused' | 'edit_empty' | 'edit_truncated' | '
  * @example
  * ```ts
  * try { await plan.markdown.editWithInstruction('m1', 'Shorten the intro.'); }
- * catch (error) { if (error instanceof EditError && error.code === 'edit_refused') showRefusal(error.raw); }
+ * catch (error) { if (EditError.isInstance(error) && error.code === 'edit_refused') console.log(error.raw); }
  * ```
  */
 export class EditError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('EditError');
+
   declare readonly code: EditErrorCode;
   readonly raw: string;
   readonly issues: readonly ValidationIssue[];
   /** The provider's `name`, when it has one. */
   readonly provider: string | undefined;
 
-  constructor(
-    code: EditErrorCode,
-    message: string,
-    details: { raw: string; issues?: readonly ValidationIssue[]; provider?: string | undefined },
-    options: PlanloopErrorOptions = {},
-  ) {
-    super(code, message, options);
-    this.raw = details.raw;
-    this.issues = details.issues ?? [];
-    this.provider = details.provider;
+  constructor(code: EditErrorCode, message: string, options?: EditErrorOptions);
+  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, provider, cause })`; removed in 0.3.0 */
+  constructor(code: EditErrorCode, message: string, details: EditErrorOptions, options: PlanloopErrorOptions);
+  constructor(code: EditErrorCode, message: string, options: EditErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
+    const all = { ...legacy, ...options };
+    super(code, message, all);
+    this.raw = all.raw ?? '';
+    this.issues = all.issues ?? [];
+    this.provider = all.provider;
   }
 }
 
@@ -339,31 +528,48 @@ export class EditError extends PlanloopError {
  */
 export type StorageErrorReason = 'blocked' | 'quota' | 'unavailable' | 'corrupt' | 'backup_failed' | 'conflict';
 
+/** What a {@link StorageError} is built from. */
+export interface StorageErrorOptions extends PlanloopErrorOptions {
+  /** What failed: loading or saving. */
+  operation: 'load' | 'save';
+  /** Unusable stored data, kept so that nothing is lost. */
+  raw?: unknown;
+  /** Why it failed, when the adapter knows. */
+  reason?: StorageErrorReason | undefined;
+}
+
 /**
  * Loading or saving a snapshot failed. `raw` keeps unusable stored data so that nothing is lost;
- * `reason` says why, when the adapter knows.
+ * `reason` says why, when the adapter knows. An adapter that refuses a write it has not merged
+ * throws one with `reason: 'conflict'`.
  *
  * @example
  * ```ts
+ * throw new StorageError('storage_error', 'The stored plan changed in another tab.', { operation: 'save', reason: 'conflict' });
+ * // and where the plan reports it:
  * plan.on('storage-error', ({ error }) => console.warn(error.operation, error.reason, error.message));
  * ```
  */
 export class StorageError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('StorageError');
+
   readonly operation: 'load' | 'save';
   readonly raw: unknown;
   /** Why it failed, when known; `undefined` for failures the adapter cannot classify. */
   readonly reason: StorageErrorReason | undefined;
 
-  constructor(
-    operation: 'load' | 'save',
-    message: string,
-    details: { raw?: unknown; reason?: StorageErrorReason } = {},
-    options: PlanloopErrorOptions = {},
-  ) {
-    super('storage_error', message, options);
-    this.operation = operation;
-    this.raw = details.raw;
-    this.reason = details.reason;
+  constructor(code: 'storage_error', message: string, options: StorageErrorOptions);
+  /** @deprecated since 0.2.0, use `new StorageError('storage_error', message, { operation, raw, reason, cause })`; removed in 0.3.0 */
+  constructor(operation: 'load' | 'save', message: string, details?: { raw?: unknown; reason?: StorageErrorReason }, options?: PlanloopErrorOptions);
+  constructor(...args: [string, string, object?, object?]) {
+    const options: StorageErrorOptions =
+      args[0] === 'storage_error'
+        ? (args[2] as StorageErrorOptions)
+        : { ...(args[3] as PlanloopErrorOptions | undefined), ...(args[2] as object | undefined), operation: args[0] as 'load' | 'save' };
+    super('storage_error', args[1], options);
+    this.operation = options.operation;
+    this.raw = options.raw;
+    this.reason = options.reason;
   }
 }
 
@@ -372,65 +578,14 @@ export class StorageError extends PlanloopError {
  *
  * @example
  * ```ts
- * throw asStorageError('save', caught);
+ * try { localStorage.setItem('plan', '{}'); }
+ * catch (caught) { throw asStorageError('save', caught); }
  * ```
  */
 export function asStorageError(operation: 'load' | 'save', error: unknown): StorageError {
-  if (error instanceof StorageError) return error;
+  if (StorageError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new StorageError(operation, `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${message}`, {}, { cause: error });
-}
-
-/** Throws an {@link AbortError} when `signal` is aborted (keeping a timeout's `timeout` code). */
-export function throwIfAborted(signal: AbortSignal | undefined): void {
-  if (signal?.aborted) throw toAbortError(signal.reason);
-}
-
-/**
- * Turns whatever an aborted signal carries into an {@link AbortError}.
- *
- * @example
- * ```ts
- * signal.addEventListener('abort', () => reject(toAbortError(signal.reason)));
- * ```
- */
-export function toAbortError(reason: unknown): AbortError {
-  if (reason instanceof AbortError) return reason;
-  if (reason instanceof Error && reason.name === 'TimeoutError') {
-    return new AbortError('The operation timed out.', { code: 'timeout', cause: reason });
-  }
-  return new AbortError('The operation was aborted.', { cause: reason });
-}
-
-/**
- * Settles with `promise`, or rejects with an {@link AbortError} as soon as `signal` aborts, even
- * if the promise never settles (a stalled stream, a host callback waiting on the user).
- *
- * @example
- * ```ts
- * const next = await untilAborted(iterator.next(), signal);
- * ```
- */
-export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(toAbortError(signal.reason));
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(toAbortError(signal.reason));
-    signal.addEventListener('abort', onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener('abort', onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener('abort', onAbort);
-        reject(error);
-      },
-    );
-  });
+  return new StorageError('storage_error', `${operation === 'load' ? 'Loading' : 'Saving'} the plan failed: ${message}`, { operation, cause: error });
 }
 
 /** Renders a zod-style path (`['todos', 2, 'status']`) as `todos[2].status`. */
@@ -449,7 +604,8 @@ export function formatPath(path: readonly PropertyKey[]): string {
  *
  * @example
  * ```ts
- * try { listener(payload); } catch (error) { reportError(error); }
+ * declare const listener: (payload: unknown) => void;
+ * try { listener({ state: plan.state }); } catch (error) { reportError(error); }
  * ```
  */
 export function reportError(error: unknown): void {

@@ -1,5 +1,5 @@
 import type { MarkdownChangeEvent } from './artifacts/markdown.js';
-import type { TodosChangeEvent } from './artifacts/todos.js';
+import type { TodoSeed, TodosChangeEvent } from './artifacts/todos.js';
 import type { AdjustResult } from './envelope/apply.js';
 import type { TodoAdjust, TurnAction, TurnEnvelope } from './envelope/schema.js';
 import type { PlanloopError, StorageError } from './errors.js';
@@ -12,8 +12,30 @@ export type { AdjustResult } from './envelope/apply.js';
 
 /** The result of `makeTodos`: a one-sentence summary in the user's language and the ordered todos. */
 export interface TaskPlan {
+  /** The one-sentence summary (which becomes `plan.summary`; the model writes it as `task_summary`). */
+  summary: string;
+  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
   task_summary: string;
   todos: TodoItem[];
+}
+
+/**
+ * What `plan.setTaskPlan` takes: a summary, todos (ids assigned when missing, statuses `pending`
+ * unless given) and optionally the task they are for. `summary` wins over `task_summary`.
+ *
+ * @example
+ * ```ts
+ * plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }], task: 'Show me the prices' });
+ * ```
+ */
+export interface TaskPlanInput {
+  /** The one-sentence summary. Default `''`. */
+  summary?: string | undefined;
+  /** @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
+  task_summary?: string | undefined;
+  todos: readonly TodoSeed[];
+  /** The task the plan is for. Default `''`. */
+  task?: string | undefined;
 }
 
 /** Where a `plan-update` came from. */
@@ -47,7 +69,14 @@ export interface PlanEventMap {
   /** A markdown document changed. */
   'markdown-change': MarkdownChangeEvent;
   /** Stored data was loaded (or there was none). */
-  'plan-hydrate': { readonly todos: TodoItem[]; readonly markdownCount: number; readonly restored: boolean };
+  'plan-hydrate': {
+    readonly todos: TodoItem[];
+    /** How many markdown documents the plan holds now. */
+    readonly docCount: number;
+    /** @deprecated since 0.2.0, use `docCount`; removed in 0.3.0 */
+    readonly markdownCount: number;
+    readonly restored: boolean;
+  };
   /** makeTodos produced a new plan. */
   'plan-create': { readonly plan: TaskPlan };
   /** The streamed task summary grew. `text` is everything so far. */

@@ -75,6 +75,7 @@ export function readText(value: unknown, path: string, issues: ValidationIssue[]
  *
  * @example
  * ```ts
+ * const issues: ValidationIssue[] = [];
  * readPositiveInt(2, 'expected_turn', issues); // 2
  * readPositiveInt(1.5, 'expected_turn', issues); // issues: must be an integer, not the fraction 1.5
  * ```
@@ -90,6 +91,7 @@ export function readPositiveInt(value: unknown, path: string, issues: Validation
  *
  * @example
  * ```ts
+ * const issues: ValidationIssue[] = [];
  * readCount(12, 'lastIds.todos', issues); // 12
  * ```
  */
@@ -104,6 +106,7 @@ export function readCount(value: unknown, path: string, issues: ValidationIssue[
  *
  * @example
  * ```ts
+ * const issues: ValidationIssue[] = [];
  * readOneOf('done', ['pending', 'completed'], 'status', issues); // issues: status must be one of pending, completed
  * ```
  */
@@ -117,7 +120,8 @@ export function readOneOf<T extends string>(value: unknown, allowed: readonly T[
  *
  * @example
  * ```ts
- * const record = readRecord(input, 'todo_adjust', issues);
+ * const issues: ValidationIssue[] = [];
+ * const record = readRecord(JSON.parse('{"remove":["t1"]}'), 'todo_adjust', issues);
  * ```
  */
 export function readRecord(value: unknown, path: string, issues: ValidationIssue[]): Record<string, unknown> | undefined {
@@ -131,6 +135,7 @@ export function readRecord(value: unknown, path: string, issues: ValidationIssue
  *
  * @example
  * ```ts
+ * const issues: ValidationIssue[] = [];
  * readArray(['t1', 't2'], 'remove', issues, (id, at) => readText(id, at, issues)); // ['t1', 't2']
  * ```
  */

@@ -1,10 +1,12 @@
 /**
- * planloop: a planner SDK for in-page LLM agents. The root entry holds what an in-page agent needs
- * (the plan, its turn envelope, the turn loop, models, storage, errors), as an explicit list.
- * The planner and the document editor as pure functions (which `Plan` loads on first use) are
- * on `planloop/planning`; other dialects (plan.md checklists, write_todos, plan-update streams,
- * subagents) on `planloop/interop`, tool-call graphs on `planloop/graph`, the `<plan-panel>` element on
- * `planloop/ui`, test fakes on `planloop/testing`.
+ * planloop: a planner SDK for in-page LLM agents. The root entry holds what most hosts import
+ * (the plan, the turn loop, the turn envelope's parser, models, storage adapters, errors), as an
+ * explicit list. The parts of a hand-written turn loop (the streaming envelope parser, `applyAdjust`,
+ * the turn prompt) are on `planloop/loop`; the stored snapshot's format on `planloop/storage`; the
+ * planner and the document editor as pure functions (which `Plan` loads on first use) on
+ * `planloop/planning`; other dialects (plan.md checklists, write_todos, plan-update streams,
+ * subagents) on `planloop/interop`, tool-call graphs on `planloop/graph`, the page outline on
+ * `planloop/dom`, the `<plan-panel>` element on `planloop/ui`, test fakes on `planloop/testing`.
  */
 
 // The plan: one state, its two artifacts, transactions
@@ -43,6 +45,7 @@ export type {
   PlanEventName,
   SubagentEventMap,
   TaskPlan,
+  TaskPlanInput,
   AdjustResult,
   Observation,
   ReasoningPhase,
@@ -52,6 +55,7 @@ export type {
 export type { Listener, Unsubscribe } from './emitter.js';
 export {
   PlanloopError,
+  isPlanloopError,
   ValidationError,
   PlannerOutputError,
   EnvelopeError,
@@ -64,6 +68,14 @@ export {
   refusalOf,
   type EditErrorCode,
   type PlanloopErrorCode,
+  type PlanloopErrorOptions,
+  type ValidationErrorOptions,
+  type ModelOutputErrorOptions,
+  type ProviderErrorOptions,
+  type RefusalErrorOptions,
+  type ConflictErrorOptions,
+  type EditErrorOptions,
+  type StorageErrorOptions,
   type StorageErrorReason,
   type ValidationIssue,
 } from './errors.js';
@@ -78,14 +90,8 @@ export type { PlanSyncOptions } from './sync/plan-sync.js';
 export type { BroadcastChannelLike } from './sync/plan-channel.js';
 export type { LockManagerLike } from './sync/run-lease.js';
 export type { MergeConflict as SyncConflict, PlanVersion } from './sync/merge-plan-snapshots.js';
-export {
-  parseSnapshot,
-  safeParseSnapshot,
-  SNAPSHOT_VERSION,
-  type PlanSnapshot,
-  type PlanStorageAdapter,
-  type SnapshotParseResult,
-} from './storage/snapshot.js';
+// The snapshot's reader (validateSnapshot, SNAPSHOT_VERSION) is on `planloop/storage`.
+export type { PlanSnapshot, PlanStorageAdapter } from './storage/snapshot-format.js';
 
 // Models
 export {
@@ -131,47 +137,45 @@ export type {
 export type { EditDocumentOptions, EditDocumentResult } from './planning/edit-with-instruction.js';
 export type { MergeResult, MergeConflict } from './planning/merge-text.js';
 
-// The turn envelope
-export {
-  TURN_ENVELOPE_JSON_SCHEMA,
-  ENVELOPE_LIMITS,
-  type TurnEnvelope,
-  type TodoAdjust,
-  type TodoAdjustInput,
-  type TodoReplace,
-  type TurnPlanning,
-  type TurnAction,
-  type NarrateAction,
-  type ToolAction,
-  type AskAction,
-  type TaskFinishAction,
+// The turn envelope: its parser. The parts of a hand-written loop (the streaming parser,
+// validateTodoAdjust, applyAdjust, the JSON schema and limits) are on `planloop/loop`.
+export type {
+  TurnEnvelope,
+  TodoAdjust,
+  TodoAdjustInput,
+  TodoReplace,
+  TurnPlanning,
+  TurnAction,
+  NarrateAction,
+  ToolAction,
+  AskAction,
+  TaskFinishAction,
 } from './envelope/schema.js';
 export {
   parseTurnEnvelope,
   safeParseTurnEnvelope,
   validateTurnEnvelope,
-  parseTodoAdjust,
-  safeParseTodoAdjust,
   type ParseTurnEnvelopeOptions,
   type SafeParseTurnEnvelopeResult,
 } from './envelope/parse.js';
-export { applyAdjust, type ApplyAdjustOptions } from './envelope/apply.js';
-export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser, type NarrateDelta } from './envelope/stream.js';
-
-// The turn loop
-export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './loop/render-plan.js';
-export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './loop/turn-prompt.js';
 export {
-  ACTION_RISKS,
-  DEFAULT_ACTION_POLICY,
-  type ActionRisk,
-  type ActionPolicyOptions,
-  type ApprovalLevel,
-  type ApprovalRequest,
-  type ApprovalAnswer,
-  type ApproveHook,
-  type ConfirmStep,
-  type ConfirmResult,
+  /** @deprecated since 0.2.0, use validateTodoAdjust from planloop/loop; removed in 0.3.0 */
+  parseTodoAdjust,
+  /** @deprecated since 0.2.0, use safeValidateTodoAdjust from planloop/loop; removed in 0.3.0 */
+  safeParseTodoAdjust,
+} from './envelope/todo-adjust.js';
+
+// The turn loop (its parts for a hand-written loop, the turn prompt and the policy's defaults, are on `planloop/loop`)
+export type { TurnToolSpec } from './loop/turn-prompt.js';
+export type {
+  ActionRisk,
+  ActionPolicyOptions,
+  ApprovalLevel,
+  ApprovalRequest,
+  ApprovalAnswer,
+  ApproveHook,
+  ConfirmStep,
+  ConfirmResult,
 } from './loop/action-policy.js';
 export {
   runWebAgent,

@@ -13,6 +13,7 @@ export type { ItemClock, Stamp, SyncMeta, Tombstone } from './sync/clock.js';
  *
  * @example
  * ```ts
+ * declare const value: string; // read from a form
  * TODO_STATUSES.includes(value as TodoStatus); // is it a status?
  * ```
  */
@@ -102,7 +103,7 @@ export type MarkdownChange =
  * @example
  * ```ts
  * plan.on('state-change', ({ state, previous }) => {
- *   if (state.todos !== previous.todos) render(state.todos);
+ *   if (state.todos !== previous.todos) console.log(state.todos.length, 'todos');
  * });
  * ```
  */

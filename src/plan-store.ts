@@ -17,6 +17,7 @@ export type PlanStoreListener = (state: PlanState) => void;
  *
  * @example
  * ```ts
+ * import { useSyncExternalStore } from 'react';
  * const state = useSyncExternalStore(plan.subscribe, plan.getSnapshot);
  * state.todos.map((todo) => todo.description);
  * ```
@@ -40,7 +41,7 @@ interface StateSource {
  *
  * @example
  * ```ts
- * const stop = subscribePlanState(plan, (state) => render(state.todos));
+ * const stop = subscribePlanState(plan, (state) => console.log(state.todos.length, 'todos'));
  * ```
  */
 export function subscribePlanState(source: StateSource, listener: PlanStoreListener): Unsubscribe {

@@ -13,17 +13,18 @@
  * control come as one chunk (`plan/deferred-rooms.ts`), sync as another (`src/sync/`).
  */
 import { editMarkdownDoc, MarkdownArtifact, type EditWithInstructionOptions } from './artifacts/markdown.js';
-import { TodosArtifact, type TodoSeed } from './artifacts/todos.js';
+import { TodosArtifact } from './artifacts/todos.js';
 import type { Listener, Unsubscribe } from './emitter.js';
 import type { AdjustResult, ApplyAdjustOptions } from './envelope/apply.js';
 import type { TodoAdjustInput } from './envelope/schema.js';
 import { AbortError, PlanloopError } from './errors.js';
-import type { PlanEvents, TaskPlan } from './events.js';
+import type { PlanEvents, TaskPlan, TaskPlanInput } from './events.js';
 import { resolveProvider, type LLMProvider, type LLMRole, type LLMSource } from './llm/provider.js';
 import { subscribePlanState, type PlanStore } from './plan-store.js';
 import type { MarkdownDoc, PlanState, PlanStateHost } from './plan-state.js';
 import type { MakeTodosOptions, PlanInput } from './planning/make-todos.js';
 import { PlanCore, type PlanTransaction } from './plan/plan-core.js';
+import { registerPlanEmitter } from './plan/emit-plan-event.js';
 import { PlanPersistence } from './plan/plan-persistence.js';
 import type { RunHandle, RunHolder } from './plan/run-control.js';
 import type { PlanSaveStatus } from './storage/save-queue.js';
@@ -84,9 +85,10 @@ export interface PlanConfig {
  * @example
  * ```ts
  * const plan = new Plan({ llm, agentName: 'Guide', storage: createLocalStorageAdapter() });
+ * const agent: { plan?: Plan } = {};
  * plan.attachTo(agent);          // agent.plan === plan; hydration starts
  * await plan.ready;
- * const { task_summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
+ * const { summary, todos } = await plan.makeTodos({ task: 'Introduce the pricing page' });
  * plan.adjust({ remove: [todos[0].id] });
  * ```
  */
@@ -112,6 +114,7 @@ export class Plan {
     const persistence = new PlanPersistence(core, config.storage, config.sync);
     this.#core = core;
     this.#persistence = persistence;
+    registerPlanEmitter(this, core.events);
     const host: PlanStateHost = {
       get state() {
         return core.state;
@@ -178,7 +181,7 @@ export class Plan {
    * ```ts
    * plan.on('storage-error', async ({ error }) => {
    *   if (error.reason !== 'backup_failed') return;
-   *   download(JSON.stringify(error.raw));  // the host keeps a copy...
+   *   localStorage.setItem('plan-backup', JSON.stringify(error.raw)); // the host keeps a copy...
    *   await plan.discardStoredPlan();       // ...then lets the plan write over it
    * });
    * ```
@@ -204,7 +207,7 @@ export class Plan {
    * @example
    * ```ts
    * const run = await plan.acquireRun({ signal });
-   * try { await myLoop(plan, run.signal); } finally { await run.release(); }
+   * try { await runWebAgent({ plan, task, tools, signal: run.signal }); } finally { await run.release(); }
    * ```
    */
   async acquireRun(options: { takeOver?: boolean | undefined; signal?: AbortSignal | undefined } = {}): Promise<RunHandle> {
@@ -225,7 +228,7 @@ export class Plan {
   /** Stops the plan's run: the one in this tab at once, else asks the tab that holds the run lease to stop (its `run-error` says so). */
   async requestStop(reason?: string): Promise<void> {
     const { run, sync } = this.#core;
-    if (run) run.controller.abort(new AbortError(`The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
+    if (run) run.controller.abort(new AbortError('aborted', `The run was stopped${reason ? `: ${reason}` : ' (plan.requestStop()).'}`));
     else if (!this.#persistence.closed) await sync?.lease.requestStop(reason);
   }
 
@@ -247,15 +250,6 @@ export class Plan {
   /** Subscribes to every event (`listener(name, payload)`): for forwarding and logging. */
   onAny(listener: (name: keyof PlanEvents & string, payload: PlanEvents[keyof PlanEvents]) => void): Unsubscribe {
     return this.#core.events.onAny(listener);
-  }
-
-  /**
-   * Emits a plan event. For integrations built on the plan (the turn loop, dialect adapters,
-   * tool-call graphs) so that one `on()` sees everything a run does. The change events
-   * (`state-change`, `todos-change`, `markdown-change`) come from the plan itself.
-   */
-  emit<K extends keyof PlanEvents & string>(name: K, payload: PlanEvents[K]): void {
-    this.#core.events.emit(name, payload);
   }
 
   /** The provider for `role` (`plan`, `turn`, `edit`), falling back to `default`; throws `no_llm` without one. */
@@ -312,7 +306,7 @@ export class Plan {
    * model's answer; a host with its own planner can call it directly. Throws `ValidationError`
    * (changing nothing) on bad todos.
    */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }): TaskPlan {
+  setTaskPlan(taskPlan: TaskPlanInput): TaskPlan {
     return this.#core.setTaskPlan(taskPlan, 'host');
   }
 
@@ -334,7 +328,9 @@ export class Plan {
    * @example
    * ```ts
    * const turn = plan.transaction();
-   * turn.adjust(envelope.todo_adjust, { inProgress: envelope.turn_planning?.todo_id });
+   * declare const envelope: TurnEnvelope; // the model's turn
+   * declare function act(actions: TurnAction[]): Promise<void>;
+   * turn.adjust(envelope.todo_adjust ?? {}, { inProgress: envelope.turn_planning?.todo_id });
    * await act(envelope.actions).then(() => turn.commit(), () => turn.rollback());
    * ```
    */

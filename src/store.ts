@@ -94,8 +94,10 @@ export class Store<S, M> {
    *
    * @example
    * ```ts
+   * const store = new Store<number, string>(0);
    * const turn = store.begin();
-   * turn.update(applyTurn);
+   * turn.update((n) => ({ state: n + 1, meta: 'turn' }));
+   * declare const failed: boolean; // the turn's actions failed
    * if (failed) turn.rollback(() => 'rollback'); else turn.commit();
    * ```
    */

@@ -66,6 +66,9 @@ function article(expected: string): string {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * const schema = z.array(z.object({ status: z.enum(['pending', 'completed']) }));
+ * const input: unknown = JSON.parse('[{"status":"done"}]');
  * const result = schema.safeParse(input);
  * if (!result.success) console.log(toIssues(result.error.issues, ['todos'], input));
  * ```
@@ -93,14 +96,16 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
 }
 
 /**
- * Parses `input` with `schema` or throws a {@link ValidationError} whose message lists every issue.
+ * Validates `input` (a value) with `schema` or throws a {@link ValidationError} whose message lists every issue.
  *
  * @example
  * ```ts
- * const capsule = parseOrThrow(ContextCapsuleSchema, input, 'Invalid capsule');
+ * import { z } from 'zod/mini';
+ * declare const input: unknown; // a tool's answer, parsed
+ * const todo = validateOrThrow(z.object({ description: z.string() }), input, 'Invalid todo');
  * ```
  */
-export function parseOrThrow<T>(
+export function validateOrThrow<T>(
   schema: z.ZodMiniType<T>,
   input: unknown,
   what: string,
@@ -109,5 +114,5 @@ export function parseOrThrow<T>(
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, prefix, input);
-  throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
 }

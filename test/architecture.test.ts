@@ -75,7 +75,8 @@ function srcCycles(): string[][] {
 
 /**
  * Imports that point up: the folders below may not import the folders (or files) named for them.
- * The core's layers, bottom up: llm, errors, guards, validation; sync/clock.ts (the clock types
+ * The core's layers, bottom up: errors (which imports nothing), abort (the abort helpers, which
+ * import only errors); llm, guards, validation; sync/clock.ts (the clock types
  * and reader); plan-state, store; artifacts; envelope; storage (the format, the adapters, which
  * use sync/sync-guard.ts); the rest of sync (merge, channel, lease); planning; plan/ (the rooms);
  * plan.ts; loop, interop, graph, ui.
@@ -90,6 +91,8 @@ const FORBIDDEN_UPWARD: Record<string, string[]> = {
   'sync/sync-guard.ts': ['storage/snapshot.ts', 'sync/plan-sync.ts', 'sync/merge-plan-snapshots.ts', 'planning/', 'plan/', 'plan.ts'],
   'sync/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'plan/', 'interop/', 'graph/', 'ui/'],
   'plan/': ['plan.ts', 'loop/', 'interop/', 'graph/', 'ui/'],
+  'errors.ts': ['abort.ts', 'llm/', 'artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/', 'dom/'],
+  'abort.ts': ['llm/', 'artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/', 'dom/'],
   'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
 };
 

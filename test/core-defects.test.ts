@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { EnvelopeError, PlanloopError, ValidationError } from '../src/errors.js';
-import { parseTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope } from '../src/envelope/parse.js';
+import { validateTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope } from '../src/envelope/parse.js';
 import { createEnvelopeStreamParser } from '../src/envelope/stream.js';
 import { createScriptedProvider } from '../src/llm/scripted.js';
 import { Plan } from '../src/plan.js';
-import { parsePlanInput, readPlan } from '../src/planning/make-todos.js';
+import { validatePlanInput, readPlan } from '../src/planning/make-todos.js';
 import { plannerUserMessage } from '../src/planning/prompts.js';
 import { createMemoryAdapter } from '../src/storage/memory.js';
 
@@ -31,7 +31,7 @@ describe('bad input gets a coded error, never a TypeError (issue 16.7)', () => {
 
 describe('one validator for todo_adjust (issue 11)', () => {
   it('reads replace: null as empty, as the envelope parser does', () => {
-    expect(parseTodoAdjust({ remove: ['t1'], replace: null })).toEqual({ remove: ['t1'], replace: [] });
+    expect(validateTodoAdjust({ remove: ['t1'], replace: null })).toEqual({ remove: ['t1'], replace: [] });
     const plan = new Plan();
     plan.todos.createMany([{ intent: 'narrate', description: 'a' }, { intent: 'narrate', description: 'b' }]);
     expect(plan.adjust({ remove: ['t1'], replace: null }).completed).toEqual(['t1']);
@@ -40,19 +40,19 @@ describe('one validator for todo_adjust (issue 11)', () => {
 
 describe('makeTodos takes the sitemap shapes hosts keep (issue 16.9)', () => {
   it('{ routes: [...] }, a path → title map, { url, name } items and bare paths', () => {
-    expect(parsePlanInput({ task: 'Tour', sitemap: { routes: [{ path: '/pricing', title: 'Pricing' }] } }).sitemap).toEqual([{ path: '/pricing', title: 'Pricing' }]);
-    expect(parsePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } } }).sitemap).toEqual([
+    expect(validatePlanInput({ task: 'Tour', sitemap: { routes: [{ path: '/pricing', title: 'Pricing' }] } }).sitemap).toEqual([{ path: '/pricing', title: 'Pricing' }]);
+    expect(validatePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } } }).sitemap).toEqual([
       { path: '/pricing', title: 'Pricing' },
       { path: '/docs', title: 'Docs', description: 'guides' },
     ]);
-    expect(parsePlanInput({ task: 'Tour', sitemap: [{ url: '/try', name: 'Try it' }, '/about'] }).sitemap).toEqual([{ path: '/try', title: 'Try it' }, { path: '/about' }]);
-    const message = plannerUserMessage(parsePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing' } }));
+    expect(validatePlanInput({ task: 'Tour', sitemap: [{ url: '/try', name: 'Try it' }, '/about'] }).sitemap).toEqual([{ path: '/try', title: 'Try it' }, { path: '/about' }]);
+    const message = plannerUserMessage(validatePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing' } }));
     expect(message).toContain('- /pricing — Pricing');
   });
 
   it('still says what is wrong with a sitemap it cannot read', () => {
-    expect(() => parsePlanInput({ task: 'Tour', sitemap: 42 })).toThrow(/sitemap must be a string, an array of pages/);
-    expect(() => parsePlanInput({ task: 'Tour', sitemap: [{ title: 'No path' }] })).toThrow(/sitemap\[0\]\.path is required/);
+    expect(() => validatePlanInput({ task: 'Tour', sitemap: 42 })).toThrow(/sitemap must be a string, an array of pages/);
+    expect(() => validatePlanInput({ task: 'Tour', sitemap: [{ title: 'No path' }] })).toThrow(/sitemap\[0\]\.path is required/);
   });
 });
 

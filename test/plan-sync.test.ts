@@ -8,7 +8,7 @@ import { Plan, type PlanConfig } from '../src/plan.js';
 import { createLocalStorageAdapter } from '../src/storage/local-storage.js';
 import { createMemoryAdapter } from '../src/storage/memory.js';
 import type { PlanSyncOptions } from '../src/sync/plan-sync.js';
-import type { PlanSnapshot } from '../src/storage/snapshot.js';
+import type { PlanSnapshot, PlanStorageAdapter } from '../src/storage/snapshot.js';
 import { fakeBroadcastChannels, fakeLocks, sharedLocalStorage } from './helpers/fake-tabs.js';
 import { fakeTimers, settle } from './helpers/fake-timers.js';
 import { tick, until } from './helpers/wait.js';
@@ -26,13 +26,14 @@ function origin() {
   return {
     storage,
     /** A tab with a plan on `key`; `connected: false` hears nothing from the others (as if notices were lost). */
-    async tab(options: { key?: string; connected?: boolean; llm?: PlanConfig['llm']; sync?: PlanSyncOptions } = {}) {
+    async tab(options: { key?: string; connected?: boolean; llm?: PlanConfig['llm']; sync?: PlanSyncOptions; adapter?: (adapter: PlanStorageAdapter) => PlanStorageAdapter } = {}) {
       const tab = storage.tab();
       const connected = options.connected ?? true;
       const sync: PlanSyncOptions = connected
         ? { BroadcastChannel, storage: tab.storage, events: tab.events, locks, ...options.sync }
         : { BroadcastChannel: null, storage: null, events: null, locks: null, ...options.sync };
-      const plan = new Plan({ storage: createLocalStorageAdapter({ key: options.key ?? 'tour', storage: tab.storage }), sync, llm: options.llm });
+      const adapter = createLocalStorageAdapter({ key: options.key ?? 'tour', storage: tab.storage });
+      const plan = new Plan({ storage: options.adapter ? options.adapter(adapter) : adapter, sync, llm: options.llm });
       plans.push(plan);
       const conflicts: Array<PlanEvents['sync-conflict']['conflict']> = [];
       plan.on('sync-conflict', ({ conflict }) => conflicts.push(conflict));
@@ -129,6 +130,36 @@ describe('two tabs on one plan', () => {
     await b.plan.flush();
     expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(['A', 'B']);
     expect(descriptions(b.plan).sort()).toEqual(['A', 'B']);
+    expect(errors).toEqual([]);
+    await site.close();
+  });
+
+  it('a tab whose saves keep losing to another tab’s saves merges and tries again until one lands: flush() resolves, nothing is lost', async () => {
+    const site = origin();
+    const b = await site.tab({ connected: false });
+    // Just before each of A's first eight writes, B saves a change of its own: A's write is refused
+    // as unmerged every time, as when another tab is busy saving a burst of edits.
+    let racing = 8;
+    const a = await site.tab({
+      connected: false,
+      adapter: (adapter) => ({
+        ...adapter,
+        save: async (snapshot) => {
+          if (racing > 0 && snapshot.todos.length > 0) {
+            racing -= 1;
+            b.plan.todos.create({ intent: 'narrate', description: `B${8 - racing}` });
+            await b.plan.flush();
+          }
+          return adapter.save(snapshot);
+        },
+      }),
+    });
+    const errors: unknown[] = [];
+    a.plan.on('storage-error', ({ error }) => errors.push(error));
+    a.plan.todos.create({ intent: 'narrate', description: 'A' });
+    await a.plan.flush();
+    expect(racing).toBe(0);
+    expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(['A', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8']);
     expect(errors).toEqual([]);
     await site.close();
   });

@@ -402,10 +402,10 @@ describe('Plan.summary and setTaskPlan', () => {
     const storage = createMemoryAdapter();
     const plan = new Plan({ storage });
     const created: string[] = [];
-    plan.on('plan-create', ({ plan: taskPlan }) => created.push(taskPlan.task_summary));
+    plan.on('plan-create', ({ plan: taskPlan }) => created.push(taskPlan.summary));
     await plan.ready;
-    const taskPlan = plan.setTaskPlan({ task_summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
-    expect(taskPlan).toEqual({ task_summary: 'A look at pricing', todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }] });
+    const taskPlan = plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
+    expect(taskPlan).toEqual({ summary: 'A look at pricing', task_summary: 'A look at pricing', todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }] });
     expect(plan.summary).toBe('A look at pricing');
     expect(created).toEqual(['A look at pricing']);
     await plan.flush();
@@ -419,7 +419,7 @@ describe('Plan.summary and setTaskPlan', () => {
 
   it('drops the summary when the host resets the todos, since it no longer describes them', async () => {
     const plan = new Plan();
-    plan.setTaskPlan({ task_summary: 'Old plan', todos: [{ intent: 'narrate', description: 'Old step' }] });
+    plan.setTaskPlan({ summary: 'Old plan', todos: [{ intent: 'narrate', description: 'Old step' }] });
     plan.todos.reset([{ intent: 'narrate', description: 'From a checklist' }]);
     expect(plan.summary).toBe('');
     expect(plan.snapshot().taskSummary).toBeUndefined();

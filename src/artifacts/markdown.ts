@@ -32,6 +32,7 @@ export interface MarkdownChangeEvent {
  *
  * @example
  * ```ts
+ * declare const title: string; // what the user typed
  * title.length <= MARKDOWN_TITLE_MAX;
  * ```
  */
@@ -60,10 +61,7 @@ export function readMarkdownDoc(value: unknown, path: string, issues: Validation
 /**
  * Reads a create input or a patch (`partial`); throws {@link ValidationError}.
  *
- * @example
- * ```ts
- * readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true); // { title: 'Notes' }
- * ```
+ * `readMarkdownInput({ title: 'Notes' }, 'Cannot edit', true)` is `{ title: 'Notes' }`.
  */
 function readMarkdownInput(value: unknown, what: string, partial: boolean): MarkdownPatch {
   const issues: ValidationIssue[] = [];
@@ -73,7 +71,7 @@ function readMarkdownInput(value: unknown, what: string, partial: boolean): Mark
     if (!partial || record.title !== undefined) out.title = readText(record.title, 'title', issues, { max: MARKDOWN_TITLE_MAX });
     if (!partial || record.content !== undefined) out.content = readText(record.content, 'content', issues, { nonEmpty: false });
   }
-  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
   return out;
 }
 
@@ -240,7 +238,11 @@ export class MarkdownArtifact {
     const before = this.read(id);
     if (!before) return null;
     if (typeof instruction !== 'string' || instruction.trim() === '') {
-      throw new ValidationError('Cannot edit with an empty instruction: say what to change.', [{ path: 'instruction', message: 'must not be empty' }]);
+      throw new ValidationError(
+        'invalid_input',
+        'Cannot edit with an empty instruction: say what to change.',
+        { issues: [{ path: 'instruction', message: 'must not be empty' }] },
+      );
     }
     return this.#editor(before, instruction, options);
   }

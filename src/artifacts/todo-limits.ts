@@ -11,6 +11,7 @@
  *
  * @example
  * ```ts
+ * declare const description: string; // what the user typed
  * description.length <= TODO_LIMITS.description;
  * ```
  */

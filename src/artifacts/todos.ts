@@ -70,7 +70,11 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
 /** Validates a batch; throws one {@link ValidationError} naming every bad field by index. */
 function readSeeds(items: unknown, what: string): TodoSeed[] {
   const issues: ValidationIssue[] = [];
-  if (!Array.isArray(items)) throw new ValidationError(`${what}: expected an array of todos.`, [{ path: '(root)', message: 'must be an array' }]);
+  if (!Array.isArray(items)) throw new ValidationError(
+    'invalid_input',
+    `${what}: expected an array of todos.`,
+    { issues: [{ path: '(root)', message: 'must be an array' }] },
+  );
   const seen = new Set<string>();
   const seeds = items.map((item, index) => {
     const seed = readTodoSeed(item, `[${index}]`, issues);
@@ -80,7 +84,7 @@ function readSeeds(items: unknown, what: string): TodoSeed[] {
     }
     return seed;
   });
-  if (issues.length > 0) throw new ValidationError(`${what}: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `${what}: ${formatIssues(issues)}.`, { issues });
   return seeds;
 }
 
@@ -122,7 +126,7 @@ export function editTodos(
   edits: ReadonlyArray<{ id: string; patch: TodoPatch }>,
 ): { state: PlanState; edited: TodoItem[]; changed: TodoItem[]; previous: TodoItem[] } {
   if (!Array.isArray(edits)) {
-    throw new ValidationError('Cannot edit todos: expected an array of { id, patch }.', [{ path: '(root)', message: 'must be an array' }]);
+    throw new ValidationError('invalid_input', 'Cannot edit todos: expected an array of { id, patch }.', { issues: [{ path: '(root)', message: 'must be an array' }] });
   }
   const next = [...state.todos];
   // One lookup table, not a scan per edit: a turn that edits many todos of a long plan stays linear.
@@ -157,7 +161,7 @@ export function editTodos(
     changed.push(item);
     next[position] = item;
   });
-  if (issues.length > 0) throw new ValidationError(`Cannot edit todos: ${formatIssues(issues)}.`, issues);
+  if (issues.length > 0) throw new ValidationError('invalid_input', `Cannot edit todos: ${formatIssues(issues)}.`, { issues });
   return { state: changed.length > 0 ? { ...state, todos: next } : state, edited, changed, previous };
 }
 
@@ -174,7 +178,11 @@ export function editTodos(
  */
 export function moveTodo(state: PlanState, id: string, toIndex: number): { state: PlanState; from: number; to: number } | null {
   if (!Number.isSafeInteger(toIndex)) {
-    throw new ValidationError(`Cannot move todo ${String(id)}: the index must be a whole number, not ${String(toIndex)}.`, [{ path: 'toIndex', message: 'must be an integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot move todo ${String(id)}: the index must be a whole number, not ${String(toIndex)}.`,
+      { issues: [{ path: 'toIndex', message: 'must be an integer' }] },
+    );
   }
   const from = state.todos.findIndex((item) => item.id === id);
   if (from < 0) return null;

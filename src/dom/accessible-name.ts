@@ -22,6 +22,11 @@ import { passCached } from './read-pass.js';
  *   2I title, then placeholder.
  * Whitespace is collapsed as the name is built, and the walk stops once the name is longer than
  * 160 characters, which is where the name is cut.
+ *
+ * Why one file of ~450 lines: the steps above are one recursive walk (2B and 2F call back into the
+ * whole computation for each referenced or child node, with the same visited set and length
+ * budget), and the safety rules (visible text for headings, unseen parts cut) apply inside that
+ * walk; split across files they would share all of its state.
  */
 
 /** Longest name kept; the outline clips further when it renders. */

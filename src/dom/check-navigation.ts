@@ -50,7 +50,7 @@ export type NavigationCheck =
  * ```ts
  * import { checkNavigation } from 'planloop/dom';
  *
- * const tools = {
+ * const tools: Record<string, LoopTool> = {
  *   navigate: {
  *     risk: 'write',
  *     description: 'open a page of this site {path}',
@@ -73,7 +73,11 @@ export function checkNavigation(url: unknown, options: NavigationCheckOptions = 
   try {
     here = new URL(base);
   } catch {
-    throw new ValidationError('checkNavigation: there is no page to resolve against; pass options.base (the current URL).', [{ path: 'base', message: 'must be an absolute URL' }]);
+    throw new ValidationError(
+      'invalid_input',
+      'checkNavigation: there is no page to resolve against; pass options.base (the current URL).',
+      { issues: [{ path: 'base', message: 'must be an absolute URL' }] },
+    );
   }
   const allowed = allowedOriginsOf(options.allowedOrigins);
   try {
@@ -116,7 +120,11 @@ function allowedOriginsOf(list: readonly string[] | undefined): Set<string> {
       // handled below
     }
     if (!origin || origin === 'null') {
-      throw new ValidationError(`allowedOrigins: "${String(entry)}" is not an origin such as https://docs.example.com.`, [{ path: 'allowedOrigins', message: 'must list http(s) origins' }]);
+      throw new ValidationError(
+        'invalid_input',
+        `allowedOrigins: "${String(entry)}" is not an origin such as https://docs.example.com.`,
+        { issues: [{ path: 'allowedOrigins', message: 'must list http(s) origins' }] },
+      );
     }
     origins.add(origin);
   }

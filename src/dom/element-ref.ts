@@ -129,6 +129,7 @@ const perDocument = new WeakMap<Document, RefRegistry>();
  *
  * @example
  * ```ts
+ * declare const button: HTMLButtonElement;
  * refRegistryFor(document).refOf(button); // 'e4' once an outline listed it
  * ```
  */
@@ -144,7 +145,8 @@ export function refRegistryFor(document: Document): RefRegistry {
  * @example
  * ```ts
  * import { refOf } from 'planloop/dom';
- * narrate(`Here is the form (${refOf(form) ?? 'not listed'})`);
+ * declare const form: HTMLFormElement;
+ * console.log(`Here is the form (${refOf(form) ?? 'not listed'})`);
  * ```
  */
 export function refOf(element: Element, registry: RefRegistry = refRegistryFor(element.ownerDocument)): string | undefined {
@@ -159,6 +161,7 @@ export function refOf(element: Element, registry: RefRegistry = refRegistryFor(e
  *
  * @example
  * ```ts
+ * const buyButton = document.querySelector('#buy')!;
  * identityKeys(buyButton, { role: 'button', name: 'Buy' });
  * // ['#buy', 'role:button:Buy', 'path:button:Buy:#pricing/div1/button0']
  * ```

@@ -19,6 +19,7 @@ export const LANDMARK_ROLES: ReadonlySet<string> = new Set(['banner', 'navigatio
  *
  * @example
  * ```ts
+ * declare const element: Element;
  * INTERACTIVE_ROLES.has(elementRole(element) ?? ''); // a control?
  * ```
  */

@@ -69,6 +69,7 @@ const wasPassword = new WeakSet<Element>();
  *
  * @example
  * ```ts
+ * const revealedPassword = document.querySelector('#password')!;
  * isPasswordField(revealedPassword); // true after it was seen as type=password, now type=text
  * ```
  */

@@ -58,7 +58,8 @@ export type FillResult =
  * ```ts
  * import { fill } from 'planloop/dom';
  *
- * const tools = {
+ * declare const vault: { password(): string };
+ * const tools: Record<string, LoopTool> = {
  *   fill: {
  *     risk: 'write',
  *     description: 'type into a field {target, value}; for a password type {{secret:password}}',

@@ -39,7 +39,10 @@ const PROSE_SHARE = 0.25;
  *
  * @example
  * ```ts
- * const keep = fitOutline(found, (i) => costs[i], 400, 20, {});
+ * import type { PageElement } from './page-elements.js';
+ * declare const found: readonly PageElement[];
+ * declare const costs: number[];
+ * const keep = fitOutline(found, (i) => costs[i]!, 400, 20, {});
  * ```
  */
 export function fitOutline(found: readonly PageElement[], costAt: (index: number) => number, maxTokens: number, reserve: number, priorities: FitPriorities): Uint8Array {

@@ -9,7 +9,8 @@
  *
  * @example
  * ```ts
- * for (const child of renderedNodes(card)) visit(child); // a custom element's shadow content
+ * const card = document.querySelector('product-card')!;
+ * for (const child of renderedNodes(card)) console.log(child.textContent); // a custom element's shadow content
  * ```
  */
 export function renderedNodes(node: Node): ArrayLike<Node> & Iterable<Node> {
@@ -31,6 +32,7 @@ export function renderedNodes(node: Node): ArrayLike<Node> & Iterable<Node> {
  *
  * @example
  * ```ts
+ * const buttonInShadow = document.querySelector('product-card')!.shadowRoot!.querySelector('button')!;
  * closestAcross(buttonInShadow, 'form'); // the form around the custom element
  * ```
  */

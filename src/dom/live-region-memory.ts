@@ -11,6 +11,7 @@ const said = new WeakMap<Element, string>();
  *
  * @example
  * ```ts
+ * const alert = document.querySelector('[role=alert]')!;
  * liveRegionChanged(alert, 'Card declined'); // true, then false until the text changes
  * ```
  */

@@ -69,7 +69,7 @@ const DEFAULT_LOOK_TOKENS = 800;
  * await runWebAgent({
  *   plan,
  *   task,
- *   tools: { ...createLookTools({ exclude: '#guide' }), click },
+ *   tools: { ...createLookTools({ exclude: '#guide' }), ...tools },
  *   observe: ({ maxTokens }) => renderOutline(outlinePage({ maxTokens, exclude: '#guide' })),
  * });
  * ```
@@ -77,7 +77,11 @@ const DEFAULT_LOOK_TOKENS = 800;
 export function createLookTools(options: LookToolsOptions = {}): LookTools {
   const maxTokens = options.maxTokens ?? DEFAULT_LOOK_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 20) {
-    throw new ValidationError(`createLookTools: maxTokens must be a number of at least 20, not ${String(maxTokens)}.`, [{ path: 'maxTokens', message: 'must be a number of at least 20' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `createLookTools: maxTokens must be a number of at least 20, not ${String(maxTokens)}.`,
+      { issues: [{ path: 'maxTokens', message: 'must be a number of at least 20' }] },
+    );
   }
   const shared = {
     ...(options.exclude ? { exclude: options.exclude } : {}),

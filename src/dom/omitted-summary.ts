@@ -18,6 +18,11 @@ const MIN_SUMMARIZED = 3;
  *
  * @example
  * ```ts
+ * import type { PageElement } from './page-elements.js';
+ * import type { OutlineNode } from './render-outline.js';
+ * declare const found: readonly PageElement[];
+ * declare const keep: Uint8Array; // from fitOutline
+ * declare const nodeOf: Array<OutlineNode | undefined>;
  * summarizeOmitted(found, keep, nodeOf, estimateTokens, 40);
  * ```
  */

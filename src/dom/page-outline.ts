@@ -99,11 +99,19 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const root = pageRoot(options.root, 'outlinePage');
   const maxTokens = options.maxTokens ?? DEFAULT_OUTLINE_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 1) {
-    throw new ValidationError(`outlinePage: maxTokens must be a number of at least 1, not ${String(maxTokens)}.`, [{ path: 'maxTokens', message: 'must be a number of at least 1' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `outlinePage: maxTokens must be a number of at least 1, not ${String(maxTokens)}.`,
+      { issues: [{ path: 'maxTokens', message: 'must be a number of at least 1' }] },
+    );
   }
   const estimate = options.estimateTokens ?? defaultEstimate;
   if (typeof estimate !== 'function') {
-    throw new ValidationError('outlinePage: estimateTokens must be a function (text) => number.', [{ path: 'estimateTokens', message: 'must be a function' }]);
+    throw new ValidationError(
+      'invalid_input',
+      'outlinePage: estimateTokens must be a function (text) => number.',
+      { issues: [{ path: 'estimateTokens', message: 'must be a function' }] },
+    );
   }
   const document = documentOf(root);
   const registry = options.registry ?? refRegistryFor(document);

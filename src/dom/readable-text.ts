@@ -100,6 +100,7 @@ export function readableText(element: Element, options: { from?: number; maxChar
  *
  * @example
  * ```ts
+ * const paragraph = document.querySelector('main p')!;
  * firstWords(paragraph, 120); // 'Tides are caused by the moon’s pull…'
  * ```
  */

@@ -128,7 +128,7 @@ function omittedElsewhereLine(omitted: number): string {
  *
  * @example
  * ```ts
- * renderOutlineLine({ ref: 'e3', kind: 'control', role: 'button', name: 'Start free trial', state: {}, depth: 1, element });
+ * renderOutlineLine({ ref: 'e3', kind: 'control', role: 'button', name: 'Start free trial', state: {}, depth: 1 });
  * // '  [e3] button "Start free trial"'
  * ```
  */

@@ -39,7 +39,7 @@ const MAX_INVISIBLE_EXTENT = 1;
  * @example
  * ```ts
  * unseenReason(document.querySelector('.sr-only')!); // 'clipped'
- * unseenReason(whiteOnWhiteHeading, { text: true }); // 'same-colour'
+ * unseenReason(document.querySelector('h2.white-on-white')!, { text: true }); // 'same-colour'
  * ```
  */
 export function unseenReason(element: Element, options: { layout?: boolean; text?: boolean } = {}): UnseenReason | undefined {
@@ -82,6 +82,7 @@ interface Rect {
  * @example
  * ```ts
  * const unseen = createSightCheck(true);
+ * const headings = [...document.querySelectorAll('h1, h2, h3')];
  * headings.filter((heading) => !unseen(heading, true));
  * ```
  */
@@ -184,6 +185,7 @@ function intersect(a: Rect | undefined, b: Rect): Rect {
  *
  * @example
  * ```ts
+ * const span = document.querySelector('h1 span')!;
  * textUnseenBy(span, getComputedStyle(span)); // 'same-colour' for white text on a white page
  * ```
  */

@@ -33,6 +33,7 @@ export function hasLayout(document: Document): boolean {
  *
  * @example
  * ```ts
+ * const button = document.querySelector('button')!;
  * styleOf(button)?.display; // 'inline-block'
  * ```
  */
@@ -71,6 +72,7 @@ export function subtreeHiddenBy(element: Element, style: CSSStyleDeclaration | u
  *
  * @example
  * ```ts
+ * const button = document.querySelector('button')!;
  * selfHiddenBy(styleOf(button), button.getBoundingClientRect()); // 'zero-size' for a 0×0 button
  * ```
  */
@@ -91,6 +93,7 @@ export function selfHiddenBy(style: CSSStyleDeclaration | undefined, box: DOMRec
  *
  * @example
  * ```ts
+ * const cardWithShadowRoot = document.querySelector('product-card')!;
  * renderedChildren(cardWithShadowRoot); // the shadow root's children, not the light DOM's
  * ```
  */
@@ -113,10 +116,7 @@ export function renderedChildren(node: ParentNode): ArrayLike<Element> {
  * The element `element` is rendered inside: the <slot> it is assigned to, its parent, or the host
  * of the shadow root it sits in; `null` at the top.
  *
- * @example
- * ```ts
- * renderedParent(slottedSpan); // the <slot> it is shown in
- * ```
+ * For a span slotted into a custom element it is the `<slot>` the span is shown in.
  */
 function renderedParent(element: Element): Element | null {
   const slot = assignedSlotOf(element);

@@ -3,7 +3,7 @@ import { idNumber } from '../artifacts/id-sequence.js';
 import { EnvelopeError, ValidationError } from '../errors.js';
 import type { PlanState } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
-import { insertForbidden, parseTodoAdjust } from './todo-adjust.js';
+import { insertForbidden, validateTodoAdjust } from './todo-adjust.js';
 
 /** What applying a `todo_adjust` did. */
 export interface AdjustResult {
@@ -45,7 +45,7 @@ export interface ApplyAdjustOptions {
 export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdjustOptions = {}): { state: PlanState; result: AdjustResult } {
   const byId = new Map(state.todos.map((item) => [item.id, item]));
   const remaining = state.todos.filter((item) => item.status !== 'completed').map((item) => item.id);
-  const adjust = parseTodoAdjust(input, remaining);
+  const adjust = validateTodoAdjust(input, remaining);
 
   // "New" is what the id counter never handed out: a deleted id is old, not an insert.
   const isNew = (id: string): boolean => !byId.has(id) && (idNumber('t', id) ?? Number.POSITIVE_INFINITY) > state.lastIds.todos;
@@ -98,8 +98,8 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     const edited = editTodos(state, [...patches].map(([id, change]) => ({ id, patch: change })));
     return { state: edited.state, result };
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todo_adjust.replace${issue.path}` }));
-    throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues }, { cause: error });
+    throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues, cause: error });
   }
 }

@@ -12,7 +12,7 @@ import {
 } from './schema.js';
 import { insertForbidden, invalid, orThrow, readReplace, readTodoAdjust, safely } from './todo-adjust.js';
 
-export { insertForbidden, parseTodoAdjust, safeParseTodoAdjust } from './todo-adjust.js';
+export { insertForbidden, validateTodoAdjust, safeValidateTodoAdjust } from './todo-adjust.js';
 
 /*
  * One validator per shape (turn_planning, todo_adjust (in `todo-adjust.ts`), an action, the envelope), used by the
@@ -92,6 +92,7 @@ export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOption
  *
  * @example
  * ```ts
+ * declare const text: string; // the model's reply
  * const result = safeParseTurnEnvelope(text, { remainingIds: ['t2', 't3'] });
  * if (!result.success) messages.push({ role: 'user', content: result.error.message });
  * ```
@@ -258,7 +259,7 @@ function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 function withRaw(error: EnvelopeError, raw: string): EnvelopeError {
-  if (!(error instanceof EnvelopeError)) return error;
+  if (!(EnvelopeError.isInstance(error))) return error;
   return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
 }
 

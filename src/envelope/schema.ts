@@ -105,6 +105,7 @@ export interface TurnEnvelope {
  *
  * @example
  * ```ts
+ * declare const action: TurnAction;
  * ACTION_TYPES.includes(action.type); // true
  * ```
  */
@@ -126,6 +127,7 @@ export const FORBIDDEN_ADJUST_KEYS = ['insert', 'add', 'create', 'append', 'new'
  *
  * @example
  * ```ts
+ * declare const envelope: TurnEnvelope;
  * envelope.actions.length <= ENVELOPE_LIMITS.actions;
  * ```
  */

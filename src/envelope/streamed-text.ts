@@ -3,8 +3,8 @@ const ESCAPES: Record<string, string> = { n: '\n', t: '\t', r: '\r', b: '\b', f:
 
 /** A JSON string's text, decoded while its characters stream in. */
 export interface StreamedText {
-  /** Feeds one raw character of the string's body (what lies between its quotes, escapes as written). */
-  push(char: string): void;
+  /** Feeds raw characters of the string's body (what lies between its quotes, escapes as written), one or many, cut anywhere. */
+  push(raw: string): void;
   /** The decoded text that may be shown now, since the last call. */
   take(): string;
   /** Everything `take()` handed out so far. */
@@ -44,22 +44,25 @@ export function createStreamedText(max = Number.POSITIVE_INFINITY): StreamedText
   };
 
   return {
-    push(char) {
-      if (escape === null) {
-        if (char === '\\') escape = '';
-        else add(char);
-      } else if (escape === '') {
-        if (char === 'u') escape = 'u';
-        else {
-          escape = null;
-          add(ESCAPES[char] ?? char);
-        }
-      } else {
-        escape += char;
-        if (escape.length === 5) {
-          const hex = escape.slice(1);
-          add(/^[0-9a-fA-F]{4}$/.test(hex) ? String.fromCharCode(Number.parseInt(hex, 16)) : `\\${escape}`);
-          escape = null;
+    push(raw) {
+      for (let i = 0; i < raw.length; i++) {
+        const char = raw[i] as string;
+        if (escape === null) {
+          if (char === '\\') escape = '';
+          else add(char);
+        } else if (escape === '') {
+          if (char === 'u') escape = 'u';
+          else {
+            escape = null;
+            add(ESCAPES[char] ?? char);
+          }
+        } else {
+          escape += char;
+          if (escape.length === 5) {
+            const hex = escape.slice(1);
+            add(/^[0-9a-fA-F]{4}$/.test(hex) ? String.fromCharCode(Number.parseInt(hex, 16)) : `\\${escape}`);
+            escape = null;
+          }
         }
       }
     },

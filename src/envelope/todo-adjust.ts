@@ -19,26 +19,27 @@ const ADJUST_SHAPE = '{"remove":["t1"],"replace":[{"id":"t3","description":"…"
  *
  * @example
  * ```ts
- * parseTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
- * parseTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
+ * validateTodoAdjust({ remove: ['t1'], replace: null }); // { remove: ['t1'], replace: [] }
+ * validateTodoAdjust({ insert: [{ description: 'x' }] }, ['t2', 't3']); // throws envelope_insert_forbidden
  * ```
  */
-export function parseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
+export function validateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): TodoAdjust {
   if (value === null || value === undefined) return { remove: [], replace: [] };
   return orThrow((issues) => readTodoAdjust(value, remainingIds, issues));
 }
 
 /**
- * Like {@link parseTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link validateTodoAdjust}, but returns `{ success, data | error }` instead of throwing.
  *
  * @example
  * ```ts
- * const result = safeParseTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
- * if (!result.success) reply(result.error.message); // worded for the model
+ * declare const input: unknown; // the model's todo_adjust
+ * const result = safeValidateTodoAdjust(input, plan.todos.remaining().map((todo) => todo.id));
+ * if (!result.success) messages.push({ role: 'user', content: result.error.message }); // worded for the model
  * ```
  */
-export function safeParseTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
-  return safely(() => parseTodoAdjust(value, remainingIds));
+export function safeValidateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
+  return safely(() => validateTodoAdjust(value, remainingIds));
 }
 
 /**
@@ -98,13 +99,40 @@ export function safely<T>(run: () => T): { success: true; data: T } | { success:
   try {
     return { success: true, data: run() };
   } catch (error) {
-    if (error instanceof EnvelopeError) return { success: false, error };
+    if (EnvelopeError.isInstance(error)) return { success: false, error };
     throw error;
   }
 }
 
 /** The EnvelopeError for `issues`, worded for the model. */
 export function invalid(issues: ValidationIssue[]): EnvelopeError {
-  return new EnvelopeError('envelope_invalid', `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`, { issues });
+  return new EnvelopeError(
+    'envelope_invalid',
+    `Invalid envelope: ${formatIssues(issues)}. Fix ${issues.length === 1 ? 'it' : 'them'} and send the whole envelope again.`,
+    { issues },
+  );
 }
 
+/**
+ * The former name of {@link validateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validateTodoAdjust}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * validateTodoAdjust(value); // instead of parseTodoAdjust(value)
+ * ```
+ */
+export const parseTodoAdjust: typeof validateTodoAdjust = validateTodoAdjust;
+
+/**
+ * The former name of {@link safeValidateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidateTodoAdjust}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * safeValidateTodoAdjust(value); // instead of safeParseTodoAdjust(value)
+ * ```
+ */
+export const safeParseTodoAdjust: typeof safeValidateTodoAdjust = safeValidateTodoAdjust;

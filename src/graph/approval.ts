@@ -19,6 +19,7 @@ export interface ApprovalRequest {
  *
  * @example
  * ```ts
+ * declare function confirmWithUser(preview: ToolPlanDryRun): Promise<boolean>;
  * const approve: ApproveHook = async ({ calls, dryRun }) => (await confirmWithUser(dryRun)) ? 'approve' : 'reject';
  * ```
  */

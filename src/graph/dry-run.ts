@@ -51,6 +51,8 @@ export interface ToolPlanDryRun {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * const { levels, calls: preview } = await dryRunToolPlan(calls, { tools, input: { amount: 50 } });
  * // levels: [[0], [1]]; preview[0].bindings: [{ arg: 'amount', kind: 'reference', known: true, value: 50, ... }]
  * ```

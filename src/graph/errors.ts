@@ -1,5 +1,10 @@
 import { PlanloopError, type PlanloopErrorOptions } from '../errors.js';
 
+/** The brand of the graph error class called `name`, the same in every realm. */
+function brandOf(name: string): symbol {
+  return Symbol.for(`planloop.error.${name}`);
+}
+
 /** What kind of problem a {@link GraphIssue} is, for hosts that branch on it. */
 export type GraphIssueKind =
   /** A call is not an object with a `_tool` string. */
@@ -39,18 +44,28 @@ export interface GraphIssue {
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * try { await runToolPlan(calls, { tools }); }
- * catch (error) { if (error instanceof GraphValidationError) console.table(error.issues); }
+ * catch (error) { if (GraphValidationError.isInstance(error)) console.table(error.issues); }
  * ```
  */
 export class GraphValidationError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('GraphValidationError');
+
   readonly issues: readonly GraphIssue[];
 
-  constructor(issues: readonly GraphIssue[], options: PlanloopErrorOptions = {}) {
+  constructor(code: 'graph_invalid', message: string | undefined, options: PlanloopErrorOptions & { issues: readonly GraphIssue[] });
+  /** @deprecated since 0.2.0, use `new GraphValidationError('graph_invalid', undefined, { issues, cause })`; removed in 0.3.0 */
+  constructor(issues: readonly GraphIssue[], options?: PlanloopErrorOptions);
+  constructor(...args: [unknown, unknown?, object?]) {
+    const options = (args[0] === 'graph_invalid' ? args[2] : { ...(args[1] as PlanloopErrorOptions | undefined), issues: args[0] }) as PlanloopErrorOptions & { issues: readonly GraphIssue[] };
+    const given = args[0] === 'graph_invalid' ? (args[1] as string | undefined) : undefined;
+    const { issues } = options;
     const lines = issues.map((issue) => `- ${issue.index < 0 ? 'the plan' : `call ${issue.index}`}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
     super(
       'graph_invalid',
-      `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
+      given ?? `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
       options,
     );
     this.issues = issues;
@@ -63,7 +78,8 @@ export class GraphValidationError extends PlanloopError {
  *
  * @example
  * ```ts
- * if (!Array.isArray(calls)) throw new GraphValidationError([notAListIssue(calls)]);
+ * declare const calls: unknown; // the model's plan
+ * if (!Array.isArray(calls)) throw new GraphValidationError('graph_invalid', undefined, { issues: [notAListIssue(calls)] });
  * ```
  */
 export function notAListIssue(calls: unknown): GraphIssue {
@@ -81,11 +97,18 @@ export function notAListIssue(calls: unknown): GraphIssue {
  * ```
  */
 export class StateWriteOnceError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('StateWriteOnceError');
+
   readonly path: string;
 
-  constructor(path: string, detail: string) {
-    super('state_write_once', `Cannot write ${path}: ${detail}. State is write-once; write the value to a new path instead.`);
-    this.path = path;
+  constructor(code: 'state_write_once', message: string | undefined, options: PlanloopErrorOptions & { path: string; detail: string });
+  /** @deprecated since 0.2.0, use `new StateWriteOnceError('state_write_once', undefined, { path, detail })`; removed in 0.3.0 */
+  constructor(path: string, detail: string);
+  constructor(...args: [string, unknown, object?]) {
+    const options = (args[0] === 'state_write_once' && typeof args[2] === 'object' ? args[2] : { path: args[0], detail: args[1] }) as PlanloopErrorOptions & { path: string; detail: string };
+    const given = args[0] === 'state_write_once' && typeof args[2] === 'object' ? (args[1] as string | undefined) : undefined;
+    super('state_write_once', given ?? `Cannot write ${options.path}: ${options.detail}. State is write-once; write the value to a new path instead.`, options);
+    this.path = options.path;
   }
 }
 
@@ -95,18 +118,29 @@ export class StateWriteOnceError extends PlanloopError {
  *
  * @example
  * ```ts
- * catch (error) { if (error instanceof ToolCallError) console.log(error.index, error.tool, error.cause); }
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
+ * try { await runToolPlan(calls, { tools }); }
+ * catch (error) { if (ToolCallError.isInstance(error)) console.log(error.index, error.tool, error.cause); }
  * ```
  */
 export class ToolCallError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('ToolCallError');
+
   readonly index: number;
   readonly tool: string;
 
-  constructor(index: number, tool: string, cause: unknown) {
+  constructor(code: 'tool_failed', message: string | undefined, options: { index: number; tool: string; cause: unknown });
+  /** @deprecated since 0.2.0, use `new ToolCallError('tool_failed', undefined, { index, tool, cause })`; removed in 0.3.0 */
+  constructor(index: number, tool: string, cause: unknown);
+  constructor(...args: [unknown, unknown, unknown]) {
+    const options = (args[0] === 'tool_failed' ? args[2] : { index: args[0], tool: args[1], cause: args[2] }) as { index: number; tool: string; cause: unknown };
+    const given = args[0] === 'tool_failed' ? (args[1] as string | undefined) : undefined;
+    const { index, tool, cause } = options;
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
       'tool_failed',
-      `Call ${index} (${tool}) failed: ${reason}. To keep the run going, give the call an error path: "_outputPath": "†state.result || †state.error".`,
+      given ?? `Call ${index} (${tool}) failed: ${reason}. To keep the run going, give the call an error path: "_outputPath": "†state.result || †state.error".`,
       { cause },
     );
     this.index = index;
@@ -120,19 +154,30 @@ export class ToolCallError extends PlanloopError {
  *
  * @example
  * ```ts
- * catch (error) { if (error instanceof TurnLimitError) console.log(error.turns, error.state); }
+ * declare const tools: GraphTool[];
+ * try { await runReplanningLoop({ llm, tools, input: { text: 'Bonjour' } }); }
+ * catch (error) { if (TurnLimitError.isInstance(error)) console.log(error.turns, error.state); }
  * ```
  */
 export class TurnLimitError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('TurnLimitError');
+
   readonly turns: number;
   readonly state: Record<string, unknown>;
 
-  constructor(turns: number, state: Record<string, unknown>) {
+  constructor(code: 'turn_limit', message: string | undefined, options: PlanloopErrorOptions & { turns: number; state: Record<string, unknown> });
+  /** @deprecated since 0.2.0, use `new TurnLimitError('turn_limit', undefined, { turns, state })`; removed in 0.3.0 */
+  constructor(turns: number, state: Record<string, unknown>);
+  constructor(...args: [unknown, unknown, object?]) {
+    const options = (args[0] === 'turn_limit' ? args[2] : { turns: args[0], state: args[1] }) as PlanloopErrorOptions & { turns: number; state: Record<string, unknown> };
+    const given = args[0] === 'turn_limit' ? (args[1] as string | undefined) : undefined;
+    const { turns } = options;
     super(
       'turn_limit',
-      `The replanning loop stopped after ${turns} turn${turns === 1 ? '' : 's'} without an output. Raise maxTurns or give the model a narrower task.`,
+      given ?? `The replanning loop stopped after ${turns} turn${turns === 1 ? '' : 's'} without an output. Raise maxTurns or give the model a narrower task.`,
+      options,
     );
     this.turns = turns;
-    this.state = state;
+    this.state = options.state;
   }
 }

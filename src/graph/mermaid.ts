@@ -31,7 +31,7 @@ import {
  * ```
  */
 export function toMermaid(calls: readonly unknown[]): string {
-  if (!Array.isArray(calls)) throw new GraphValidationError([notAListIssue(calls)]);
+  if (!Array.isArray(calls)) throw new GraphValidationError('graph_invalid', undefined, { issues: [notAListIssue(calls)] });
   const parsed = calls.map((raw) => {
     if (!isPlainObject(raw)) return { tool: '(invalid call)', output: null, reads: [] as ReferenceExpression[] };
     const reads = referenceSites(argumentsOf(raw)).flatMap((site) => tolerant(site.text) ?? []);

@@ -1,12 +1,13 @@
 import type { TodoItem, TodoStatus } from '../artifacts/todos.js';
 import type { TypedEmitter } from '../emitter.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import { formatReference } from './reference.js';
 import type { ToolGraphEvents } from './tool-graph-events.js';
 import type { AnalyzedCall } from './validate.js';
 
-/** What graph runs use of a `Plan` to mirror their calls: its todos and its events. */
-export type TodoMirrorTarget = Pick<Plan, 'todos' | 'emit'>;
+/** The `Plan` graph runs mirror their calls into: its todos, and its events (through the plan's own emitter). */
+export type TodoMirrorTarget = Plan;
 
 /** Mirrors the calls of one or more graph runs as todos (intent `tool`), through the public todos API. */
 export interface TodoMirror {
@@ -21,11 +22,11 @@ export interface TodoMirror {
  * (source `graph`), and the run's call events are re-emitted on the plan.
  */
 export function createTodoMirror(target: TodoMirrorTarget, emitter: TypedEmitter<ToolGraphEvents>): TodoMirror {
-  emitter.on('call-start', (event) => target.emit('call-start', event));
+  emitter.on('call-start', (event) => emitPlanEvent(target, 'call-start', event));
   // The same payloads as the run's own events: one shape per event name.
-  emitter.on('call-end', (event) => target.emit('call-end', event));
-  emitter.on('call-error', (event) => target.emit('call-error', event));
-  const changed = () => target.emit('plan-update', { todos: target.todos.list(), source: 'graph' });
+  emitter.on('call-end', (event) => emitPlanEvent(target, 'call-end', event));
+  emitter.on('call-error', (event) => emitPlanEvent(target, 'call-error', event));
+  const changed = () => emitPlanEvent(target, 'plan-update', { todos: target.todos.list(), source: 'graph' });
   let kept: TodoItem[] = [];
   let current: { id: string; description: string }[] = [];
   return {

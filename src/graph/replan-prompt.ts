@@ -36,6 +36,7 @@ export interface ReplanContext {
  *
  * @example
  * ```ts
+ * declare const context: ReplanContext;
  * const messages = [{ role: 'system', content: REPLAN_SYSTEM_PROMPT }, { role: 'user', content: replanTurnMessage(context) }];
  * ```
  */
@@ -62,7 +63,8 @@ export function replanTurnMessage(context: ReplanContext): string {
  *
  * @example
  * ```ts
- * describeTool({ name: 'detectLanguage', schema: z.object({ text: z.string() }), run }); // '- detectLanguage(text: string)'
+ * import { z } from 'zod/mini';
+ * describeTool(defineTool({ name: 'detectLanguage', schema: z.object({ text: z.string() }), run: ({ text }) => text })); // '- detectLanguage(text: string)'
  * ```
  */
 export function describeTool(tool: GraphTool): string {

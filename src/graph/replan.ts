@@ -1,6 +1,7 @@
 import { safeParse, type z } from 'zod/mini';
 import { TypedEmitter } from '../emitter.js';
-import { PlannerOutputError, PlanloopError, throwIfAborted, untilAborted, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, PlanloopError, type ValidationIssue } from '../errors.js';
+import { throwIfAborted, untilAborted } from '../abort.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import { parseModelJson } from '../llm/model-json.js';
 import { formatIssues, toIssues } from '../validation.js';
@@ -86,6 +87,9 @@ export interface ReplanningEvents extends ToolGraphEvents {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * declare const tools: GraphTool[];
+ * const stateSchema = z.object({ language: z.optional(z.string()) });
  * const { output, state } = await runReplanningLoop({ llm, tools, input: { text: 'Bonjour le monde' }, stateSchema });
  * ```
  */
@@ -175,7 +179,7 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
     previousCalls = answer.calls;
     lastResults = run.calls;
   }
-  throw new TurnLimitError(maxTurns, state.snapshot());
+  throw new TurnLimitError('turn_limit', undefined, { turns: maxTurns, state: state.snapshot() });
 }
 
 type Checked =

@@ -1,7 +1,8 @@
 import { safeParseAsync } from 'zod/mini';
 import type { Listener, Unsubscribe } from '../emitter.js';
 import { TypedEmitter } from '../emitter.js';
-import { formatPath, PlanloopError, toAbortError, untilAborted, ValidationError } from '../errors.js';
+import { formatPath, PlanloopError, ValidationError } from '../errors.js';
+import { toAbortError, untilAborted } from '../abort.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { reviewToolPlan, type ApproveHook } from './approval.js';
 import { bindSite, isPlainObject, mapReferences, type PathStatus } from './call.js';
@@ -84,6 +85,8 @@ export type ToolPlanRun = GraphRun<ToolPlanResult, ToolGraphEvents>;
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * const run = runToolPlan(calls, { tools, input: { amount: 50 } });
  * run.on('call-end', ({ index, tool }) => console.log('done', index, tool));
  * const { state, calls: reports } = await run;
@@ -280,7 +283,7 @@ function execute(graph: ToolGraph, context: ExecuteContext): Promise<CallReport[
       status[call.index] = 'settled';
       emitter.emit('call-error', { index: call.index, tool: call.tool.name, error, handled: false, wrote: [] });
       mirror?.update(call.index, 'pending', 'failed');
-      throw new ToolCallError(call.index, call.tool.name, error);
+      throw new ToolCallError('tool_failed', undefined, { index: call.index, tool: call.tool.name, cause: error });
     };
 
     /** Writes all targets or none: a fan-out never half-applies. */
@@ -299,7 +302,7 @@ async function invoke(call: AnalyzedCall, args: Record<string, unknown>, signal:
     const parsed = await safeParseAsync(call.tool.schema, args);
     if (!parsed.success) {
       const issues = toIssues(parsed.error.issues);
-      throw new ValidationError(`The arguments of ${call.tool.name} are invalid: ${formatIssues(issues)}.`, issues);
+      throw new ValidationError('invalid_input', `The arguments of ${call.tool.name} are invalid: ${formatIssues(issues)}.`, { issues });
     }
     return { ok: true, value: await call.tool.run(parsed.data, { signal, index: call.index }) };
   } catch (error) {

@@ -53,7 +53,7 @@ export class GraphState {
   set(path: string | readonly string[], value: unknown): void {
     const segments = toSegments(path);
     const conflict = this.#conflict(segments);
-    if (conflict !== null) throw new StateWriteOnceError(`state.${segments.join('.')}`, conflict);
+    if (conflict !== null) throw new StateWriteOnceError('state_write_once', undefined, { path: `state.${segments.join('.')}`, detail: conflict });
     let node = this.#root;
     for (const segment of segments.slice(0, -1)) {
       if (!Object.hasOwn(node, segment)) {

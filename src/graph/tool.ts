@@ -46,6 +46,8 @@ export interface ToolContext {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * declare const api: { flights(to: string): Promise<unknown[]> };
  * const searchFlights = defineTool({
  *   name: 'searchFlights',
  *   description: 'Finds flights to a city',
@@ -67,6 +69,8 @@ export interface GraphTool<Schema extends z.core.$ZodType = z.core.$ZodType> {
  *
  * @example
  * ```ts
+ * import { z } from 'zod/mini';
+ * declare function guess(text: string): string;
  * const detectLanguage = defineTool({ name: 'detectLanguage', schema: z.object({ text: z.string() }), run: ({ text }) => guess(text) });
  * ```
  */
@@ -90,8 +94,14 @@ export interface ToolOutcome {
  *
  * @example
  * ```ts
- * // "_outputPath": "†state.hotel || †state.noHotel || †state.error"
- * run: async ({ city }) => { const hotel = await find(city); return hotel ?? toolOutcome('state.noHotel', { city }); }
+ * import { z } from 'zod/mini';
+ * declare function find(city: string): Promise<object | undefined>;
+ * // the call: "_outputPath": "†state.hotel || †state.noHotel || †state.error"
+ * const findHotel = defineTool({
+ *   name: 'findHotel',
+ *   schema: z.object({ city: z.string() }),
+ *   run: async ({ city }) => { const hotel = await find(city); return hotel ?? toolOutcome('state.noHotel', { city }); },
+ * });
  * ```
  */
 export function toolOutcome(alternative: number | string, value: unknown): ToolOutcome {

@@ -75,6 +75,8 @@ export type ToolPlanValidation =
  *
  * @example
  * ```ts
+ * declare const calls: unknown[]; // the model's plan
+ * declare const tools: GraphTool[];
  * const result = validateToolPlan(calls, { tools, input: { amount: 50 } });
  * if (!result.ok) for (const issue of result.issues) console.log(issue.index, issue.message);
  * ```
@@ -89,7 +91,7 @@ export function analyzeToolPlan(
   calls: readonly unknown[],
   options: ValidateToolPlanOptions,
 ): { ok: true; graph: ToolGraph } | { ok: false; error: GraphValidationError } {
-  if (!Array.isArray(calls)) return { ok: false, error: new GraphValidationError([notAListIssue(calls)]) };
+  if (!Array.isArray(calls)) return { ok: false, error: new GraphValidationError('graph_invalid', undefined, { issues: [notAListIssue(calls)] }) };
   const issues: GraphIssue[] = [];
   const add = (index: number, kind: GraphIssueKind, message: string, path?: string) =>
     issues.push({ index, kind, message, ...(path ? { path } : {}) });
@@ -173,7 +175,7 @@ export function analyzeToolPlan(
 
   if (issues.length > 0) {
     issues.sort((a, b) => a.index - b.index);
-    return { ok: false, error: new GraphValidationError(issues) };
+    return { ok: false, error: new GraphValidationError('graph_invalid', undefined, { issues }) };
   }
   const ready = analyzed as (AnalyzedCall & { level: number })[];
   const levelOf = (index: number): number => {

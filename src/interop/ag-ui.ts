@@ -94,7 +94,8 @@ export function toAGUIState(state: PlanState): AGUIPlanState {
  *
  * @example
  * ```ts
- * const stop = streamPlanToAGUI(plan, (event) => subscriber.next(event)); // an AG-UI agent's event stream
+ * declare const subscriber: { next(event: AGUIPlanEvent): void }; // an AG-UI agent's event stream
+ * const stop = streamPlanToAGUI(plan, (event) => subscriber.next(event));
  * ```
  */
 export function streamPlanToAGUI(plan: Plan, send: (event: AGUIPlanEvent) => void, options: AGUIStreamOptions = {}): Unsubscribe {
@@ -158,6 +159,7 @@ const IncomingState = z.object({ todos: z.array(IncomingTodo) });
  *
  * @example
  * ```ts
+ * declare const agent: { subscribe(subscriber: { onStateChanged(params: { state: unknown }): void }): void }; // an AG-UI client's agent
  * agent.subscribe({ onStateChanged: ({ state }) => applyAGUIState(plan, state) });
  * ```
  */
@@ -165,7 +167,11 @@ export function applyAGUIState(plan: Plan, state: unknown): TodoItem[] {
   const parsed = IncomingState.safeParse(state);
   if (!parsed.success) {
     const issues = toIssues(parsed.error.issues, [], state);
-    throw new ValidationError(`The AG-UI state was not applied: ${issues.map((issue) => `${issue.path || 'state'} ${issue.message}`).join('; ')}.`, issues);
+    throw new ValidationError(
+      'invalid_input',
+      `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path || 'state'} ${issue.message}`).join('; ')}.`,
+      { issues },
+    );
   }
   const items = parsed.data.todos;
   const current = plan.state.todos;
@@ -183,9 +189,13 @@ export function applyAGUIState(plan: Plan, state: unknown): TodoItem[] {
       items.map((item) => ({ id: item.id ?? undefined, description: item.description, status: item.status, ...(item.intent ? { intent: item.intent as TodoIntent } : {}) })),
     );
   } catch (error) {
-    if (!(error instanceof ValidationError)) throw error;
+    if (!(ValidationError.isInstance(error))) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todos${issue.path.startsWith('[') ? '' : '.'}${issue.path}` }));
-    throw new ValidationError(`The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, issues, { cause: error });
+    throw new ValidationError(
+      'invalid_input',
+      `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`,
+      { issues, cause: error },
+    );
   }
 }
 

@@ -1,12 +1,14 @@
 import type { TodoIntent, TodoItem, TodoStatus } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 
 /**
  * Checklists larger than this many UTF-8 bytes (64 KiB) seed nothing.
  *
  * @example
  * ```ts
+ * declare const text: string; // a plan.md
  * if (new TextEncoder().encode(text).length > CHECKLIST_MAX_BYTES) console.warn('plan.md too large to seed');
  * ```
  */
@@ -71,7 +73,11 @@ export function parseChecklist(text: string, options: ChecklistOptions = {}): Pa
   const { intent = 'narrate', maxBytes = CHECKLIST_MAX_BYTES } = options;
   if (typeof text !== 'string') {
     const shown = String(JSON.stringify(text) ?? text).slice(0, 40);
-    throw new ValidationError(`The checklist text must be a string (the contents of plan.md), not ${shown}.`, [{ path: '', message: 'must be a string' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `The checklist text must be a string (the contents of plan.md), not ${shown}.`,
+      { issues: [{ path: '', message: 'must be a string' }] },
+    );
   }
   // Windows editors save plan.md with a byte order mark, and readFileSync(…, 'utf8') keeps it:
   // it would stick to the first line and hide its item.
@@ -156,9 +162,9 @@ export interface ChecklistSeedResult {
  */
 export function seedFromChecklist(plan: Plan, text: string, options: ChecklistOptions = {}): ChecklistSeedResult {
   const { todos, warnings } = parseChecklist(text, options);
-  for (const warning of warnings) plan.emit('plan-warning', warning);
+  for (const warning of warnings) emitPlanEvent(plan, 'plan-warning', warning);
   if (warnings.length > 0) return { seeded: false, todos: plan.todos.list(), warnings };
   const seeded = plan.todos.reset(todos);
-  plan.emit('plan-update', { todos: seeded, source: 'checklist' });
+  emitPlanEvent(plan, 'plan-update', { todos: seeded, source: 'checklist' });
   return { seeded: true, todos: seeded, warnings };
 }

@@ -3,7 +3,7 @@ import * as z from 'zod/mini';
 import { TODO_STATUSES } from '../artifacts/todos.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
-import { formatIssues, parseOrThrow, toIssues } from '../validation.js';
+import { formatIssues, validateOrThrow, toIssues } from '../validation.js';
 
 const text = z.string().check(z.trim(), z.minLength(1));
 
@@ -21,6 +21,7 @@ const CapsuleTodoSchema = z.object({
  *
  * @example
  * ```ts
+ * declare const toolResult: string; // a subagent's answer
  * ContextCapsuleSchema.safeParse(JSON.parse(toolResult)).success;
  * ```
  */
@@ -64,27 +65,29 @@ export interface ContextCapsuleInput {
  *
  * @example
  * ```ts
- * const capsule = parseContextCapsule(JSON.parse(toolResult));
+ * declare const toolResult: string; // a subagent's answer
+ * const capsule = validateContextCapsule(JSON.parse(toolResult));
  * ```
  */
-export function parseContextCapsule(input: unknown): ContextCapsule {
-  return parseOrThrow(ContextCapsuleSchema, input, 'Invalid context capsule');
+export function validateContextCapsule(input: unknown): ContextCapsule {
+  return validateOrThrow(ContextCapsuleSchema, input, 'Invalid context capsule');
 }
 
 /**
- * Like {@link parseContextCapsule}, but returns `{ success, data | error }` instead of throwing.
+ * Like {@link validateContextCapsule}, but returns `{ success, data | error }` instead of throwing.
  *
  * @example
  * ```ts
- * const result = safeParseContextCapsule(value);
+ * declare const value: unknown; // read from a tool result
+ * const result = safeValidateContextCapsule(value);
  * if (!result.success) console.warn(result.error.message);
  * ```
  */
-export function safeParseContextCapsule(input: unknown): { success: true; data: ContextCapsule } | { success: false; error: ValidationError } {
+export function safeValidateContextCapsule(input: unknown): { success: true; data: ContextCapsule } | { success: false; error: ValidationError } {
   const result = ContextCapsuleSchema.safeParse(input);
   if (result.success) return { success: true, data: result.data };
   const issues = toIssues(result.error.issues, [], input);
-  return { success: false, error: new ValidationError(`Invalid context capsule: ${formatIssues(issues)}.`, issues) };
+  return { success: false, error: new ValidationError('invalid_input', `Invalid context capsule: ${formatIssues(issues)}.`, { issues }) };
 }
 
 /**
@@ -94,6 +97,7 @@ export function safeParseContextCapsule(input: unknown): { success: true; data: 
  *
  * @example
  * ```ts
+ * declare const researchPlan: Plan; // the subagent's plan
  * const capsule = createContextCapsule(researchPlan, {
  *   goal: 'Find the cheapest plan with SSO',
  *   keyFindings: ['SSO starts at the Business tier ($24/user)'],
@@ -103,7 +107,7 @@ export function safeParseContextCapsule(input: unknown): { success: true; data: 
  */
 export function createContextCapsule(plan: Plan, input: ContextCapsuleInput): ContextCapsule {
   const planSnapshot = { todos: plan.todos.list(), ...(input.revision === undefined ? {} : { revision: input.revision }) };
-  return parseContextCapsule({
+  return validateContextCapsule({
     goal: input.goal,
     planSnapshot,
     keyFindings: input.keyFindings ?? [],
@@ -119,7 +123,9 @@ export function createContextCapsule(plan: Plan, input: ContextCapsuleInput): Co
  *
  * @example
  * ```ts
- * messages.push({ role: 'tool', tool_call_id: id, content: renderContextCapsule(capsule) });
+ * declare const capsule: ContextCapsule;
+ * const messages: object[] = []; // an OpenAI Chat conversation
+ * messages.push({ role: 'tool', tool_call_id: 'call_1', content: renderContextCapsule(capsule) });
  * ```
  */
 export function renderContextCapsule(capsule: ContextCapsule): string {
@@ -138,3 +144,27 @@ export function renderContextCapsule(capsule: ContextCapsule): string {
   section('Next', capsule.nextActions);
   return lines.join('\n');
 }
+
+/**
+ * The former name of {@link validateContextCapsule}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validateContextCapsule}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * validateContextCapsule(value); // instead of parseContextCapsule(value)
+ * ```
+ */
+export const parseContextCapsule: typeof validateContextCapsule = validateContextCapsule;
+
+/**
+ * The former name of {@link safeValidateContextCapsule}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidateContextCapsule}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * safeValidateContextCapsule(value); // instead of safeParseContextCapsule(value)
+ * ```
+ */
+export const safeParseContextCapsule: typeof safeValidateContextCapsule = safeValidateContextCapsule;

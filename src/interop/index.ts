@@ -64,7 +64,11 @@ export { diffJSON, type JsonPatchOperation } from './json-patch.js';
 export {
   ContextCapsuleSchema,
   createContextCapsule,
+  validateContextCapsule,
+  safeValidateContextCapsule,
+  /** @deprecated since 0.2.0, use validateContextCapsule; removed in 0.3.0 */
   parseContextCapsule,
+  /** @deprecated since 0.2.0, use safeValidateContextCapsule; removed in 0.3.0 */
   safeParseContextCapsule,
   renderContextCapsule,
   type ContextCapsule,

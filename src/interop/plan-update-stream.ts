@@ -1,6 +1,7 @@
 import { TODO_STATUSES, type TodoIntent, type TodoStatus } from '../artifacts/todos.js';
 import type { PlanEventMap } from '../events.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import { replaceTodos, type ReplacementTodo } from './replace-todos.js';
 
 /** The payload of a `plan-update` event. */
@@ -115,6 +116,10 @@ function readTodos(todos: unknown): ReplacementTodo[] | undefined {
  * @example
  * ```ts
  * const updates = createPlanUpdateStream(plan);
+ * import { streamText, type LanguageModel, type ToolSet } from 'ai';
+ * declare const model: LanguageModel;
+ * declare const hostTools: ToolSet; // one of them returns { todos }
+ * const result = streamText({ model, prompt: task, tools: hostTools });
  * for await (const part of result.fullStream) if (part.type === 'tool-result') updates.push(part);
  * // or: toolResults.pipeThrough(updates.transformStream())
  * ```
@@ -133,7 +138,7 @@ export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOpti
     if (found.state && (found.toolCallId === undefined || applied.has(found.toolCallId))) return null;
     const items = readTodos(found.todos);
     if (!items) {
-      plan.emit('plan-warning', {
+      emitPlanEvent(plan, 'plan-warning', {
         code: 'plan_update_malformed',
         message: `A tool result${found.toolCallId ? ` (${found.toolCallId})` : ''} carried a todo list that is not a list of { content, status } items, so the plan was left as it was.`,
       });
@@ -145,7 +150,7 @@ export function createPlanUpdateStream(plan: Plan, options: PlanUpdateStreamOpti
     if (found.toolCallId !== undefined) applied.add(found.toolCallId);
     const todos = replaceTodos(plan, items, { intent });
     const update: PlanUpdate = { todos, source: 'tool-result', ...(found.toolCallId ? { tool_call_id: found.toolCallId } : {}) };
-    plan.emit('plan-update', update);
+    emitPlanEvent(plan, 'plan-update', update);
     return update;
   };
 

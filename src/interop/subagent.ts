@@ -2,6 +2,7 @@ import type { Unsubscribe } from '../emitter.js';
 import { PlanloopError } from '../errors.js';
 import type { PlanEvents } from '../events.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent, type IntegrationEventName } from '../plan/emit-plan-event.js';
 
 const PREFIX = 'subagent.';
 
@@ -15,8 +16,9 @@ const PREFIX = 'subagent.';
  *
  * @example
  * ```ts
+ * declare const researchPlan: Plan; // the subagent's plan
  * const stop = forwardSubagentEvents(researchPlan, plan, 'research');
- * plan.on('subagent.plan-update', ({ subagent, todos }) => render(subagent, todos));
+ * plan.on('subagent.plan-update', ({ subagent, todos }) => console.log(subagent, todos.length));
  * stop(); // when the subagent is done
  * ```
  */
@@ -35,7 +37,7 @@ export function forwardSubagentEvents(child: Plan, parent: Plan, name: string): 
     const forwarded = (nested ? event : `${PREFIX}${event}`) as keyof PlanEvents & string;
     forwarding = true;
     try {
-      parent.emit(forwarded, { ...(payload as object), subagent } as PlanEvents[keyof PlanEvents]);
+      emitPlanEvent(parent, forwarded as IntegrationEventName, { ...(payload as object), subagent } as PlanEvents[IntegrationEventName]);
     } finally {
       forwarding = false;
     }

@@ -63,7 +63,10 @@ function isToolResults(message: Record<string, unknown>): boolean {
  *
  * @example
  * ```ts
- * writeTodos.execute(args, { toolCallId, plannerOnlyTurns: countPlannerOnlyTurns(messages, 'write_todos') });
+ * declare const messages: object[]; // the conversation so far, in the model's wire format
+ * declare const call: { id: string; function: { arguments: string } }; // this write_todos call
+ * const writeTodos = createWriteTodos(plan);
+ * writeTodos.execute(call.function.arguments, { toolCallId: call.id, plannerOnlyTurns: countPlannerOnlyTurns(messages, 'write_todos') });
  * ```
  */
 export function countPlannerOnlyTurns(messages: readonly unknown[] | undefined, toolName: string): number {

@@ -48,7 +48,9 @@ export interface AISDKTool {
  *
  * @example
  * ```ts
- * await client.chat.completions.create({ model, messages, tools: [toOpenAIChatTool(writeTodos), ...hostTools] });
+ * const writeTodos = createWriteTodos(plan);
+ * const body = { model: 'gpt-4o-mini', messages: [{ role: 'user', content: task }], tools: [toOpenAIChatTool(writeTodos)] };
+ * await fetch('https://api.openai.com/v1/chat/completions', { method: 'POST', body: JSON.stringify(body) });
  * ```
  */
 export function toOpenAIChatTool(spec: ToolSpec): OpenAIChatTool {
@@ -61,7 +63,9 @@ export function toOpenAIChatTool(spec: ToolSpec): OpenAIChatTool {
  *
  * @example
  * ```ts
- * await client.responses.create({ model, input, tools: [toOpenAIResponsesTool(writeTodos)] });
+ * const writeTodos = createWriteTodos(plan);
+ * const body = { model: 'gpt-4o-mini', input: task, tools: [toOpenAIResponsesTool(writeTodos)] };
+ * await fetch('https://api.openai.com/v1/responses', { method: 'POST', body: JSON.stringify(body) });
  * ```
  */
 export function toOpenAIResponsesTool(spec: ToolSpec): OpenAIResponsesTool {
@@ -73,7 +77,9 @@ export function toOpenAIResponsesTool(spec: ToolSpec): OpenAIResponsesTool {
  *
  * @example
  * ```ts
- * await anthropic.messages.create({ model, max_tokens: 1024, messages, tools: [toAnthropicTool(writeTodos)] });
+ * const writeTodos = createWriteTodos(plan);
+ * const body = { model: 'claude-sonnet-4-5', max_tokens: 1024, messages: [{ role: 'user', content: task }], tools: [toAnthropicTool(writeTodos)] };
+ * await fetch('https://api.anthropic.com/v1/messages', { method: 'POST', body: JSON.stringify(body) });
  * ```
  */
 export function toAnthropicTool(spec: ToolSpec): AnthropicTool {
@@ -91,7 +97,12 @@ export function toAnthropicTool(spec: ToolSpec): AnthropicTool {
  *
  * @example
  * ```ts
- * await generateText({ model, tools: { ...hostTools, write_todos: toAISDKTool(writeTodos) }, stopWhen: stepCountIs(20),
+ * import { generateText, stepCountIs, type LanguageModel, type ToolSet } from 'ai';
+ * declare const model: LanguageModel;
+ * declare const hostTools: ToolSet;
+ * const writeTodos = createWriteTodos(plan);
+ * const base = 'You guide visitors through this site.';
+ * await generateText({ model, prompt: task, tools: { ...hostTools, write_todos: toAISDKTool(writeTodos) }, stopWhen: stepCountIs(20),
  *   prepareStep: () => ({ system: `${base}\n\n${writeTodos.systemPrompt()}` }) });
  * ```
  */
@@ -141,6 +152,7 @@ export type LangChainToolArgs = readonly [
  * @example
  * ```ts
  * import { createMiddleware, tool } from 'langchain';
+ * const writeTodos = createWriteTodos(plan);
  * const planloopTodos = createMiddleware({ name: 'PlanloopTodos', tools: [tool(...toLangChainTool(writeTodos))] });
  * ```
  */

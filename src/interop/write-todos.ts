@@ -3,6 +3,7 @@ import * as z from 'zod/mini';
 import { TODO_STATUSES, type TodoIntent, type TodoItem } from '../artifacts/todos.js';
 import { PlanloopError, ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { replaceTodos } from './replace-todos.js';
 import { normalizeToolCall, type ToolCallLike } from './tool-calls.js';
@@ -12,7 +13,9 @@ import { normalizeToolCall, type ToolCallLike } from './tool-calls.js';
  *
  * @example
  * ```ts
- * if (!result.ok && result.error === PLANNER_OVERUSE) nudgeToAct();
+ * declare const call: { id: string; function: { arguments: string } }; // a write_todos call
+ * const result = createWriteTodos(plan).execute(call.function.arguments);
+ * if (!result.ok && result.error === PLANNER_OVERUSE) messages.push({ role: 'user', content: 'Act on the plan now.' });
  * ```
  */
 export const PLANNER_OVERUSE = 'planner_overuse_execute_next_step';
@@ -170,8 +173,10 @@ function namesOf(tools: HostTools | readonly string[] | Readonly<Record<string, 
  * @example
  * ```ts
  * const writeTodos = createWriteTodos(plan, { hostTools: ['navigate', 'click'] });
- * const system = `${basePrompt}\n\n${writeTodos.systemPrompt()}`;
- * for (const { toolCallId, result } of writeTodos.handleToolCalls(message.tool_calls)) {
+ * declare const message: { tool_calls?: Array<Record<string, unknown>> }; // the model's reply (OpenAI Chat)
+ * const messages: object[] = []; // the OpenAI Chat conversation
+ * const system = `You guide visitors through this site.\n\n${writeTodos.systemPrompt()}`;
+ * for (const { toolCallId, result } of writeTodos.handleToolCalls(message.tool_calls ?? [])) {
  *   messages.push({ role: 'tool', tool_call_id: toolCallId, content: JSON.stringify(result) });
  * }
  * ```
@@ -225,11 +230,11 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
 
   const publish = (todos: TodoItem[], toolCallId: string | undefined) => {
     revision += 1;
-    plan.emit('plan-update', { todos, source: 'write-todos', revision, ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }) });
+    emitPlanEvent(plan, 'plan-update', { todos, source: 'write-todos', revision, ...(toolCallId === undefined ? {} : { tool_call_id: toolCallId }) });
     // The reasoning trail's [Plan] line: what the update left the agent working on.
     const current = todos.find((todo) => todo.status === 'in_progress');
     const done = todos.filter((todo) => todo.status === 'completed').length;
-    plan.emit('reasoning-step', {
+    emitPlanEvent(plan, 'reasoning-step', {
       phase: 'plan',
       summary: `${done}/${todos.length} done${current ? `, now: ${current.description}` : ''}`.slice(0, 200),
       revision,
@@ -298,7 +303,11 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
     handleToolCalls(calls) {
       if (!Array.isArray(calls)) {
         const shown = String(JSON.stringify(calls) ?? calls).slice(0, 40);
-        throw new ValidationError(`handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`, [{ path: '', message: 'must be an array' }]);
+        throw new ValidationError(
+          'invalid_input',
+          `handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`,
+          { issues: [{ path: '', message: 'must be an array' }] },
+        );
       }
       const all = calls.map(normalizeToolCall);
       const writes = all.filter((call) => call.name === name);

@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { errorEventData, joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
 import { jsonInstruction } from './json-instruction.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
@@ -59,8 +60,9 @@ interface AnthropicMessage {
  *
  * @example
  * ```ts
+ * declare const apiKey: string; // from your server, never shipped in the page
  * const llm = createAnthropicProvider({ apiKey, model: 'claude-sonnet-4-5', maxTokens: 2048 });
- * for await (const chunk of llm.stream!({ messages })) if (chunk.type === 'text-delta') show(chunk.delta);
+ * for await (const chunk of llm.stream!({ messages })) if (chunk.type === 'text-delta') console.log(chunk.delta);
  * ```
  */
 export function createAnthropicProvider(options: AnthropicOptions): LLMProvider {
@@ -166,11 +168,11 @@ function textOf(block: { type?: unknown; text?: unknown } | null): string {
 /** A parsed body or event as an object: anything else is a server speaking another API. */
 function payload<T>(value: unknown): T {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as T;
-  throw new ProviderError(`${PROVIDER} sent ${String(JSON.stringify(value)).slice(0, 120)} where a Messages API object belongs. Check the base URL.`, {
-    provider: PROVIDER,
-    body: String(JSON.stringify(value)).slice(0, 500),
-    retryable: false,
-  });
+  throw new ProviderError(
+    'provider_error',
+    `${PROVIDER} sent ${String(JSON.stringify(value)).slice(0, 120)} where a Messages API object belongs. Check the base URL.`,
+    { provider: PROVIDER, body: String(JSON.stringify(value)).slice(0, 500), retryable: false },
+  );
 }
 
 /** The API's words for a refusal (`stop_details.explanation`), when it gave them. */
@@ -180,10 +182,11 @@ function explanation(details: { explanation?: unknown } | null | undefined): str
 
 /** A second `message_start` in one stream: the stream is broken (a proxy spliced two), asking again can help. */
 function splicedStream(): ProviderError {
-  return new ProviderError(`${PROVIDER} sent a second message_start before the first message stopped: the stream is broken and its text was dropped. Retrying may help.`, {
-    provider: PROVIDER,
-    retryable: true,
-  });
+  return new ProviderError(
+    'provider_error',
+    `${PROVIDER} sent a second message_start before the first message stopped: the stream is broken and its text was dropped. Retrying may help.`,
+    { provider: PROVIDER, retryable: true },
+  );
 }
 
 /** An `error` event (or error body, or the text of one): overloaded and server errors are worth retrying. */
@@ -192,11 +195,11 @@ function eventError(error: unknown): ProviderError {
   const type = typeof info.type === 'string' ? info.type : 'unknown_error';
   const message = typeof info.message === 'string' && info.message ? info.message : 'no message';
   const retryable = ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(type);
-  return new ProviderError(`${PROVIDER} reported ${type}: ${message}${retryable ? '. Retrying may help.' : ''}`, {
-    provider: PROVIDER,
-    body: String(JSON.stringify(error ?? null)).slice(0, 500),
-    retryable,
-  });
+  return new ProviderError(
+    'provider_error',
+    `${PROVIDER} reported ${type}: ${message}${retryable ? '. Retrying may help.' : ''}`,
+    { provider: PROVIDER, body: String(JSON.stringify(error ?? null)).slice(0, 500), retryable },
+  );
 }
 
 function mapStopReason(reason: string | null | undefined): FinishReason | undefined {

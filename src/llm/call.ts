@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError, RefusalError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { PlanloopError, ProviderError, RefusalError } from '../errors.js';
+import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import { streamOrGenerate, type FinishReason, type LLMProvider, type LLMRequest, type LLMUsage } from './provider.js';
 
 /** Options of {@link callModel}. */
@@ -36,7 +37,7 @@ export interface ModelReply {
  *
  * @example
  * ```ts
- * const { text, finishReason } = await callModel(provider, { messages, signal }, { onDelta: (delta) => show(delta), timeoutMs: 30_000 });
+ * const { text, finishReason } = await callModel(provider, { messages, signal }, { onDelta: (delta) => console.log(delta), timeoutMs: 30_000 });
  * ```
  */
 export async function callModel(provider: LLMProvider, request: LLMRequest, options: CallModelOptions = {}): Promise<ModelReply> {
@@ -83,13 +84,13 @@ async function readReply(provider: LLMProvider, request: LLMRequest, options: Ca
     // Let the provider clean up (close its stream); never wait on it.
     iterator.return?.().catch(() => {});
     if (signal?.aborted) throw toAbortError(signal.reason);
-    if (error instanceof PlanloopError) throw error;
+    if (PlanloopError.isInstance(error)) throw error;
     const message = error instanceof Error ? error.message : String(error);
-    throw new ProviderError(`The model call failed: ${message}`, { provider: provider.name ?? 'unknown', retryable: false }, { cause: error });
+    throw new ProviderError('provider_error', `The model call failed: ${message}`, { provider: provider.name ?? 'unknown', retryable: false, cause: error });
   }
   throwIfAborted(signal);
   if (finishReason === 'refusal') {
-    throw new RefusalError({ refusal: refusal?.trim() || text.trim(), text, provider: provider.name });
+    throw new RefusalError('model_refused', undefined, { refusal: refusal?.trim() || text.trim(), text, provider: provider.name });
   }
   return { text, finishReason, usage };
 }
@@ -113,7 +114,7 @@ export interface Deadline {
  *
  * @example
  * ```ts
- * const deadline = withTimeout(options.signal, 30_000);
+ * const deadline = withTimeout(signal, 30_000);
  * try {
  *   await callModel(provider, { messages, signal: deadline.signal });
  * } finally {

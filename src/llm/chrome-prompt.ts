@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError, ValidationError, throwIfAborted, toAbortError } from '../errors.js';
+import { PlanloopError, ProviderError, ValidationError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
 import { isDescribedInPrompt } from './json-instruction.js';
 import type { LLMChunk, LLMMessage, LLMProvider, LLMRequest } from './provider.js';
@@ -81,11 +82,11 @@ export function createChromePromptProvider(options: ChromePromptProviderOptions 
     const all = [...(options.initialPrompts ?? []), ...request.messages];
     const last = all.at(-1);
     if (last?.role !== 'user') {
-      throw new ValidationError(`${PROVIDER}: the last message must be the user's, as it becomes the prompt.`, [
+      throw new ValidationError('invalid_input', `${PROVIDER}: the last message must be the user's, as it becomes the prompt.`, { issues: [
         request.messages.length > 0
           ? { path: `messages[${request.messages.length - 1}].role`, message: 'must be "user"' }
           : { path: 'messages', message: 'must hold at least one user message' },
-      ]);
+      ] });
     }
     const system = all.filter((m) => m.role === 'system').map((m) => m.content);
     // The Prompt API allows one system prompt, and only as the first initial prompt.
@@ -165,7 +166,7 @@ async function call<T>(step: () => T | Promise<T>, signal: AbortSignal | undefin
 
 function mapError(error: unknown, signal: AbortSignal | undefined): Error {
   if (signal?.aborted) return toAbortError(signal.reason);
-  if (error instanceof PlanloopError) return error;
+  if (PlanloopError.isInstance(error)) return error;
   const name = error instanceof Error ? error.name : 'Error';
   const message = error instanceof Error ? error.message : String(error);
   const hints: Record<string, string> = {
@@ -174,15 +175,15 @@ function mapError(error: unknown, signal: AbortSignal | undefined): Error {
     NotSupportedError: ' These options (languages, modalities, responseConstraint) are not supported here.',
   };
   const unavailableNames = ['NotAllowedError', 'NotSupportedError'];
-  return new ProviderError(
-    `Chrome's Prompt API failed with ${name}: ${message}.${hints[name] ?? ''}`,
-    { provider: PROVIDER, retryable: false },
-    { cause: error, ...(unavailableNames.includes(name) ? { code: 'provider_unavailable' as const } : {}) },
-  );
+  return new ProviderError(unavailableNames.includes(name) ? 'provider_unavailable' : 'provider_error', `Chrome's Prompt API failed with ${name}: ${message}.${hints[name] ?? ''}`, {
+    provider: PROVIDER,
+    retryable: false,
+    cause: error,
+  });
 }
 
 function unavailable(message: string): ProviderError {
-  return new ProviderError(message, { provider: PROVIDER, retryable: false }, { code: 'provider_unavailable' });
+  return new ProviderError('provider_unavailable', message, { provider: PROVIDER, retryable: false });
 }
 
 /**

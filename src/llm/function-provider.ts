@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted, untilAborted } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted, untilAborted } from '../abort.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 import { readStream } from './read-stream.js';
 
@@ -22,6 +23,7 @@ export type FunctionProviderFn = (request: LLMRequest) => FunctionProviderOutput
  *
  * @example
  * ```ts
+ * declare const myBackend: { chat(messages: LLMMessage[], options: { signal?: AbortSignal | undefined }): Promise<{ text: string }> };
  * const llm = createFunctionProvider(async ({ messages, signal }) => {
  *   const reply = await myBackend.chat(messages, { signal });
  *   return reply.text;
@@ -78,6 +80,7 @@ function toResult(output: string | FunctionProviderResult): LLMResult {
     return finishReason === undefined ? rest : { ...rest, finishReason: finishReasonOf(finishReason) };
   }
   throw new ProviderError(
+    'provider_error',
     `The function given to createFunctionProvider returned ${JSON.stringify(output)?.slice(0, 80)}; ` +
       'return a string, { text }, or an async iterable of strings.',
     { provider: 'function', retryable: false },

@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { PlanloopError, ProviderError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import { readStream } from './read-stream.js';
 
 /** The `fetch` signature the HTTP adapters accept (the platform's, or any compatible one). */
@@ -26,7 +27,7 @@ const EXCERPT = 500;
  *
  * @example
  * ```ts
- * const response = await postJSON({ provider: 'anthropic', url, body, headers, signal });
+ * const response = await postJSON({ provider: 'anthropic', url: 'https://api.anthropic.com/v1/messages', body: { model: 'claude-sonnet-4-5', max_tokens: 1024, messages }, headers: { 'anthropic-version': '2023-06-01' }, signal });
  * ```
  */
 export async function postJSON(options: PostJSONOptions): Promise<Response> {
@@ -36,9 +37,9 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
   const fetchFn: FetchLike | undefined = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof fetchFn !== 'function') {
     throw new ProviderError(
+      'provider_unavailable',
       `${provider}: no fetch() is available in this environment. Pass one with the \`fetch\` option.`,
       { provider, retryable: false },
-      { code: 'provider_unavailable' },
     );
   }
   let response: Response;
@@ -52,10 +53,10 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
   } catch (error) {
     if (signal?.aborted) throw toAbortError(signal.reason);
     throw new ProviderError(
+      'provider_error',
       `${provider}: the request to ${url} failed before any answer (${describe(error)}). ` +
         'Check the base URL, your network and CORS; retrying may help.',
-      { provider, retryable: true },
-      { cause: error },
+      { provider, retryable: true, cause: error },
     );
   }
   if (!response.ok) throw await httpError(provider, url, response, signal);
@@ -77,13 +78,7 @@ async function httpError(provider: string, url: string, response: Response, sign
   const detail = (errorMessageOf(text) ?? (body || response.statusText || 'no details')).trim();
   // Servers often end their message with a full stop already; do not add a second one.
   const message = `${provider} answered HTTP ${status} from ${url}: ${detail}${/[.!?]$/.test(detail) ? '' : '.'} ${hintFor(status)}`;
-  return new ProviderError(message, {
-    provider,
-    status,
-    body,
-    retryable,
-    ...(retryAfterMs === undefined ? {} : { retryAfterMs }),
-  });
+  return new ProviderError('provider_error', message, { provider, status, body, retryable, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
 }
 
 function hintFor(status: number): string {
@@ -116,10 +111,7 @@ export function parseRetryAfter(headers: Headers, now = Date.now()): number | un
 /**
  * The human message inside an error body (`{ error: { message } }`, `{ error: '...' }`, `{ message }`).
  *
- * @example
- * ```ts
- * errorMessageOf('{"error":{"message":"Invalid API key"}}'); // 'Invalid API key'
- * ```
+ * `errorMessageOf('{"error":{"message":"Invalid API key"}}')` is `'Invalid API key'`.
  */
 function errorMessageOf(text: string): string | undefined {
   try {
@@ -139,6 +131,7 @@ function errorMessageOf(text: string): string | undefined {
  *
  * @example
  * ```ts
+ * declare const response: Response;
  * const json = await readJSON<{ choices: unknown[] }>(response, 'openai-compatible', signal);
  * ```
  */
@@ -158,6 +151,7 @@ export async function readJSON<T>(response: Response, provider: string, signal?:
  *
  * @example
  * ```ts
+ * declare const event: { event: string; data: string }; // one server-sent event
  * const chunk = parseJSONData<{ choices?: unknown[] }>(event.data, 'openai-compatible');
  * ```
  */
@@ -166,10 +160,10 @@ export function parseJSONData<T>(text: string, provider: string): T {
     return JSON.parse(text) as T;
   } catch (error) {
     throw new ProviderError(
+      'provider_error',
       `${provider} sent data that is not valid JSON: ${JSON.stringify(text.slice(0, 120))}. ` +
         'Check that the base URL points at a server speaking this API.',
-      { provider, body: text.slice(0, EXCERPT), retryable: false },
-      { cause: error },
+      { provider, body: text.slice(0, EXCERPT), retryable: false, cause: error },
     );
   }
 }
@@ -180,7 +174,8 @@ export function parseJSONData<T>(text: string, provider: string): T {
  *
  * @example
  * ```ts
- * if (event.event === 'error') throw toProviderError(errorEventData(event.data));
+ * declare const event: { event: string; data: string }; // one server-sent event
+ * if (event.event === 'error') throw new ProviderError('The stream sent an error.', { provider: 'anthropic', retryable: false }, { cause: errorEventData(event.data) });
  * ```
  */
 export function errorEventData(data: string): unknown {
@@ -200,7 +195,8 @@ export function errorEventData(data: string): unknown {
  *
  * @example
  * ```ts
- * for await (const event of parseSSE(responseBytes(response, 'anthropic', signal))) handle(event);
+ * declare const response: Response;
+ * for await (const bytes of responseBytes(response, 'anthropic', signal)) console.log(bytes.length); // parseSSE reads these
  * ```
  */
 export async function* responseBytes(response: Response, provider: string, signal?: AbortSignal): AsyncGenerator<Uint8Array> {
@@ -213,16 +209,16 @@ export async function* responseBytes(response: Response, provider: string, signa
     yield* readStream(response.body, signal);
   } catch (error) {
     if (signal?.aborted) throw toAbortError(signal.reason);
-    if (error instanceof PlanloopError) throw error;
+    if (PlanloopError.isInstance(error)) throw error;
     throw droppedConnection(provider, error);
   }
 }
 
 function droppedConnection(provider: string, error: unknown): ProviderError {
   return new ProviderError(
+    'provider_error',
     `${provider}: the connection dropped while reading the answer (${describe(error)}). Retrying may help.`,
-    { provider, retryable: true },
-    { cause: error },
+    { provider, retryable: true, cause: error },
   );
 }
 
@@ -231,11 +227,13 @@ function droppedConnection(provider: string, error: unknown): ProviderError {
  *
  * @example
  * ```ts
+ * let finished = false; // set on the stream's `message_stop`
  * if (!finished) throw truncatedStream('anthropic');
  * ```
  */
 export function truncatedStream(provider: string): ProviderError {
   return new ProviderError(
+    'provider_error',
     `${provider}: the stream ended before the model finished (no end marker or finish reason). ` +
       'The connection was probably cut; retrying may help.',
     { provider, retryable: true },

@@ -17,7 +17,8 @@ const DESCRIBED_IN_PROMPT = Symbol.for('planloop.schemaDescribedInPrompt');
  *
  * @example
  * ```ts
- * await provider.generate({ messages: [{ role: 'system', content: 'Reply with {"ok": true} or {"ok": false}.' }, user], jsonSchema: describedInPrompt(schema) });
+ * const schema = { type: 'object', properties: { ok: { type: 'boolean' } }, required: ['ok'] };
+ * await provider.generate({ messages: [{ role: 'system', content: 'Reply with {"ok": true} or {"ok": false}.' }, { role: 'user', content: task }], jsonSchema: describedInPrompt(schema) });
  * ```
  */
 export function describedInPrompt(schema: Record<string, unknown>): Record<string, unknown> {
@@ -29,6 +30,7 @@ export function describedInPrompt(schema: Record<string, unknown>): Record<strin
  *
  * @example
  * ```ts
+ * const promptOptions: ChromePromptOptions = {};
  * if (isDescribedInPrompt(request.jsonSchema)) promptOptions.omitResponseConstraintInput = true;
  * ```
  */

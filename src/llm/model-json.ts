@@ -1,5 +1,5 @@
-import { jsonrepair } from 'jsonrepair';
 import { describeValue } from '../guards.js';
+import { repairJson } from './repair-json.js';
 
 /** The result of {@link parseModelJson}. */
 export type ModelJsonResult =
@@ -17,10 +17,9 @@ export type ModelJsonResult =
 const MAX_CANDIDATES = 8;
 
 /**
- * How many characters (over all spans) go through jsonrepair. jsonrepair (3.x) is worse than
- * quadratic on long strings with unescaped quotes (`{"a"a"a…`: 100 KB take ~1.6 s, 200 KB ~17 s),
- * so a long reply that is not valid JSON as it stands is refused instead of repaired. Valid JSON
- * of any length is still read; model replies that need repair are far shorter than this.
+ * How many characters (over all spans) are repaired. The repair is linear, but a reply this long
+ * that is not valid JSON as it stands is not worth guessing at: it is refused (the model is asked
+ * again). Valid JSON of any length is still read; model replies that need repair are far shorter.
  */
 const MAX_REPAIR_CHARS = 64 * 1024;
 
@@ -34,10 +33,10 @@ interface Candidate {
  * (also with fences inside the JSON's strings), prose before and after, trailing commas, single
  * quotes, comments, a mismatched closing bracket, and an end cut off by the token limit. Tries the
  * balanced `{…}` spans in order (a reply that starts with an array of objects is read as that
- * array; other arrays only when no object parses), each strictly first and then through jsonrepair.
+ * array; other arrays only when no object parses), each strictly first and then repaired
+ * (`repairJson`: Python literals, unquoted keys, unescaped quotes and line breaks too).
  * `__proto__` keys are dropped so parsed data can never reach an object's prototype. Repair is
- * only tried on the first 64 KiB of spans (jsonrepair slows down badly on long input); valid JSON
- * is read at any length.
+ * only tried on the first 64 KiB of spans; valid JSON is read at any length.
  *
  * @example
  * ```ts
@@ -67,7 +66,7 @@ export function parseModelJson(text: string): ModelJsonResult {
     }
     budget -= candidate.text.length;
     try {
-      const value = tryParse(jsonrepair(candidate.text), true);
+      const value = tryParse(repairJson(candidate.text), true);
       if (value !== undefined) return { ok: true, value, repaired: true, truncated: candidate.truncated };
     } catch (error) {
       reason ||= error instanceof Error ? error.message : String(error);

@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
 import { errorEventData, joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';
 import { jsonInstruction } from './json-instruction.js';
@@ -71,6 +72,7 @@ export interface ChatPayload {
  *
  * @example
  * ```ts
+ * declare const apiKey: string; // from your server, never shipped in the page
  * const llm = createOpenAICompatibleProvider({ baseURL: 'https://api.openai.com/v1', model: 'gpt-4o-mini', apiKey });
  * const { text } = await llm.generate({ messages: [{ role: 'user', content: 'Say hi' }] });
  * ```
@@ -106,7 +108,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
    * was sent, not by what is known now: a call made at the same time may have learnt it already.
    */
   function learn(error: unknown, body: Record<string, unknown>): boolean {
-    if (!(error instanceof ProviderError) || (error.status !== 400 && error.status !== 422)) return false;
+    if (!(ProviderError.isInstance(error)) || (error.status !== 400 && error.status !== 422)) return false;
     const text = error.body ?? '';
     const format = (body.response_format as { type?: unknown } | undefined)?.type;
     if (format === 'json_schema' && /response_format|json_schema/i.test(text)) return (quirks.jsonObject = true);
@@ -137,7 +139,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
       const json = payload(await readJSON<unknown>(response, PROVIDER, request.signal));
       throwIfPayloadError(json);
       const choice = json.choices?.[0];
-      if (!choice) throw new ProviderError(`${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
+      if (!choice) throw new ProviderError('provider_error', `${PROVIDER} answered without any choice from ${url}.`, { provider: PROVIDER, retryable: false });
       const result: LLMResult = { text: contentText(choice.message?.content) };
       const refusal = choice.message?.refusal;
       const finishReason = typeof refusal === 'string' && refusal.trim() !== '' ? 'refusal' : mapFinishReason(choice.finish_reason);
@@ -203,11 +205,11 @@ export function contentText(content: unknown): string {
 /** A parsed body or chunk as a {@link ChatPayload}: anything but an object is a server speaking another API. */
 function payload(value: unknown): ChatPayload {
   if (typeof value === 'object' && value !== null && !Array.isArray(value)) return value as ChatPayload;
-  throw new ProviderError(`${PROVIDER} sent ${JSON.stringify(value)?.slice(0, 120)} where a Chat Completions object belongs. Check that the base URL points at a server speaking this API.`, {
-    provider: PROVIDER,
-    body: String(JSON.stringify(value)).slice(0, 500),
-    retryable: false,
-  });
+  throw new ProviderError(
+    'provider_error',
+    `${PROVIDER} sent ${JSON.stringify(value)?.slice(0, 120)} where a Chat Completions object belongs. Check that the base URL points at a server speaking this API.`,
+    { provider: PROVIDER, body: String(JSON.stringify(value)).slice(0, 500), retryable: false },
+  );
 }
 
 /** Error objects some servers put in a 200 body or in a stream event. */
@@ -222,11 +224,7 @@ function reportedError(error: unknown): ProviderError {
   const message = typeof info.message === 'string' ? info.message : JSON.stringify(error);
   const kind = `${String(info.type ?? '')} ${String(info.code ?? '')}`;
   const retryable = /overload|rate.?limit|server_error|timeout|unavailable|\b(429|5\d\d)\b/i.test(kind);
-  return new ProviderError(`${PROVIDER} reported an error: ${message}`, {
-    provider: PROVIDER,
-    body: JSON.stringify(error).slice(0, 500),
-    retryable,
-  });
+  return new ProviderError('provider_error', `${PROVIDER} reported an error: ${message}`, { provider: PROVIDER, body: JSON.stringify(error).slice(0, 500), retryable });
 }
 
 /** Chat Completions' `finish_reason` as a {@link FinishReason}. */

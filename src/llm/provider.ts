@@ -88,6 +88,7 @@ export interface LLMRouterConfig {
  *
  * @example
  * ```ts
+ * declare const small: LLMProvider, large: LLMProvider;
  * const llm = createLLMRouter({ default: small, plan: large });
  * new Plan({ llm }); // makeTodos uses `large`, the turns and edits use `small`
  * ```
@@ -128,7 +129,7 @@ export function resolveProvider(source: LLMSource, role: LLMRole): LLMProvider {
  *
  * @example
  * ```ts
- * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') show(chunk.delta);
+ * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') console.log(chunk.delta);
  * ```
  */
 export async function* streamOrGenerate(provider: LLMProvider, request: LLMRequest): AsyncIterable<LLMChunk> {

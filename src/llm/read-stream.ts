@@ -1,4 +1,4 @@
-import { throwIfAborted, toAbortError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 
 /**
  * Iterates a `ReadableStream` (or any async iterable) until it ends, stopping with an
@@ -7,7 +7,9 @@ import { throwIfAborted, toAbortError } from '../errors.js';
  *
  * @example
  * ```ts
- * for await (const bytes of readStream(response.body, signal)) decoder.decode(bytes, { stream: true });
+ * const response = await fetch('/model', { signal });
+ * const decoder = new TextDecoder();
+ * for await (const bytes of readStream(response.body!, signal)) decoder.decode(bytes, { stream: true });
  * ```
  */
 export async function* readStream<T>(

@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import type { LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 
 /** How {@link withRetry} retries. */
@@ -26,7 +27,7 @@ export interface RetryOptions {
  *
  * @example
  * ```ts
- * const llm = withRetry(createOpenAICompatibleProvider({ baseURL, model }), { retries: 3 });
+ * const llm = withRetry(createOpenAICompatibleProvider({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:7b' }), { retries: 3 });
  * ```
  */
 export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LLMProvider {
@@ -42,7 +43,7 @@ export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LL
   /** The wait before retry number `attempt` (0-based), or `undefined` to give up and rethrow. */
   function delayFor(error: unknown, attempt: number, signal?: AbortSignal): number | undefined {
     if (signal?.aborted || attempt >= retries) return undefined;
-    if (!(error instanceof ProviderError) || !error.retryable) return undefined;
+    if (!(ProviderError.isInstance(error)) || !error.retryable) return undefined;
     if (error.retryAfterMs !== undefined) return error.retryAfterMs <= maxRetryAfterMs ? error.retryAfterMs : undefined;
     const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));
@@ -95,7 +96,8 @@ export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LL
  *
  * @example
  * ```ts
- * return applyRetry(provider, options.retry);
+ * declare const options: { retry?: boolean | RetryOptions }; // an adapter's options
+ * const llm = applyRetry(provider, options.retry);
  * ```
  */
 export function applyRetry(provider: LLMProvider, retry: boolean | RetryOptions | undefined): LLMProvider {

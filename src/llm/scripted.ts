@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { abortableSleep } from './retry.js';
 
@@ -56,7 +57,7 @@ export interface ScriptedProvider extends LLMProvider {
  * ```ts
  * const llm = createScriptedProvider([
  *   { task_summary: 'Tour the pricing page', todos: [{ intent: 'navigate', description: 'Open pricing' }] },
- *   new ProviderError('rate limited', { provider: 'test', status: 429, retryable: true }),
+ *   new ProviderError('provider_error', 'rate limited', { provider: 'test', status: 429, retryable: true }),
  * ], { chunkSize: 8, delayMs: 20 });
  * await plan.makeTodos({ task: 'Show me the prices' }, { onSummaryDelta: console.log });
  * llm.calls[0]?.messages; // what the planner sent
@@ -78,6 +79,7 @@ export function createScriptedProvider(responses: ScriptedResponses, options: Sc
     } else if (Array.isArray(responses)) {
       if (callIndex >= responses.length) {
         throw new ProviderError(
+          'provider_error',
           `Scripted provider: call ${callIndex + 1} has no response, only ${responses.length} ` +
             `${responses.length === 1 ? 'was' : 'were'} scripted. Add responses or pass a function.`,
           { provider: 'scripted', retryable: false },

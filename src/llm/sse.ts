@@ -16,7 +16,8 @@ export interface SSEEvent {
  *
  * @example
  * ```ts
- * for await (const { event, data } of parseSSE(readStream(response.body))) console.log(event, data);
+ * declare const body: AsyncIterable<Uint8Array>; // a response's bytes (readStream(response.body))
+ * for await (const { event, data } of parseSSE(body)) console.log(event, data);
  * ```
  */
 export async function* parseSSE(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<SSEEvent, void, undefined> {

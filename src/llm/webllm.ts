@@ -1,4 +1,5 @@
-import { ProviderError, throwIfAborted, toAbortError } from '../errors.js';
+import { ProviderError } from '../errors.js';
+import { throwIfAborted, toAbortError } from '../abort.js';
 import { contentText, mapFinishReason, mapUsage, type ChatPayload } from './openai-compatible.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 
@@ -34,7 +35,8 @@ export interface WebLLMProviderOptions {
  *
  * @example
  * ```ts
- * import { CreateMLCEngine } from '@mlc-ai/web-llm';
+ * // import { CreateMLCEngine } from '@mlc-ai/web-llm';
+ * declare function CreateMLCEngine(model: string): Promise<WebLLMEngine>; // the package's, typed as planloop reads it
  * const engine = await CreateMLCEngine('Qwen2.5-1.5B-Instruct-q4f16_1-MLC');
  * const plan = new Plan({ llm: createWebLLMProvider({ engine }) });
  * ```
@@ -81,7 +83,11 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
       return interruptible(request.signal, () =>
         call(request.signal, async () => {
           const answer = await engine.chat.completions.create(body(request, false));
-          if (Symbol.asyncIterator in answer) throw new ProviderError('WebLLM streamed an answer that was asked for whole.', { provider: PROVIDER, retryable: false });
+          if (Symbol.asyncIterator in answer) throw new ProviderError(
+            'provider_error',
+            'WebLLM streamed an answer that was asked for whole.',
+            { provider: PROVIDER, retryable: false },
+          );
           const choice = answer.choices?.[0];
           const result: LLMResult = { text: contentText(choice?.message?.content) };
           const finishReason = mapFinishReason(choice?.finish_reason);
@@ -105,7 +111,11 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
       try {
         chunks = await call(signal, async () => {
           const answer = await engine.chat.completions.create(body(request, true));
-          if (!(Symbol.asyncIterator in answer)) throw new ProviderError('WebLLM answered whole when asked to stream.', { provider: PROVIDER, retryable: false });
+          if (!(Symbol.asyncIterator in answer)) throw new ProviderError(
+            'provider_error',
+            'WebLLM answered whole when asked to stream.',
+            { provider: PROVIDER, retryable: false },
+          );
           return answer[Symbol.asyncIterator]();
         });
         let finishReason: FinishReason | undefined;
@@ -148,7 +158,7 @@ async function drain(chunks: AsyncIterator<unknown>): Promise<void> {
 }
 
 function asProviderError(error: unknown): ProviderError {
-  if (error instanceof ProviderError) return error;
+  if (ProviderError.isInstance(error)) return error;
   const message = error instanceof Error ? error.message : String(error);
-  return new ProviderError(`WebLLM failed: ${message}`, { provider: PROVIDER, retryable: false }, { cause: error });
+  return new ProviderError('provider_error', `WebLLM failed: ${message}`, { provider: PROVIDER, retryable: false, cause: error });
 }

@@ -198,7 +198,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
  *
  * @example
  * ```ts
- * describeToolAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { description: 'open a page {path}', run });
+ * describeToolAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { description: 'open a page {path}', run: ({ path }) => location.assign(String(path)) });
  * // 'open a page /pricing'
  * ```
  */

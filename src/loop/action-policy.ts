@@ -13,6 +13,7 @@ import { ValidationError } from '../errors.js';
  *
  * @example
  * ```ts
+ * declare const form: HTMLFormElement;
  * const tools = { submit: { risk: 'irreversible' satisfies ActionRisk, run: () => form.requestSubmit() } };
  * ```
  */
@@ -23,6 +24,7 @@ export type ActionRisk = 'read' | 'write' | 'irreversible';
  *
  * @example
  * ```ts
+ * declare const value: string; // read from a tool's definition
  * ACTION_RISKS.includes(value as ActionRisk); // a risk?
  * ```
  */
@@ -109,8 +111,12 @@ export interface ConfirmStep {
  *
  * @example
  * ```ts
- * const answer: ConfirmResult = await context.confirm(step);
- * if (!answer.approved) return `not sent: ${answer.reason}`;
+ * const submit: LoopToolHandler = async (_args, context) => {
+ *   const answer: ConfirmResult = await context.confirm({ risk: 'irreversible', detail: 'Send the contact form' });
+ *   if (!answer.approved) return `not sent: ${answer.reason}`;
+ *   document.querySelector('form')!.requestSubmit();
+ *   return 'sent';
+ * };
  * ```
  */
 export type ConfirmResult = { approved: true } | { approved: false; reason: string };
@@ -201,7 +207,7 @@ export function readApprovalAnswer(answer: unknown): ConfirmResult {
  *
  * @example
  * ```ts
- * const verdict = await askApproval(onApprove, request, { timeoutMs: 60_000, signal });
+ * const verdict = await askApproval(onApprove, { kind: 'action', tool: 'submit', risk: 'irreversible', detail: 'Submit the form' }, { timeoutMs: 60_000, signal });
  * if (!verdict.approved) console.log(verdict.reason); // 'no answer within 60 s'
  * ```
  */
@@ -246,7 +252,7 @@ export async function askApproval(hook: ApproveHook, request: ApprovalRequest, o
  *
  * @example
  * ```ts
- * readActionPolicy({ approvalLevel: 'write' }, { click: { risk: 'write', run } }); // { click: 'write' }
+ * readActionPolicy({ approvalLevel: 'write' }, { click: { risk: 'write', run: () => 'clicked' } }); // { click: 'write' }
  * ```
  */
 export function readActionPolicy(options: ActionPolicyOptions, tools: Record<string, unknown>): Record<string, ActionRisk> {
@@ -264,7 +270,7 @@ export function readActionPolicy(options: ActionPolicyOptions, tools: Record<str
     else problems.push({ path: `tools.${name}.risk`, message: `must be one of ${ACTION_RISKS.join(', ')}, not ${JSON.stringify(risk)}` });
   }
   if (problems.length > 0) {
-    throw new ValidationError(`Cannot run: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, problems);
+    throw new ValidationError('invalid_input', `Cannot run: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, { issues: problems });
   }
   return risks;
 }

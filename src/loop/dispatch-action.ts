@@ -90,6 +90,7 @@ export interface ActionOutcome {
  *
  * @example
  * ```ts
+ * declare const context: LoopToolContext; // the run's, for this turn
  * const { observation } = await dispatchAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { tools }, context);
  * observation?.summary; // 'navigate: ok'
  * ```

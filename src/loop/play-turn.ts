@@ -1,7 +1,8 @@
 import type { AdjustResult } from '../envelope/apply.js';
 import { ENVELOPE_LIMITS, TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
 import { createEnvelopeStreamParser } from '../envelope/stream.js';
-import { AbortError, EnvelopeError, PlanloopError, toAbortError, untilAborted } from '../errors.js';
+import { AbortError, EnvelopeError, PlanloopError } from '../errors.js';
+import { toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase } from '../events.js';
 import { callModel, type ModelReply } from '../llm/call.js';
 import { describedInPrompt } from '../llm/json-instruction.js';
@@ -90,7 +91,11 @@ export type TurnOutcome =
  *
  * @example
  * ```ts
- * const outcome = await playTurn({ plan, provider, messages, handlers: { tools }, runId, turn: 1, limits, onStep, onAction });
+ * const outcome = await playTurn({
+ *   plan, provider, messages, handlers: { tools }, runId: 'run-1', turn: 1, limits: DEFAULT_TURN_LIMITS,
+ *   onStep: (phase, summary) => console.log(phase, summary),
+ *   onAction: (action, index, decision) => console.log(index, action.type, decision),
+ * });
  * if (!outcome.ok) console.log(outcome.error.message); // fed back to the model on the retry
  * ```
  */
@@ -210,11 +215,11 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
         const result = turn.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
         adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
-        if (!(error instanceof EnvelopeError)) throw error;
+        if (!(EnvelopeError.isInstance(error))) throw error;
         refused = error;
       }
     },
-    onNarrateDelta: (delta, { index, target }) => stream(delta, index, target),
+    onNarrateDelta: (delta, target, { index }) => stream(delta, index, target),
     onAction: (action, index) => {
       if (!refused) chain = chain.then(() => dispatch(action, index));
     },
@@ -254,10 +259,13 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       },
     );
   } catch (error) {
-    if (!signal?.aborted && error instanceof AbortError && error.code === 'timeout') {
-      return fail(new PlanloopError('timeout', `Your reply took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`));
+    if (!signal?.aborted && AbortError.isInstance(error) && error.code === 'timeout') {
+      return fail(new PlanloopError(
+        'timeout',
+        `Your reply took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
+      ));
     }
-    if (!signal?.aborted && error instanceof PlanloopError && error.code === 'output_too_long') return fail(error);
+    if (!signal?.aborted && PlanloopError.isInstance(error) && error.code === 'output_too_long') return fail(error);
     cancelled = true;
     turn.rollback();
     throw signal?.aborted ? toAbortError(signal.reason) : error;

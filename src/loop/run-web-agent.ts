@@ -1,8 +1,10 @@
 import { nanoid } from 'nanoid';
-import { PlanloopError, ValidationError, throwIfAborted, toAbortError, untilAborted } from '../errors.js';
+import { PlanloopError, ValidationError } from '../errors.js';
+import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
+import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
 import { createActionGate } from './action-gate.js';
@@ -99,9 +101,6 @@ export interface ObserveContext {
   readonly maxTokens: number;
 }
 
-/** Plans with a run going: two runs on one plan would undo each other's turns. */
-const activeRuns = new WeakSet<Plan>();
-
 /** Bad replies in a row (the first try and its retry) before the run ends with `run-error`. */
 const MAX_ATTEMPTS = 2;
 
@@ -165,6 +164,10 @@ const MAX_ATTEMPTS = 2;
  *
  * @example
  * ```ts
+ * declare const router: { go(path: string): void };
+ * declare const api: { subscribe(): Promise<void> };
+ * declare const bubble: { show(text: string, target?: string): void; say(text: string, target?: string): Promise<void> };
+ * declare function confirmWithSpace(summary: string): Promise<boolean>;
  * const result = await runWebAgent({
  *   plan,
  *   task: 'Show me the pricing page',
@@ -203,18 +206,14 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   let turn = 0;
 
   const step = (phase: ReasoningPhase, summary: string): void => {
-    plan.emit('reasoning-step', { runId, phase, summary: clip(summary, 200), turn, timestamp: Date.now() });
+    emitPlanEvent(plan, 'reasoning-step', { runId, phase, summary: clip(summary, 200), turn, timestamp: Date.now() });
   };
   const finish = (reason: RunFinishReason, summary?: string): RunResult => {
     const extra = summary === undefined ? {} : { summary };
-    plan.emit('run-finish', { runId, reason, turns: turn, ...extra });
+    emitPlanEvent(plan, 'run-finish', { runId, reason, turns: turn, ...extra });
     return { runId, reason, turns: turn, ...extra, todos: plan.todos.list() };
   };
 
-  if (activeRuns.has(plan)) {
-    throw new PlanloopError('run_in_progress', 'A run is already going on this plan: abort it (through its AbortSignal) or wait for it to end before starting another.');
-  }
-  activeRuns.add(plan);
   let run: RunHandle | undefined;
   let refused = false;
   try {
@@ -227,7 +226,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     // From here on one signal: the caller's, a stop request, or the lease lost to another tab.
     signal = run.signal;
     const { resumed, unconfirmed } = startOrResume(plan, options);
-    plan.emit('run-start', { runId, task, resumed });
+    emitPlanEvent(plan, 'run-start', { runId, task, resumed });
     const provider = options.llm ? resolveProvider(options.llm, 'turn') : plan.provider('turn');
     if (!resumed) await plan.makeTodos(options.planInput ?? { task }, signal ? { signal } : {});
     if (options.announcePlan && unconfirmed) {
@@ -255,7 +254,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       let feedback: LLMMessage[] = [];
       let outcome: TurnOutcome | undefined;
       for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-        plan.emit('turn-start', { runId, turn, maxTurns, attempt });
+        emitPlanEvent(plan, 'turn-start', { runId, turn, maxTurns, attempt });
         const prompt = { task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations, nudge, url, page, locale: options.planInput?.locale };
         const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
         outcome = await playTurn({
@@ -270,7 +269,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           temperature: options.temperature,
           maxTokens: options.maxTokens,
           onStep: step,
-          onAction: (action, index, decision) => plan.emit('action', { runId, turn, index, action, ...decision }),
+          onAction: (action, index, decision) => emitPlanEvent(plan, 'action', { runId, turn, index, action, ...decision }),
           gate,
         });
         if (gate.capped) break;
@@ -285,7 +284,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
       if (gate.capped) {
         step('reflect', `Stopped: the run's limit of ${maxActions} actions is reached.`);
-        if (outcome?.ok) plan.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
+        if (outcome?.ok) emitPlanEvent(plan, 'turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
         return finish('action_limit');
       }
       if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
@@ -315,7 +314,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
       }
       const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
       step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
-      plan.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
+      emitPlanEvent(plan, 'turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
       if (finishing) {
         const current = planning?.todo_id;
         if (current && plan.todos.get(current)?.status === 'in_progress') plan.adjust({ remove: [current] });
@@ -325,10 +324,9 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   } catch (caught) {
     const error = signal?.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
     // A run refused because another tab runs the plan never started: it is not this plan's error.
-    if (!refused) plan.emit('run-error', { runId, turn, error });
+    if (!refused) emitPlanEvent(plan, 'run-error', { runId, turn, error });
     throw error;
   } finally {
-    activeRuns.delete(plan);
     await run?.release();
   }
 }
@@ -372,7 +370,11 @@ function browserUrl(): string | undefined {
 
 function wholeNumber(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
-    throw new ValidationError(`Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`, [{ path: name, message: 'must be a non-negative integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot run: ${name} must be a whole number of at least 0, not ${String(value)}.`,
+      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
+    );
   }
   return value;
 }

@@ -13,7 +13,8 @@ import { clip } from './turn-prompt.js';
  * @example
  * ```ts
  * const memory = new TurnMemory(4);
- * memory.record(envelope, adjust); // envelope: {"todo":"t1","actions":[navigate, narrate]}
+ * declare const envelope: TurnEnvelope; // {"todo":"t1","actions":[navigate, narrate]}
+ * memory.record(envelope, plan.adjust(envelope.todo_adjust ?? {}));
  * memory.lines; // ['t1 navigate, narrate']
  * ```
  */

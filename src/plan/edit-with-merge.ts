@@ -19,6 +19,9 @@ import type { PlanCore } from './plan-core.js';
  *
  * @example
  * ```ts
+ * import type { PlanCore } from './plan-core.js';
+ * declare const core: PlanCore; // the plan's state
+ * const before = core.state.docs[0]!;
  * const next = await editWithMerge(core, plan.provider('edit'), before, 'Shorten the intro', {});
  * ```
  */
@@ -26,17 +29,20 @@ export async function editWithMerge(core: PlanCore, provider: LLMProvider, befor
   const edited = await editDocument(provider, before, instruction, options);
   const now = core.state.docs.find((doc) => doc.id === before.id);
   const proposed = { title: edited.title, content: edited.content };
-  if (!now) throw new ConflictError(before.id, `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`, [], proposed);
+  if (!now) throw new ConflictError(
+    'edit_conflict',
+    `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`,
+    { id: before.id, conflicts: [], proposed },
+  );
   // Edited meanwhile (the user, another tab): the model's change goes onto the new version when
   // the two touched different parts; where they overlap, the user's text is kept.
   const unchanged = now.title === before.title && now.content === before.content;
   const merged = unchanged ? { ok: true as const, value: edited } : mergeDocument(before, now, edited);
   if (!merged.ok) {
     throw new ConflictError(
-      before.id,
+      'edit_conflict',
       `Markdown doc ${before.id} was edited while the model worked, in the same place the model changed (${merged.conflicts.map((conflict) => (conflict.field === 'title' ? 'the title' : `line ${conflict.line}`)).join(', ')}); your version was kept. Try the instruction again.`,
-      merged.conflicts,
-      proposed,
+      { id: before.id, conflicts: merged.conflicts, proposed },
     );
   }
   return { title: merged.value.title, content: merged.value.content };

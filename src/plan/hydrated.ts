@@ -13,7 +13,8 @@ import type { MarkdownDoc, PlanChangeMeta, PlanState, TodoItem } from '../plan-s
  *
  * @example
  * ```ts
- * const step = hydrated(plan.state, snapshotToState(stored), false);
+ * declare const stored: PlanState; // the stored plan, read once the plan had changed
+ * const step = hydrated(plan.state, stored, false);
  * ```
  */
 export function hydrated(local: PlanState, stored: PlanState, replaced: boolean): { state: PlanState; meta: PlanChangeMeta } | null {

@@ -7,7 +7,7 @@ import { asStorageError, StorageError } from '../errors.js';
 import { EMPTY_PLAN_STATE, type PlanState } from '../plan-state.js';
 import { createSaveQueue } from '../storage/save-queue.js';
 import { stateToSnapshot, type PlanStorageAdapter } from '../storage/snapshot-format.js';
-import { safeParseSnapshot, snapshotToState } from '../storage/snapshot.js';
+import { safeValidateSnapshot, snapshotToState } from '../storage/snapshot.js';
 import type { PlanSyncOptions } from '../sync/plan-sync.js';
 import { hydrated } from './hydrated.js';
 import type { PersistenceHost, StoredRead, SyncModule } from './persistence-host.js';
@@ -21,7 +21,10 @@ type WantedSync = NonNullable<ReturnType<PersistenceHost['wantedSync']>>;
  *
  * @example
  * ```ts
- * await loadStoredPlan(persistence, storage);
+ * import type { PersistenceHost, StoredRead } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
+ * declare const read: Promise<StoredRead>; // started by hydrate()
+ * await loadStoredPlan(persistence, adapter, read, persistence.wantedSync());
  * ```
  */
 export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAdapter, read: Promise<StoredRead>, sync: WantedSync | undefined): Promise<void> {
@@ -48,10 +51,14 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
   }
   let stored: PlanState | undefined;
   if (raw !== null && raw !== undefined) {
-    const parsed = safeParseSnapshot(raw);
+    const parsed = safeValidateSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
-        p.storageError('load', new StorageError('load', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`));
+        p.storageError('load', new StorageError(
+          'storage_error',
+          `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`,
+          { operation: 'load' },
+        ));
       }
       stored = snapshotToState(parsed.data);
     } else {
@@ -67,6 +74,8 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * await discardStoredPlan(persistence);
  * ```
  */
@@ -76,6 +85,9 @@ export async function discardStoredPlan(p: PersistenceHost): Promise<void> {
   await finishHydration(p, undefined, sync && (await sync.module), sync?.options);
   p.saves?.request();
 }
+
+/** How many times one save is tried when other tabs' saves keep landing first (a refused write is merged and tried again). */
+const MAX_CONFLICT_ATTEMPTS = 12;
 
 /** The save queue, once: saves coalesce, never overlap, retry with backoff; an unmerged write is merged and saved again. */
 function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
@@ -91,9 +103,12 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
         return;
       } catch (error) {
         // Another tab saved changes this one has not merged (the adapter refused to write over
-        // them): merge them in and save the merge. A tab that keeps winning that race is left
-        // to the queue's retry.
-        if (!core.sync || !p.pull || attempt > 3 || !(error instanceof StorageError && error.reason === 'conflict')) throw asStorageError('save', error);
+        // them): merge them in and save the merge. Each refusal means the other tab's write
+        // landed, so the tabs as a whole progress; a tab saving a burst can still win several
+        // rounds in a row, so later attempts wait a random, growing pause (on the sync's timers)
+        // to step out of its rhythm. Past MAX_CONFLICT_ATTEMPTS the queue's backoff takes over.
+        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(StorageError.isInstance(error) && error.reason === 'conflict')) throw asStorageError('save', error);
+        if (attempt > 1) await core.sync.sleep(Math.random() * Math.min(250, 2 ** attempt));
         await p.pull().catch((failure: unknown) => {
           throw asStorageError('load', failure);
         });
@@ -122,7 +137,7 @@ async function finishHydration(p: PersistenceHost, stored: PlanState | undefined
   p.hydration = 'done';
   p.held = undefined;
   const state = core.state;
-  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), markdownCount: state.docs.length, restored: stored !== undefined });
+  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), docCount: state.docs.length, markdownCount: state.docs.length, restored: stored !== undefined });
   if (p.changedBeforeHydration) p.saves?.request();
   p.statusChanged();
 }
@@ -141,10 +156,9 @@ async function setAside(p: PersistenceHost, storage: PlanStorageAdapter, raw: un
     }
   }
   const failure = new StorageError(
-    'save',
+    'storage_error',
     `The unreadable stored plan ${why}; it is still stored. The plan keeps working in memory and writes nothing over it until you decide: export it (this error's raw, or the adapter's exportCorrupt()), then call plan.discardStoredPlan() to write over it; or free space (the adapter's discardCorrupt()) and call plan.hydrate() to set it aside again.`,
-    { raw, reason: 'backup_failed' },
-    cause === undefined ? {} : { cause },
+    { operation: 'save', raw, reason: 'backup_failed', ...cause === undefined ? {} : { cause } },
   );
   p.storageError('save', failure);
   p.hold(failure);

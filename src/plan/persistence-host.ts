@@ -17,6 +17,7 @@ export type Hydration = 'idle' | 'loading' | 'done' | 'held';
  *
  * @example
  * ```ts
+ * declare const host: PersistenceHost;
  * if (host.hydration === 'held') await host.hydrate();
  * ```
  */

@@ -9,10 +9,9 @@ import { replaceTodos, type TodoSeed, type TodosChangeEvent } from '../artifacts
 import { TypedEmitter } from '../emitter.js';
 import { applyAdjust, type AdjustResult, type ApplyAdjustOptions } from '../envelope/apply.js';
 import type { TodoAdjustInput } from '../envelope/schema.js';
-import type { PlanEvents, PlanUpdateSource, TaskPlan } from '../events.js';
+import type { PlanEvents, PlanUpdateSource, TaskPlan, TaskPlanInput } from '../events.js';
 import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanChangeMeta, type PlanState, type TodoItem } from '../plan-state.js';
 import { Store, type Commit, type Transaction } from '../store.js';
-import { bornKey } from '../sync/clock.js';
 import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
 
 /**
@@ -22,6 +21,7 @@ import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
  * ```ts
  * const turn = plan.transaction();
  * turn.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+ * declare const replyWasBad: boolean; // the model's reply did not parse
  * if (replyWasBad) turn.rollback(); else turn.commit();
  * ```
  */
@@ -53,8 +53,8 @@ export interface LocalRun {
  * @example
  * ```ts
  * const core = new PlanCore();
- * core.events.on('state-change', ({ state }) => render(state));
- * core.adjust({ remove: ['t1'] });
+ * core.events.on('state-change', ({ state }) => console.log(state.todos.length, 'todos'));
+ * core.adjust({ remove: ['t1'] }, {});
  * ```
  */
 export class PlanCore {
@@ -110,8 +110,10 @@ export class PlanCore {
   }
 
   /** `plan.setTaskPlan` (origin `host`), and what `makeTodos` does with the model's answer. */
-  setTaskPlan(taskPlan: { task_summary: string; todos: readonly TodoSeed[]; task?: string }, origin: 'host' | 'make-todos'): TaskPlan {
-    const summary = typeof taskPlan.task_summary === 'string' ? taskPlan.task_summary : '';
+  setTaskPlan(taskPlan: TaskPlanInput, origin: 'host' | 'make-todos'): TaskPlan {
+    // `summary` wins; `task_summary` is its former name (deprecated, read until 0.3.0).
+    const given = taskPlan.summary ?? taskPlan.task_summary;
+    const summary = typeof given === 'string' ? given : '';
     const task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
     let items: TodoItem[] = [];
     this.update((state) => {
@@ -120,9 +122,9 @@ export class PlanCore {
       return { state: { ...step.state, summary, task }, meta: { origin, todos: { type: 'reset', items: items.map(copy) } } };
     });
     const copies = (): TodoItem[] => items.map(copy);
-    this.events.emit('plan-create', { plan: { task_summary: summary, todos: copies() } });
+    this.events.emit('plan-create', { plan: { summary, task_summary: summary, todos: copies() } });
     this.events.emit('plan-update', { todos: copies(), source: 'make-todos' });
-    return { task_summary: summary, todos: copies() };
+    return { summary, task_summary: summary, todos: copies() };
   }
 
   /** `plan.transaction()`: see there. */
@@ -143,8 +145,9 @@ export class PlanCore {
           for (const todo of this.state.todos) {
             const was = previous.get(todo.id);
             if (!was || was === todo) continue;
-            const clock = this.state.sync?.todos[todo.id];
-            const maker = clock ? bornKey(clock) : todo.id;
+            // Asked of the sync code (loaded: the plan syncs), so that the clocks stay out of what
+            // a page loads at start (they are shared with the lazy sync and storage chunks).
+            const maker = this.sync.makerOf(this.state, todo.id);
             writes.set(maker, { maker, id: todo.id, before: writes.get(maker)?.before ?? was, after: todo });
           }
         }

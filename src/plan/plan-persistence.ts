@@ -22,7 +22,9 @@ const SAVED: PlanSaveStatus = Object.freeze({ state: 'saved', failures: 0, lastS
  *
  * @example
  * ```ts
- * const persistence = new PlanPersistence(core, storage, undefined);
+ * import { PlanCore } from './plan-core.js';
+ * const core = new PlanCore();
+ * const persistence = new PlanPersistence(core, adapter, undefined);
  * await persistence.hydrate();
  * ```
  */
@@ -158,7 +160,11 @@ export class PlanPersistence implements PersistenceHost {
   /** The loading room, on first use; when it cannot load (offline, a failed chunk), the plan holds, as for unreachable storage. */
   #room(): Promise<typeof import('./deferred-rooms.js') | undefined> {
     return import('./deferred-rooms.js').catch((error: unknown) => {
-      const failure = new StorageError('load', `The plan's storage code could not load (${error instanceof Error ? error.message : String(error)}); the plan works in memory and writes nothing. Call plan.hydrate() to try again.`, { reason: 'unavailable' }, { cause: error });
+      const failure = new StorageError(
+        'storage_error',
+        `The plan's storage code could not load (${error instanceof Error ? error.message : String(error)}); the plan works in memory and writes nothing. Call plan.hydrate() to try again.`,
+        { operation: 'load', reason: 'unavailable', cause: error },
+      );
       this.storageError('load', failure);
       this.hold(failure);
       return undefined;

@@ -14,7 +14,7 @@ import type { PersistenceHost } from './persistence-host.js';
  * @example
  * ```ts
  * const run = await plan.acquireRun();
- * try { await myLoop(run.signal); } finally { await run.release(); }
+ * try { await runWebAgent({ plan, task, tools, signal: run.signal }); } finally { await run.release(); }
  * ```
  */
 export interface RunHandle {
@@ -30,6 +30,7 @@ export interface RunHandle {
  * @example
  * ```ts
  * const holder = await plan.runHolder();
+ * const stopButton = document.querySelector<HTMLButtonElement>('#stop')!;
  * stopButton.hidden = !holder || holder.self;
  * ```
  */
@@ -50,6 +51,8 @@ const TAKEOVER_POLL_MS = 20;
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * const run = await acquireRun(persistence, { takeOver: true });
  * ```
  */
@@ -93,7 +96,10 @@ export async function acquireRun(p: PersistenceHost, options: { takeOver?: boole
     if (lease && !handle) {
       const holder = await lease.holder();
       const who = holder?.replica === sync?.replica ? 'this tab' : `another tab (${holder?.replica || 'unknown'}${holder?.since ? `, since ${new Date(holder.since).toISOString()}` : ''})`;
-      throw new PlanloopError('run_in_progress', `This plan's turn loop is running in ${who}. Stop it there or with plan.requestStop(), or pass takeOver: true to take it over.`);
+      throw new PlanloopError(
+        'run_in_progress',
+        `This plan's turn loop is running in ${who}. Stop it there or with plan.requestStop(), or pass takeOver: true to take it over.`,
+      );
     }
   } catch (error) {
     core.run = undefined;
@@ -105,7 +111,7 @@ export async function acquireRun(p: PersistenceHost, options: { takeOver?: boole
     // The lease went to another tab (taken over, lapsed): that tab goes on from this plan.
     handle.signal.addEventListener('abort', () => (run.lost = !released), { once: true });
     follow(handle.signal);
-    offs.push(lease.onStopRequest(({ from, reason }) => stop(new AbortError(`Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))));
+    offs.push(lease.onStopRequest(({ from, reason }) => stop(new AbortError('aborted', `Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))));
     core.events.emit('run-holder-change', { holder: sync.replica, self: true });
     // Start from the newest stored plan: the previous holder saved its last turn before it let go.
     await pull().catch((error: unknown) => p.storageError('load', error));

@@ -4,7 +4,7 @@
  * says it saved (or a save was refused as unmerged). Loaded with the persistence room.
  */
 import type { PlanSnapshot } from '../storage/snapshot-format.js';
-import { safeParseSnapshot } from '../storage/snapshot.js';
+import { safeValidateSnapshot } from '../storage/snapshot.js';
 import type { PlanSync, PlanSyncOptions } from '../sync/plan-sync.js';
 import type { PersistenceHost, SyncModule } from './persistence-host.js';
 
@@ -14,6 +14,8 @@ import type { PersistenceHost, SyncModule } from './persistence-host.js';
  *
  * @example
  * ```ts
+ * import type { PersistenceHost } from './persistence-host.js';
+ * declare const persistence: PersistenceHost;
  * startSyncing(persistence, await import('../sync/plan-sync.js'), { key: 'tour' });
  * ```
  */
@@ -57,7 +59,7 @@ async function pullStored(p: PersistenceHost, sync: PlanSync): Promise<void> {
   const raw = await storage.load();
   let remote: PlanSnapshot | null = null;
   if (raw !== null && raw !== undefined) {
-    const parsed = safeParseSnapshot(raw);
+    const parsed = safeValidateSnapshot(raw);
     if (!parsed.success) throw parsed.error;
     remote = parsed.data;
   }

@@ -103,8 +103,10 @@ export function readEditAnswer(
  *
  * @example
  * ```ts
- * const preview = createEditPreview(doc);
- * for await (const delta of deltas) show(preview((text += delta)));
+ * declare const deltas: AsyncIterable<string>; // the model's answer as it streams
+ * const preview = createEditPreview(plan.markdown.list()[0]!);
+ * let text = '';
+ * for await (const delta of deltas) console.log(preview((text += delta)));
  * ```
  */
 export function createEditPreview(doc: { content: string }): (raw: string) => string | undefined {

@@ -31,7 +31,8 @@
  *
  * @example
  * ```ts
- * const at = prompt.indexOf(`${DOCUMENT_START}\n`);
+ * declare const answer: string; // the model's rewrite
+ * const at = answer.indexOf(`${DOCUMENT_START}\n`);
  * ```
  */
 export const DOCUMENT_START = '--- document start ---';

@@ -1,5 +1,6 @@
 import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
-import { EditError, PlanloopError, RefusalError, ValidationError, reportError, throwIfAborted, type EditErrorCode } from '../errors.js';
+import { EditError, PlanloopError, RefusalError, ValidationError, reportError, type EditErrorCode } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { isProvider, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
 import { createEditPreview, readEditAnswer, type EditAnswerForm, type EditReadingFailure } from './edit-answer.js';
@@ -17,6 +18,7 @@ import { EDITS_SYSTEM_PROMPT, REWRITE_SYSTEM_PROMPT, editFeedback, editPrompt, w
  *
  * @example
  * ```ts
+ * declare const note: MarkdownDoc;
  * const mode = note.content.length >= EDITS_MIN_CHARS ? 'edits' : 'rewrite'; // what `auto` picks
  * ```
  */
@@ -65,8 +67,10 @@ export interface EditDocumentResult {
  *
  * @example
  * ```ts
+ * declare const content: string; // the note's text
+ * const editor = document.querySelector('textarea')!;
  * const result = await editDocument(provider, { title: 'Tour notes', content }, 'Fix the pricing paragraph: three tiers, not four.', {
- *   onDelta: ({ preview }) => { if (preview !== undefined) editor.showDraft(preview); },
+ *   onDelta: ({ preview }) => { if (preview !== undefined) editor.value = preview; },
  * });
  * result.kind; // 'edits' for a long note
  * ```
@@ -116,7 +120,7 @@ async function askForEdit(
       },
     }).catch((error: unknown) => {
       // The provider said the model declined: the same outcome as a reply that reads as a refusal, not retried.
-      if (!(error instanceof RefusalError)) throw error;
+      if (!(RefusalError.isInstance(error))) throw error;
       const failure: EditReadingFailure = { ok: false, code: 'edit_refused', problems: [`the provider reported a refusal${error.refusal ? `: ${error.refusal.slice(0, 200)}` : ''}`], issues: [] };
       throw editError(failure, error.refusal, attempt, doc, providerName, error);
     });
@@ -152,7 +156,7 @@ function checkOptions(doc: { title: string; content: string }, instruction: stri
   if (!MODES.has(mode)) issues.push({ path: 'mode', message: "must be 'auto', 'rewrite' or 'edits'" });
   if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) issues.push({ path: 'maxTokens', message: 'must be a positive whole number' });
   if (issues.length > 0) {
-    throw new ValidationError(`Cannot edit the document: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, issues);
+    throw new ValidationError('invalid_input', `Cannot edit the document: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, { issues });
   }
   return { retries, timeoutMs, mode };
 }
@@ -183,7 +187,7 @@ function editError(
         ? ' Rephrase the instruction, or edit the document yourself.'
         : ' Try again, or a larger model.';
   const message = `${who} ${WHAT[failure.code]} ${which} (${tries} attempt${tries === 1 ? '' : 's'}): ${failure.problems.join('; ')}. The document is unchanged; the answer is in error.raw.${fix}`;
-  return new EditError(failure.code, message, { raw, issues: failure.issues, provider }, cause === undefined ? {} : { cause });
+  return new EditError(failure.code, message, { raw, issues: failure.issues, provider, ...(cause === undefined ? {} : { cause }) });
 }
 
 /** The earlier answer as fed back: capped, and never empty (some APIs refuse empty messages). */

@@ -1,55 +1,18 @@
 import { TODO_LIMITS } from '../artifacts/todo-limits.js';
 import type { TodoSeed } from '../artifacts/todos.js';
-import { PlannerOutputError, ValidationError, reportError, throwIfAborted, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, ValidationError, reportError, type ValidationIssue } from '../errors.js';
+import { throwIfAborted } from '../abort.js';
 import { isRecord, readText } from '../guards.js';
 import { callModel, withTimeout } from '../llm/call.js';
 import { parseModelJson } from '../llm/model-json.js';
 import type { FinishReason, LLMMessage, LLMProvider } from '../llm/provider.js';
 import { formatIssues } from '../validation.js';
-import {
-  MAX_TODOS,
-  PLAN_OUTPUT_SCHEMA,
-  plannerFeedback,
-  plannerSystem,
-  plannerUserMessage,
-  type BrandPrompt,
-  type PersonaInput,
-  type SelectionContext,
-  type SitemapConfig,
-  type SitemapPage,
-} from './prompts.js';
+import { MAX_TODOS, PLAN_OUTPUT_SCHEMA, plannerFeedback, plannerSystem, plannerUserMessage } from './prompts.js';
+import { validatePlanInput, type PlanInput } from './plan-input.js';
 import { SummaryStream } from './summary-stream.js';
 
 export type { BrandPrompt, PersonaInput, SelectionContext, SitemapConfig, SitemapPage } from './prompts.js';
-
-/**
- * What the planning call takes. Only `task` is required; everything else, when given, goes into
- * the planner's prompt.
- *
- * @example
- * ```ts
- * const input: PlanInput = {
- *   task: 'Zeig mir die Preise',
- *   locale: 'de-DE',
- *   sitemap: [{ path: '/pricing', title: 'Pricing', description: 'plans and prices' }],
- *   selection: { text: 'Team plan', selector: '#team' },
- * };
- * ```
- */
-export interface PlanInput {
-  /** The user's request, as they wrote it. Must not be empty. */
-  task: string;
-  /** The pages the planner may take the user to. */
-  sitemap?: SitemapConfig;
-  brand?: BrandPrompt;
-  persona?: PersonaInput;
-  /** BCP-47 tag (`de-DE`): the language of the task summary and the todo descriptions. */
-  locale?: string;
-  /** What the user had selected on the page when they asked. */
-  selection?: SelectionContext;
-  /** Free-form extra context from the host. */
-  hostContext?: string;
-}
+export { parsePlanInput, readSitemap, safeParsePlanInput, safeValidatePlanInput, validatePlanInput, type PlanInput } from './plan-input.js';
 
 /** Options of `makeTodos`. */
 export interface MakeTodosOptions {
@@ -65,117 +28,6 @@ export interface MakeTodosOptions {
   retries?: number | undefined;
 }
 
-/** The longest task, in characters: a request typed by a user, not a document. */
-const MAX_TASK = 4000;
-
-/**
- * Validates a {@link PlanInput}; throws a {@link ValidationError} naming every bad field. The
- * sitemap may come in the shapes sitemaps are usually kept in (see {@link readSitemap}).
- *
- * @example
- * ```ts
- * parsePlanInput({ task: '' }); // throws: task must not be empty
- * ```
- */
-export function parsePlanInput(input: unknown): PlanInput {
-  if (!isRecord(input)) {
-    throw new ValidationError('Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', [
-      { path: '(root)', message: 'must be an object' },
-    ]);
-  }
-  const issues: ValidationIssue[] = [];
-  const parsed: PlanInput = { task: readText(input.task, 'task', issues, { max: MAX_TASK }) };
-  if (input.locale !== undefined) {
-    if (typeof input.locale === 'string' && !isLanguageTag(input.locale)) issues.push({ path: 'locale', message: 'must be a BCP-47 language tag such as "de-DE"' });
-    else parsed.locale = readText(input.locale, 'locale', issues);
-  }
-  if (input.hostContext !== undefined) parsed.hostContext = readText(input.hostContext, 'hostContext', issues, { nonEmpty: false });
-  if (input.sitemap !== undefined) parsed.sitemap = readSitemap(input.sitemap, issues);
-  if (input.brand !== undefined) parsed.brand = readShaped(input.brand, 'brand', issues, { name: true, voice: false, guidelines: false }) as BrandPrompt;
-  if (input.persona !== undefined) parsed.persona = readShaped(input.persona, 'persona', issues, { name: false, role: false, tone: false }) as PersonaInput;
-  if (input.selection !== undefined) parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
-  if (issues.length > 0) throw new ValidationError(`Cannot plan: ${formatIssues(issues)}.`, issues);
-  return parsed;
-}
-
-/**
- * Reads a sitemap in any of the shapes hosts keep one in: a string (used as written); an array of
- * pages, each a path string or an object with a path (`path`, `url`, `href` or `route`) and
- * optionally a title (`title`, `name` or `label`) and a description (`description` or
- * `summary`); an object holding such an array (`{ routes }`, `{ pages }`); or a map from path to
- * title or to `{ title?, description? }`.
- *
- * @example
- * ```ts
- * readSitemap({ '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } }, issues);
- * // [{ path: '/pricing', title: 'Pricing' }, { path: '/docs', title: 'Docs', description: 'guides' }]
- * ```
- */
-export function readSitemap(value: unknown, issues: ValidationIssue[]): SitemapConfig {
-  if (typeof value === 'string') return value;
-  const shape = 'a string, an array of pages ({ path, title?, description? } or a path), { routes: [...] } or a { path: title } map';
-  if (isRecord(value)) {
-    const list = value.routes ?? value.pages;
-    if (Array.isArray(list)) return readSitemap(list, issues);
-    return Object.entries(value).map(([path, entry]) =>
-      readPage(typeof entry === 'string' ? { path, title: entry } : isRecord(entry) ? { ...entry, path } : entry, `sitemap.${path}`, issues, shape),
-    );
-  }
-  if (!Array.isArray(value)) {
-    issues.push({ path: 'sitemap', message: `must be ${shape}` });
-    return [];
-  }
-  return value.map((page, index) => readPage(typeof page === 'string' ? { path: page } : page, `sitemap[${index}]`, issues, shape));
-}
-
-function readPage(value: unknown, path: string, issues: ValidationIssue[], shape: string): SitemapPage {
-  if (!isRecord(value)) {
-    issues.push({ path, message: `must be a page: ${shape}` });
-    return { path: '' };
-  }
-  const pick = (keys: readonly string[]): unknown => keys.map((key) => value[key]).find((field) => field !== undefined && field !== null);
-  const page: SitemapPage = { path: readText(pick(['path', 'url', 'href', 'route']), `${path}.path`, issues) };
-  const title = pick(['title', 'name', 'label']);
-  const description = pick(['description', 'summary']);
-  if (title !== undefined) page.title = readText(title, `${path}.title`, issues, { nonEmpty: false });
-  if (description !== undefined) page.description = readText(description, `${path}.description`, issues, { nonEmpty: false });
-  return page;
-}
-
-/** A string, or an object of string fields (`true`: required). */
-function readShaped(value: unknown, path: string, issues: ValidationIssue[], fields: Record<string, boolean>): string | Record<string, string> {
-  if (typeof value === 'string') return value;
-  const names = Object.entries(fields).map(([name, required]) => (required ? name : `${name}?`)).join(', ');
-  if (!isRecord(value)) {
-    issues.push({ path, message: `must be a string or an object { ${names} }` });
-    return '';
-  }
-  const out: Record<string, string> = {};
-  for (const [name, required] of Object.entries(fields)) {
-    if (value[name] === undefined && !required) continue;
-    out[name] = readText(value[name], `${path}.${name}`, issues, { nonEmpty: required });
-  }
-  return out;
-}
-
-/**
- * Like {@link parsePlanInput}, but returns `{ success, data | error }` instead of throwing.
- *
- * @example
- * ```ts
- * const result = safeParsePlanInput({ task: form.task.value, locale: navigator.language });
- * if (!result.success) showProblems(result.error.issues);
- * ```
- */
-export function safeParsePlanInput(input: unknown): { success: true; data: PlanInput } | { success: false; error: ValidationError } {
-  try {
-    return { success: true, data: parsePlanInput(input) };
-  } catch (error) {
-    if (error instanceof ValidationError) return { success: false, error };
-    throw error;
-  }
-}
-
 /** What {@link planTodos} needs besides the input: who the planner is and how it is told. */
 export interface PlannerConfig {
   agentName?: string | undefined;
@@ -185,6 +37,9 @@ export interface PlannerConfig {
 
 /** What the planning call produced: the summary, and the todos without ids (the plan assigns them). */
 export interface PlannedTodos {
+  /** The one-sentence summary (the model writes it as `task_summary`). */
+  summary: string;
+  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
   task_summary: string;
   todos: TodoSeed[];
 }
@@ -212,19 +67,19 @@ export const MAX_SUMMARY = 500;
  *
  * @example
  * ```ts
- * const { task_summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
- *   onSummaryDelta: (_delta, text) => (banner.textContent = text),
+ * const { summary, todos } = await planTodos(provider, { task: 'Show me the prices', locale: 'en' }, {
+ *   onSummaryDelta: (_delta, text) => (document.querySelector('#summary')!.textContent = text),
  * });
  * ```
  */
 export async function planTodos(provider: LLMProvider, input: PlanInput, options: MakeTodosOptions & { planner?: PlannerConfig } = {}): Promise<PlannedTodos> {
-  const parsedInput = parsePlanInput(input);
+  const parsedInput = validatePlanInput(input);
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw new ValidationError('Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', [
+    throw new ValidationError('invalid_input', 'Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', { issues: [
       { path: 'timeoutMs', message: 'must be a non-negative number' },
-    ]);
+    ] });
   }
   throwIfAborted(options.signal);
   // One bound over every attempt, not one per attempt.
@@ -281,7 +136,7 @@ async function askForPlan(
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return { task_summary: result.summary, todos: result.items };
+      return { summary: result.summary, task_summary: result.summary, todos: result.items };
     }
     failure = result;
   }
@@ -388,17 +243,13 @@ function echo(raw: string): string {
 
 function checkCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ValidationError(`Cannot plan: ${name} must be a whole number of at least 0.`, [{ path: name, message: 'must be a non-negative integer' }]);
+    throw new ValidationError(
+      'invalid_input',
+      `Cannot plan: ${name} must be a whole number of at least 0.`,
+      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
+    );
   }
   return value;
-}
-
-function isLanguageTag(tag: string): boolean {
-  try {
-    return Intl.getCanonicalLocales(tag).length === 1;
-  } catch {
-    return false;
-  }
 }
 
 /** Runs a host callback; a throw is reported (like a throwing event listener) and the call goes on. */

@@ -106,8 +106,10 @@ export function mergeText(base: string, ours: string, theirs: string): MergeResu
  *
  * @example
  * ```ts
+ * declare const sentToModel: MarkdownDoc, fromModel: { title: string; content: string };
+ * const current = plan.markdown.read(sentToModel.id)!;
  * const merged = mergeDocument(sentToModel, current, fromModel);
- * if (merged.ok) plan.markdown.edit(id, merged.value); else keepUsersVersion(merged.conflicts);
+ * if (merged.ok) plan.markdown.edit(current.id, merged.value); else console.log(merged.conflicts);
  * ```
  */
 export function mergeDocument(

@@ -3,7 +3,7 @@
  * prompts are in `edit-prompts.ts`).
  *
  * The planner's user message is plain lines with stable markers, so that a scripted or offline
- * model can read it back (the demo's does, with `readPlannerMessage` in demo/prompt-reading.ts):
+ * model can read it back (the demo's does, with `readPlannerMessage` in demo/offline-model/prompt-reading.ts):
  *
  * ```text
  * Task: <the task, on one line>
@@ -19,7 +19,7 @@
  *
  * Only `Task:` is always there. In a sitemap line ` — <title>` and `: <description>` appear only
  * when given; a sitemap given as a string follows `Sitemap:` verbatim. Change the markers only
- * together with that reader (test/demo/prompt-reading.test.ts keeps the two in step).
+ * together with that reader (test/demo/offline-model/prompt-reading.test.ts keeps the two in step).
  */
 
 /** The most todos a plan may have; a longer list is unusable output (it would not bound a run). */
@@ -30,6 +30,7 @@ export const MAX_TODOS = 50;
  *
  * @example
  * ```ts
+ * declare const userMessage: string; // the planner's user message
  * const task = userMessage.split('\n').find((line) => line.startsWith(TASK_MARKER))?.slice(TASK_MARKER.length).trim();
  * ```
  */
@@ -40,6 +41,7 @@ export const TASK_MARKER = 'Task:';
  *
  * @example
  * ```ts
+ * declare const userMessage: string; // the planner's user message
  * userMessage.includes(`\n${SITEMAP_MARKER}\n`); // a sitemap was given
  * ```
  */

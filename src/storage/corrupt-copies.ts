@@ -3,8 +3,9 @@
  *
  * @example
  * ```ts
+ * const adapter = createLocalStorageAdapter({ key: 'tour-plan' });
  * const copies: CorruptCopy[] = await adapter.exportCorrupt();
- * download(JSON.stringify(copies.map((copy) => copy.raw)));
+ * console.log(JSON.stringify(copies.map((copy) => copy.raw)));
  * ```
  */
 export interface CorruptCopy {
@@ -28,6 +29,7 @@ export interface CorruptCopy {
  *
  * @example
  * ```ts
+ * const adapter = createLocalStorageAdapter({ key: 'tour-plan' });
  * plan.on('storage-error', async ({ error }) => {
  *   if (error.reason !== 'backup_failed') return;
  *   await adapter.discardCorrupt(); // frees the space older copies took

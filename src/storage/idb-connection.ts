@@ -37,8 +37,14 @@ export interface IdbConnection {
  *
  * @example
  * ```ts
+ * const retry = { initialMs: 100, maxMs: 5000 };
+ * const timers = { setTimeout: (run: () => void, ms: number) => setTimeout(run, ms), clearTimeout: (handle: unknown) => clearTimeout(handle as number) };
  * const connection = createIdbConnection({ factory: () => indexedDB, database: 'planloop', objectStore: 'plans', openTimeoutMs: 3000, retry, timers });
- * const value = await connection.transaction('load', 'readonly', (store) => promisify(store.get('plan')));
+ * const value = await connection.transaction('load', 'readonly', (store) => new Promise((resolve, reject) => {
+ *   const request = store.get('plan');
+ *   request.onsuccess = () => resolve(request.result);
+ *   request.onerror = () => reject(request.error);
+ * }));
  * ```
  */
 export function createIdbConnection(options: IdbConnectionOptions): IdbConnection {
@@ -137,9 +143,9 @@ export function createIdbConnection(options: IdbConnectionOptions): IdbConnectio
       const timer = timers.setTimeout(() => {
         reject(
           new StorageError(
-            operation,
+            'storage_error',
             `IndexedDB database "${database}" did not open within ${options.openTimeoutMs} ms (blocked: another tab has an older version open while an upgrade waits, or the browser does not answer). The plan keeps working in memory; the open carries on and a later save can succeed.`,
-            { reason: 'blocked' },
+            { operation, reason: 'blocked' },
           ),
         );
       }, options.openTimeoutMs);

@@ -69,7 +69,11 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
     factory: () => {
       const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
       if (!factory) {
-        throw new StorageError('load', 'IndexedDB is not available here (private mode or an old browser?); use createLocalStorageAdapter() instead.', { reason: 'unavailable' });
+        throw new StorageError(
+          'storage_error',
+          'IndexedDB is not available here (private mode or an old browser?); use createLocalStorageAdapter() instead.',
+          { operation: 'load', reason: 'unavailable' },
+        );
       }
       return factory;
     },
@@ -81,16 +85,15 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
   });
 
   const wrap = (operation: 'load' | 'save', error: unknown): StorageError => {
-    if (error instanceof StorageError) return error.operation === operation ? error : new StorageError(operation, error.message, { raw: error.raw, ...(error.reason ? { reason: error.reason } : {}) }, { cause: error.cause });
-    const quota = isQuotaError(error);
-    return new StorageError(
-      operation,
-      quota
-        ? `IndexedDB is full; the plan under "${key}" was not saved (the stored one is unchanged). Free space in this site's storage.`
-        : `IndexedDB ${operation} of the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`,
-      quota ? { reason: 'quota' } : {},
-      { cause: error },
+    if (StorageError.isInstance(error)) return error.operation === operation ? error : new StorageError(
+      'storage_error',
+      error.message,
+      { operation, raw: error.raw, ...(error.reason ? { reason: error.reason } : {}), cause: error.cause },
     );
+    const quota = isQuotaError(error);
+    return new StorageError('storage_error', quota
+        ? `IndexedDB is full; the plan under "${key}" was not saved (the stored one is unchanged). Free space in this site's storage.`
+        : `IndexedDB ${operation} of the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`, { operation, ...quota ? { reason: 'quota' } : {}, cause: error });
   };
   const run = async <T>(operation: 'load' | 'save', mode: IDBTransactionMode, body: (store: IDBObjectStore, tx: IDBTransaction) => Promise<T>): Promise<T> => {
     try {
@@ -125,7 +128,11 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
           }
           const { snapshot, missing, refs } = readPartsSnapshot(manifest, (part) => cache.get(part) ?? found.get(part));
           if (missing.length > 0) {
-            throw new StorageError('load', `The plan under "${key}" lists documents whose content is gone (${missing.join(', ')}); everything found is in this error's raw.`, { raw: snapshot, reason: 'corrupt' });
+            throw new StorageError(
+              'storage_error',
+              `The plan under "${key}" lists documents whose content is gone (${missing.join(', ')}); everything found is in this error's raw.`,
+              { operation: 'load', raw: snapshot, reason: 'corrupt' },
+            );
           }
           cache = refs;
           return snapshot as PlanSnapshot;
@@ -179,13 +186,12 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
           });
         });
       } catch (error) {
-        const cause = error instanceof StorageError && error.cause !== undefined ? error.cause : error;
+        const cause = StorageError.isInstance(error) && error.cause !== undefined ? error.cause : error;
         const why = isQuotaError(cause) ? 'IndexedDB is full' : (cause as Error)?.message ?? String(cause);
         throw new StorageError(
-          'save',
+          'storage_error',
           `The unreadable plan under "${key}" could not be set aside (${why}); it is still under "${key}" and in this error's raw. Export it, free space (discardCorrupt() deletes older copies) and retry, or let the plan write over it.`,
-          { raw, reason: 'backup_failed' },
-          { cause },
+          { operation: 'save', raw, reason: 'backup_failed', cause },
         );
       }
     },

@@ -19,6 +19,7 @@ export interface SaveStatus {
  *
  * @example
  * ```ts
+ * const badge = document.querySelector('#save-badge')!;
  * plan.on('save-status-change', ({ status }) => (badge.textContent = status.state === 'saved' ? 'Saved' : 'Not saved yet'));
  * ```
  */

@@ -11,6 +11,7 @@ import type { SyncMeta } from '../sync/clock.js';
  *
  * @example
  * ```ts
+ * const snapshot = plan.snapshot();
  * const stale = (snapshot.version ?? 0) < SNAPSHOT_VERSION;
  * ```
  */

@@ -14,7 +14,10 @@ import type { PlanSnapshot } from './snapshot.js';
  *
  * @example
  * ```ts
- * const write = planPartsWrite(snapshot, storedManifest, cache, (id) => `plan:doc:${id}:${tag()}`);
+ * const storage = localStorage;
+ * const storedManifest: unknown = JSON.parse(storage.getItem('plan') ?? 'null');
+ * const cache = new Map<string, string>(); // part key -> content written before
+ * const write = planPartsWrite(plan.snapshot(), storedManifest, cache, partKeyMaker('plan'));
  * for (const [key, content] of write.parts) storage.setItem(key, content);
  * storage.setItem('plan', JSON.stringify(write.manifest));
  * for (const key of write.stale) storage.removeItem(key);
@@ -37,7 +40,7 @@ export interface PartsWrite {
  *
  * @example
  * ```ts
- * const { parts } = planPartsWrite(snapshot, null, new Map(), (id) => `plan:doc:${id}:1`); // every document is new
+ * const { parts } = planPartsWrite(plan.snapshot(), null, new Map(), (id) => `plan:doc:${id}:1`); // every document is new
  * ```
  */
 export function planPartsWrite(
@@ -70,7 +73,8 @@ export function planPartsWrite(
  *
  * @example
  * ```ts
- * const { snapshot, missing } = readPartsSnapshot(JSON.parse(raw), (key) => storage.getItem(key));
+ * const storage = localStorage;
+ * const { snapshot, missing } = readPartsSnapshot(JSON.parse(storage.getItem('plan') ?? 'null'), (key) => storage.getItem(key));
  * ```
  */
 export function readPartsSnapshot(
@@ -100,7 +104,7 @@ export function readPartsSnapshot(
  *
  * @example
  * ```ts
- * const keys = [...partKeysByDoc(JSON.parse(storage.getItem('plan') ?? 'null')).values()];
+ * const keys = [...partKeysByDoc(JSON.parse(localStorage.getItem('plan') ?? 'null')).values()];
  * ```
  */
 export function partKeysByDoc(manifest: unknown): Map<string, string> {

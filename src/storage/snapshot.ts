@@ -10,8 +10,8 @@ import { SNAPSHOT_VERSION, type PlanSnapshot } from './snapshot-format.js';
 
 export { SNAPSHOT_VERSION, stateToSnapshot, type PlanSnapshot, type PlanStorageAdapter } from './snapshot-format.js';
 
-/** The result of {@link safeParseSnapshot}. */
-export type SnapshotParseResult =
+/** The result of {@link safeValidateSnapshot}. */
+export type SnapshotValidation =
   | {
       success: true;
       data: PlanSnapshot;
@@ -27,17 +27,17 @@ export type SnapshotParseResult =
  *
  * @example
  * ```ts
- * const snapshot = parseSnapshot(JSON.parse(localStorage.getItem('planloop') ?? '{}'));
+ * const snapshot = validateSnapshot(JSON.parse(localStorage.getItem('planloop') ?? '{}'));
  * ```
  */
-export function parseSnapshot(raw: unknown): PlanSnapshot {
-  const result = safeParseSnapshot(raw);
+export function validateSnapshot(raw: unknown): PlanSnapshot {
+  const result = safeValidateSnapshot(raw);
   if (!result.success) throw result.error;
   return result.data;
 }
 
 /**
- * Like {@link parseSnapshot}, but returns `{ success, data | error }` instead of throwing. A field
+ * Like {@link validateSnapshot}, but returns `{ success, data | error }` instead of throwing. A field
  * added after the first format (`taskSummary`, `task`, `lastIds`) that is unusable is left out and
  * listed in `dropped` rather than making the whole stored plan unreadable: an id counter that is
  * not a whole number up to `Number.MAX_SAFE_INTEGER` is refused, and the ids go on after the
@@ -46,14 +46,15 @@ export function parseSnapshot(raw: unknown): PlanSnapshot {
  *
  * @example
  * ```ts
- * const result = safeParseSnapshot(stored);
+ * const stored = await adapter.load();
+ * const result = safeValidateSnapshot(stored);
  * if (!result.success) console.warn(result.error.message);
  * ```
  */
-export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
-  const fail = (message: string, issues: ValidationIssue[] = []): SnapshotParseResult => ({
+export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
+  const fail = (message: string, issues: ValidationIssue[] = []): SnapshotValidation => ({
     success: false,
-    error: new StorageError('load', message, { raw }),
+    error: new StorageError('storage_error', message, { operation: 'load', raw }),
     issues,
   });
   if (!isRecord(raw)) {
@@ -108,7 +109,8 @@ export function safeParseSnapshot(raw: unknown): SnapshotParseResult {
  *
  * @example
  * ```ts
- * const state = snapshotToState(parseSnapshot(stored));
+ * const stored = await adapter.load();
+ * const state = snapshotToState(validateSnapshot(stored));
  * ```
  */
 export function snapshotToState(snapshot: PlanSnapshot): PlanState {
@@ -136,3 +138,38 @@ function firstDuplicate(ids: string[]): string | undefined {
   }
   return undefined;
 }
+
+/**
+ * The former name of {@link SnapshotValidation}.
+ *
+ * @deprecated since 0.2.0, use {@link SnapshotValidation}; removed in 0.3.0
+ * @example
+ * ```ts
+ * let result: SnapshotValidation; // instead of SnapshotParseResult
+ * ```
+ */
+export type SnapshotParseResult = SnapshotValidation;
+
+/**
+ * The former name of {@link validateSnapshot}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link validateSnapshot}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * validateSnapshot(value); // instead of parseSnapshot(value)
+ * ```
+ */
+export const parseSnapshot: typeof validateSnapshot = validateSnapshot;
+
+/**
+ * The former name of {@link safeValidateSnapshot}: a `parse*` name now means "reads text", and this checks a value.
+ *
+ * @deprecated since 0.2.0, use {@link safeValidateSnapshot}; removed in 0.3.0
+ * @example
+ * ```ts
+ * declare const value: unknown;
+ * safeValidateSnapshot(value); // instead of safeParseSnapshot(value)
+ * ```
+ */
+export const safeParseSnapshot: typeof safeValidateSnapshot = safeValidateSnapshot;

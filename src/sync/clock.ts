@@ -68,6 +68,7 @@ export interface SyncMeta {
  *
  * @example
  * ```ts
+ * const snapshot = plan.snapshot();
  * const meta = readSyncMeta(snapshot[SYNC_META_KEY]);
  * ```
  */
@@ -79,7 +80,7 @@ export const SYNC_META_KEY = 'sync';
  *
  * @example
  * ```ts
- * readSyncMeta(snapshot.sync)?.seen;
+ * readSyncMeta(plan.snapshot().sync)?.seen;
  * ```
  */
 export function readSyncMeta(raw: unknown): SyncMeta | undefined {
@@ -114,6 +115,8 @@ const isRecordOf = (value: unknown, check: (item: unknown) => boolean): boolean 
  *
  * @example
  * ```ts
+ * declare const local: SyncMeta, remote: SyncMeta;
+ * const clock = local.todos.t1!;
  * includes(remote.seen, atOf(clock)); // remote has this edit
  * ```
  */
@@ -126,6 +129,8 @@ export function atOf(clock: ItemClock): Stamp {
  *
  * @example
  * ```ts
+ * declare const meta: SyncMeta;
+ * const [a, b] = [meta.todos.t1!, meta.todos.t2!];
  * compareStamps(bornOf(a), bornOf(b)); // the older item first
  * ```
  */
@@ -138,7 +143,9 @@ export function bornOf(clock: ItemClock): Stamp {
  *
  * @example
  * ```ts
- * const wanted = wantedIdOf(clock) ?? id;
+ * declare const meta: SyncMeta;
+ * const id = 't1';
+ * const wanted = wantedIdOf(meta.todos[id]!) ?? id;
  * ```
  */
 export function wantedIdOf(clock: ItemClock): string | undefined {
@@ -150,6 +157,7 @@ export function wantedIdOf(clock: ItemClock): string | undefined {
  *
  * @example
  * ```ts
+ * const replica = 'k3f9a01x';
  * const clock = newClock([5, replica], [5, replica]); // a create
  * ```
  */
@@ -162,7 +170,9 @@ export function newClock(at: Stamp, born: Stamp, wantedId?: string): ItemClock {
  *
  * @example
  * ```ts
- * clocks[id] = atClock(clocks[id], [tick(), replica]);
+ * declare const meta: SyncMeta;
+ * const [id, replica, lamport] = ['t1', 'k3f9a01x', 6];
+ * meta.todos[id] = atClock(meta.todos[id]!, [lamport, replica]);
  * ```
  */
 export function atClock(clock: ItemClock, at: Stamp): ItemClock {
@@ -174,7 +184,9 @@ export function atClock(clock: ItemClock, at: Stamp): ItemClock {
  *
  * @example
  * ```ts
- * const { at, wantedId } = tombstoneOf(meta.deleted.todos[key]);
+ * declare const meta: SyncMeta;
+ * const key = '2:k3f9a01x'; // the deleted todo's born stamp
+ * const { at, wantedId } = tombstoneOf(meta.deleted.todos[key]!);
  * ```
  */
 export function tombstoneOf(tombstone: Tombstone): { at: Stamp; wantedId: string } {
@@ -198,7 +210,9 @@ export function compareStamps(a: Readonly<Stamp>, b: Readonly<Stamp>): number {
  *
  * @example
  * ```ts
- * includes(remote.seen, clock); // remote has seen this edit
+ * declare const remote: SyncMeta;
+ * const stamp: Stamp = [4, 'k3f9a01x'];
+ * includes(remote.seen, stamp); // remote has seen this edit
  * ```
  */
 export function includes(seen: Record<string, number>, stamp: Readonly<Stamp>): boolean {
@@ -210,7 +224,8 @@ export function includes(seen: Record<string, number>, stamp: Readonly<Stamp>): 
  *
  * @example
  * ```ts
- * meta.deleted.todos[bornKey(meta.todos.t1)];
+ * declare const meta: SyncMeta;
+ * meta.deleted.todos[bornKey(meta.todos.t1!)];
  * ```
  */
 export function bornKey(clock: ItemClock): string {

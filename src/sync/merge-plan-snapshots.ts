@@ -66,8 +66,8 @@ interface Side {
  *
  * @example
  * ```ts
- * const { merged, conflicts } = mergePlanSnapshots(plan.snapshot(), await adapter.load());
- * for (const conflict of conflicts) plan.emit('sync-conflict', conflict);
+ * const { merged, conflicts } = mergePlanSnapshots(plan.snapshot(), validateSnapshot(await adapter.load()));
+ * for (const conflict of conflicts) console.log(conflict.kind, conflict.reason, conflict.from);
  * ```
  */
 export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): MergeResult {

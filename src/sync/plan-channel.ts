@@ -57,9 +57,10 @@ export interface PlanChannel {
  *
  * @example
  * ```ts
+ * const replica = 'k3f9a01x'; // this tab's id (createReplicaId())
  * const channel = createPlanChannel({ key: 'tour', replica });
- * channel.onMessage(async (message) => {
- *   if (message.type === 'changed') await plan.pullFromStorage();
+ * channel.onMessage((message) => {
+ *   if (message.type === 'changed') console.log(`tab ${message.from} saved revision ${message.revision}`);
  * });
  * channel.post({ type: 'changed', from: replica, revision: 12 });
  * ```

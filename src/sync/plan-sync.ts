@@ -42,7 +42,8 @@ export interface PlanSyncOptions {
  *
  * @example
  * ```ts
- * const write: TodoWrite = { maker: '4:k3f9a01x', id: 't2', before, after };
+ * const before = plan.todos.get('t2')!;
+ * const write: TodoWrite = { maker: '4:k3f9a01x', id: 't2', before, after: { ...before, status: 'completed' } };
  * ```
  */
 export interface TodoWrite {
@@ -57,6 +58,8 @@ export interface TodoWrite {
  *
  * @example
  * ```ts
+ * const sync = startPlanSync({ key: 'tour', onChange: () => {}, onHolder: () => {} });
+ * const stored = validateSnapshot(await adapter.load());
  * const { step, conflicts, behind } = sync.merge(plan.state, stored);
  * ```
  */
@@ -74,6 +77,8 @@ export interface SyncMerge {
  *
  * @example
  * ```ts
+ * declare const sync: PlanSync;
+ * declare const previous: PlanState, state: PlanState; // a local commit
  * const next = { ...state, sync: sync.stamp(previous, state, false) };
  * ```
  */
@@ -96,6 +101,8 @@ export interface PlanSync {
    * found by who made them, whatever id a merge gave them since. `null` when nothing is left to undo.
    */
   revert(state: PlanState, writes: Iterable<TodoWrite>): PlanState | null;
+  /** Who made the todo `id` in `state` (the key of its born stamp; the id for a todo without a clock): a {@link TodoWrite}'s `maker`. */
+  makerOf(state: PlanState, id: string): string;
   /** Tells the other tabs that `state` was saved. */
   announce(state: PlanState): void;
   /**
@@ -115,8 +122,13 @@ export interface PlanSync {
  *
  * @example
  * ```ts
- * const sync = startPlanSync({ key: 'tour', onChange: pull, onHolder: show });
- * state = { ...next, sync: sync.stamp(previous, next, false) };
+ * const sync = startPlanSync({
+ *   key: 'tour',
+ *   onChange: (from, revision) => console.log(`tab ${from} saved revision ${revision}`),
+ *   onHolder: (holder) => console.log(holder ? `${holder} runs the agent` : 'no tab runs the agent'),
+ * });
+ * declare const previous: PlanState, next: PlanState; // a local commit
+ * const state = { ...next, sync: sync.stamp(previous, next, false) };
  * ```
  */
 export function startPlanSync(
@@ -176,6 +188,10 @@ export function startPlanSync(
         ...(docs !== local.docs ? { markdown: { type: 'sync' as const, docs: docs.map(copy) } } : {}),
       };
       return { step: { state, meta }, conflicts, behind: changed.remote };
+    },
+    makerOf(state, id) {
+      const clock = state.sync?.todos[id];
+      return clock ? bornKey(clock) : id;
     },
     revert(state, writes) {
       const byMaker = new Map(Object.entries(state.sync?.todos ?? {}).map(([id, clock]) => [bornKey(clock), id]));

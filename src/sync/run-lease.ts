@@ -84,10 +84,13 @@ export interface RunLease {
  *
  * @example
  * ```ts
+ * import { createPlanChannel } from './plan-channel.js';
+ * const replica = 'k3f9a01x'; // this tab's id (createReplicaId())
+ * const channel = createPlanChannel({ key: 'tour', replica });
  * const lease = createRunLease({ key: 'tour', replica, channel });
  * const handle = await lease.acquire();
- * if (!handle) showRunningElsewhere(await lease.holder());
- * else await runWebAgent(agent, { task, signal: handle.signal }).finally(() => handle.release());
+ * if (!handle) console.log('running in another tab:', await lease.holder());
+ * else await runWebAgent({ plan, task, tools, signal: handle.signal }).finally(() => handle.release());
  * ```
  */
 export function createRunLease(options: RunLeaseOptions): RunLease {
@@ -145,7 +148,7 @@ export function createRunLease(options: RunLeaseOptions): RunLease {
       if (done) return;
       done = true;
       current = undefined;
-      controller.abort(new AbortError(why));
+      controller.abort(new AbortError('aborted', why));
       if (released) clearRecord();
       giveUp();
       if (released) announce(null);

@@ -9,7 +9,8 @@ import type { PlanSnapshot } from '../storage/snapshot-format.js';
  *
  * @example
  * ```ts
- * refuseUnmerged(storedManifest, snapshot, 'tour'); // then write
+ * const storedManifest: unknown = JSON.parse(localStorage.getItem('tour') ?? 'null');
+ * refuseUnmerged(storedManifest, plan.snapshot(), 'tour'); // then write
  * ```
  */
 export function refuseUnmerged(stored: unknown, next: PlanSnapshot, key: string): void {
@@ -19,9 +20,9 @@ export function refuseUnmerged(stored: unknown, next: PlanSnapshot, key: string)
   const unmerged = Object.keys(theirs).filter((replica) => (ours[replica] ?? 0) < (theirs[replica] as number));
   if (unmerged.length === 0) return;
   throw new StorageError(
-    'save',
+    'storage_error',
     `The plan under "${key}" has changes this one has not merged (from ${unmerged.map((replica) => replica || 'an older snapshot').join(', ')}); nothing was written. Load it, merge (mergePlanSnapshots) and save again.`,
-    { reason: 'conflict' },
+    { operation: 'save', reason: 'conflict' },
   );
 }
 

@@ -16,6 +16,7 @@ export type { ItemClock, Stamp, SyncMeta, Tombstone } from './clock.js';
  *
  * @example
  * ```ts
+ * const loadedSnapshot = validateSnapshot(await adapter.load());
  * const meta = syncMetaOf(loadedSnapshot);
  * ```
  */
@@ -40,10 +41,7 @@ export function syncMetaOf(snapshot: PlanItems & { readonly [SYNC_META_KEY]?: un
 /**
  * Meta for an empty plan.
  *
- * @example
- * ```ts
- * const meta = emptySyncMeta();
- * ```
+ * `emptySyncMeta()` is what a plan with no clocks yet starts from.
  */
 function emptySyncMeta(): SyncMeta {
   return { v: 1, seen: {}, generation: [0, ''], todos: {}, docs: {}, deleted: { todos: {}, docs: {} } };
@@ -79,7 +77,9 @@ export interface PlanItems {
  *
  * @example
  * ```ts
- * state.sync = advanceSyncMeta(state.sync, previous, next, { replica });
+ * declare const before: PlanSnapshot, after: PlanSnapshot; // a local commit
+ * const replica = createReplicaId();
+ * const meta = advanceSyncMeta(syncMetaOf(before), before, after, { replica });
  * ```
  */
 export function advanceSyncMeta(
@@ -140,6 +140,7 @@ export function advanceSyncMeta(
  *
  * @example
  * ```ts
+ * declare const meta: SyncMeta;
  * const next = lamportOf(meta) + 1;
  * ```
  */

@@ -249,6 +249,7 @@ export function deepActiveElement(doc: Document): HTMLElement | null {
  *
  * @example
  * ```ts
+ * const stopButton = document.querySelector<HTMLButtonElement>('#stop');
  * if (canFocus(stopButton)) stopButton.focus();
  * ```
  */
@@ -266,6 +267,8 @@ export function canFocus(element: HTMLElement | null | undefined): element is HT
  *
  * @example
  * ```ts
+ * const whereTheUserWas = deepActiveElement(document);
+ * const statusLine = document.querySelector<HTMLElement>('#status');
  * focusBack(whereTheUserWas, statusLine);
  * ```
  */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseTodoAdjust } from '../../src/envelope/parse.js';
+import { validateTodoAdjust } from '../../src/envelope/parse.js';
 import { EnvelopeError } from '../../src/errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import { Plan } from '../../src/plan.js';
@@ -104,21 +104,21 @@ describe('plan.adjust', () => {
   });
 });
 
-describe('parseTodoAdjust', () => {
+describe('validateTodoAdjust', () => {
   it('fills defaults and refuses what is not an adjust', () => {
-    expect(parseTodoAdjust(undefined)).toEqual({ remove: [], replace: [] });
-    expect(parseTodoAdjust({ remove: ['t1'] })).toEqual({ remove: ['t1'], replace: [] });
-    expect(() => parseTodoAdjust(['t1'])).toThrow(/todo_adjust must be an object/);
-    expect(() => parseTodoAdjust({ remove: 't1' })).toThrow(/todo_adjust\.remove must be an array/);
-    expect(() => parseTodoAdjust({ create: [] }, ['t2'])).toThrow('Todos cannot be added (got the "create" key); name or replace existing ids (t2).');
+    expect(validateTodoAdjust(undefined)).toEqual({ remove: [], replace: [] });
+    expect(validateTodoAdjust({ remove: ['t1'] })).toEqual({ remove: ['t1'], replace: [] });
+    expect(() => validateTodoAdjust(['t1'])).toThrow(/todo_adjust must be an object/);
+    expect(() => validateTodoAdjust({ remove: 't1' })).toThrow(/todo_adjust\.remove must be an array/);
+    expect(() => validateTodoAdjust({ create: [] }, ['t2'])).toThrow('Todos cannot be added (got the "create" key); name or replace existing ids (t2).');
   });
 });
 
-describe('safeParseTodoAdjust', () => {
+describe('safeValidateTodoAdjust', () => {
   it('returns the parsed adjust, or the error the model can act on', async () => {
-    const { safeParseTodoAdjust } = await import('../../src/envelope/parse.js');
-    expect(safeParseTodoAdjust({ remove: ['t1'] })).toEqual({ success: true, data: { remove: ['t1'], replace: [] } });
-    const refused = safeParseTodoAdjust({ add: [{ description: 'x' }] }, ['t2', 't3']);
+    const { safeValidateTodoAdjust } = await import('../../src/envelope/parse.js');
+    expect(safeValidateTodoAdjust({ remove: ['t1'] })).toEqual({ success: true, data: { remove: ['t1'], replace: [] } });
+    const refused = safeValidateTodoAdjust({ add: [{ description: 'x' }] }, ['t2', 't3']);
     expect(refused.success).toBe(false);
     if (!refused.success) {
       expect(refused.error.code).toBe('envelope_insert_forbidden');

@@ -288,7 +288,7 @@ describe('createEnvelopeStreamParser, the compact form and narration as it strea
     const parser = createEnvelopeStreamParser({
       onTurnPlanning: (planning) => events.push(['planning', planning.todo_id]),
       onTodoAdjust: (adjust) => events.push(['adjust', adjust]),
-      onNarrateDelta: (delta, { index, target }) => events.push(['delta', index, delta, target]),
+      onNarrateDelta: (delta, target, { index }) => events.push(['delta', index, delta, target]),
       onAction: (_action, index) => events.push(['action', index]),
     });
     return { parser, events };
@@ -374,7 +374,7 @@ describe('createEnvelopeStreamParser (narration property)', () => {
         const cuts = [...new Set(rawCuts.map((cut) => cut % full.length))].filter((cut) => cut > 0).sort((a, b) => a - b);
         const events: Array<['delta', number, string, string | undefined] | ['action', number]> = [];
         const parser = createEnvelopeStreamParser({
-          onNarrateDelta: (delta, { index, target, text: soFar }) => {
+          onNarrateDelta: (delta, target, { index, text: soFar }) => {
             const before = events.filter((event) => event[0] === 'delta' && event[1] === index).map((event) => event[2]).join('');
             expect(soFar).toBe(before + delta);
             events.push(['delta', index, delta, target]);
@@ -445,5 +445,35 @@ describe('createEnvelopeStreamParser (narration property)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('createEnvelopeStreamParser over the JSON scanner', () => {
+  it('reads an actions key written without its colon as the whole-text parse does (its later members are no actions)', () => {
+    const text = '{"actions" [{"type":"narrate","text":"A"}], "turn_planning": {"todo_id": "t1", "does": "x"}}';
+    const { parser, emitted } = recorder();
+    parser.push(text);
+    expect(parser.error).toBeUndefined();
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
+    expect(emitted.map((entry) => entry[0])).toEqual(['planning', 'adjust', 'action']);
+  });
+
+  it('reads on after a handler that throws when the actions begin', () => {
+    const text = JSON.stringify({ todo: 't2', actions: envelope.actions });
+    const seen: number[] = [];
+    let thrown = false;
+    const parser = createEnvelopeStreamParser({
+      onTodoAdjust: () => {
+        if (!thrown) {
+          thrown = true;
+          throw new Error('host failed');
+        }
+      },
+      onAction: (_action, index) => seen.push(index),
+    });
+    expect(() => parser.push(text)).toThrow('host failed');
+    parser.push('');
+    expect(seen).toEqual([0, 1, 2]);
+    expect(parser.end()).toEqual(safeParseTurnEnvelope(text));
   });
 });

@@ -17,7 +17,7 @@ import { runReplanningLoop } from '../../src/graph/replan.js';
 import { defineTool } from '../../src/graph/tool.js';
 import { validateToolPlan } from '../../src/graph/validate.js';
 import { parseChecklist, seedFromChecklist } from '../../src/interop/checklist.js';
-import { parseContextCapsule, safeParseContextCapsule } from '../../src/interop/context-capsule.js';
+import { validateContextCapsule, safeValidateContextCapsule } from '../../src/interop/context-capsule.js';
 import { createPlanUpdateStream } from '../../src/interop/plan-update-stream.js';
 import { countPlannerOnlyTurns, normalizeToolCall } from '../../src/interop/tool-calls.js';
 import { toLangChainTool } from '../../src/interop/tool-definitions.js';
@@ -28,10 +28,10 @@ import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.
 import type { LLMChunk, LLMProvider } from '../../src/llm/provider.js';
 import { parseSSE } from '../../src/llm/sse.js';
 import { Plan } from '../../src/plan.js';
-import { parseTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope, validateTurnEnvelope } from '../../src/envelope/parse.js';
+import { validateTodoAdjust, parseTurnEnvelope, safeParseTurnEnvelope, validateTurnEnvelope } from '../../src/envelope/parse.js';
 import { createEnvelopeStreamParser } from '../../src/envelope/stream.js';
-import { parsePlanInput, readPlan } from '../../src/planning/make-todos.js';
-import { parseSnapshot } from '../../src/storage/snapshot.js';
+import { validatePlanInput, readPlan } from '../../src/planning/make-todos.js';
+import { validateSnapshot } from '../../src/storage/snapshot.js';
 
 /** Cases per parser. */
 const RUNS = 10_000;
@@ -156,8 +156,8 @@ const PARSERS: Row[] = [
   // interop: plan updates from tool results
   { name: 'createPlanUpdateStream.push', input: anything, run: (input, plan) => createPlanUpdateStream(plan).push(input), refused: (result) => result === null },
   // interop: context capsules
-  { name: 'parseContextCapsule', input: anything, run: (input) => parseContextCapsule(input) },
-  { name: 'safeParseContextCapsule', input: anything, run: (input) => safeParseContextCapsule(input) },
+  { name: 'validateContextCapsule', input: anything, run: (input) => validateContextCapsule(input) },
+  { name: 'safeValidateContextCapsule', input: anything, run: (input) => safeValidateContextCapsule(input) },
   // graph
   { name: 'validateToolPlan', input: anything, run: (input) => validateToolPlan(input as never, { tools, input: { x: 1, y: [2] } }) },
   { name: 'dryRunToolPlan', input: anything, run: (input) => dryRunToolPlan(input as never, { tools, input: { x: 1, y: [2] } }) },
@@ -213,7 +213,7 @@ const PARSERS: Row[] = [
     },
   },
   { name: 'validateTurnEnvelope', input: anything, run: (input) => validateTurnEnvelope(input) },
-  { name: 'parseTodoAdjust', input: anything, run: (input) => parseTodoAdjust(input) },
+  { name: 'validateTodoAdjust', input: anything, run: (input) => validateTodoAdjust(input) },
   { name: 'plan.adjust', input: anything, run: (input, plan) => plan.adjust(input as never, { inProgress: 't2' }) },
   {
     name: 'createEnvelopeStreamParser().push',
@@ -233,8 +233,8 @@ const PARSERS: Row[] = [
     },
   },
   { name: 'readPlan (the planner answer)', input: fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')), run: (input) => readPlan(input as string) },
-  { name: 'parsePlanInput', input: anything, run: (input) => parsePlanInput(input) },
-  { name: 'parseSnapshot', input: anything, run: (input) => parseSnapshot(input) },
+  { name: 'validatePlanInput', input: anything, run: (input) => validatePlanInput(input) },
+  { name: 'validateSnapshot', input: anything, run: (input) => validateSnapshot(input) },
 ];
 
 // ---------------------------------------------------------------------------------------------

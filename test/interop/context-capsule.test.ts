@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '../../src/errors.js';
 import {
   createContextCapsule,
-  parseContextCapsule,
+  validateContextCapsule,
   renderContextCapsule,
-  safeParseContextCapsule,
+  safeValidateContextCapsule,
   type ContextCapsule,
 } from '../../src/interop/context-capsule.js';
 import { createWriteTodos } from '../../src/interop/write-todos.js';
@@ -41,7 +41,7 @@ describe('ContextCapsule', () => {
       artifacts: [{ type: 'markdown', ref: 'm1', summary: 'Tier comparison' }],
       nextActions: ['Show the Business tier'],
     } satisfies ContextCapsule);
-    expect(parseContextCapsule(JSON.parse(JSON.stringify(capsule)))).toEqual(capsule);
+    expect(validateContextCapsule(JSON.parse(JSON.stringify(capsule)))).toEqual(capsule);
   });
 
   it('defaults findings and artifacts to empty lists', () => {
@@ -51,13 +51,13 @@ describe('ContextCapsule', () => {
 
   it('validates, naming the bad fields', () => {
     expect(() => createContextCapsule(new Plan(), { goal: ' ' })).toThrow(ValidationError);
-    const result = safeParseContextCapsule({ goal: 'x', keyFindings: [''], artifacts: [{ type: 'doc' }] });
+    const result = safeValidateContextCapsule({ goal: 'x', keyFindings: [''], artifacts: [{ type: 'doc' }] });
     expect(result.success).toBe(false);
     if (!result.success) {
       expect(result.error.message).toContain('keyFindings[0] must not be empty');
       expect(result.error.message).toContain('artifacts[0].ref is required');
     }
-    expect(safeParseContextCapsule({ goal: 'x', keyFindings: [], artifacts: [] })).toEqual({ success: true, data: { goal: 'x', keyFindings: [], artifacts: [] } });
+    expect(safeValidateContextCapsule({ goal: 'x', keyFindings: [], artifacts: [] })).toEqual({ success: true, data: { goal: 'x', keyFindings: [], artifacts: [] } });
   });
 
   it('renders a few compact lines for the parent, instead of a transcript', () => {

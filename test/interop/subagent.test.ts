@@ -3,6 +3,7 @@ import { PlanloopError } from '../../src/errors.js';
 import { forwardSubagentEvents } from '../../src/interop/subagent.js';
 import { createWriteTodos } from '../../src/interop/write-todos.js';
 import { Plan } from '../../src/plan.js';
+import { emitPlanEvent } from '../../src/plan/emit-plan-event.js';
 
 describe('forwardSubagentEvents', () => {
   it("re-emits a subagent's plan-update as subagent.plan-update with its name", () => {
@@ -31,7 +32,7 @@ describe('forwardSubagentEvents', () => {
     parent.onAny((name) => names.push(name));
     forwardSubagentEvents(child, parent, 'sub');
     child.todos.create({ intent: 'narrate', description: 'x' });
-    child.emit('plan-warning', { code: 'checklist_too_large', message: 'big' });
+    emitPlanEvent(child, 'plan-warning', { code: 'checklist_too_large', message: 'big' });
     expect(names).toEqual(['subagent.state-change', 'subagent.todos-change', 'subagent.plan-warning']);
   });
 
@@ -43,7 +44,7 @@ describe('forwardSubagentEvents', () => {
     root.onAny((name, payload) => seen.push([name, (payload as { subagent?: string }).subagent]));
     forwardSubagentEvents(middle, root, 'research');
     forwardSubagentEvents(leaf, middle, 'search');
-    leaf.emit('plan-warning', { code: 'c', message: 'm' });
+    emitPlanEvent(leaf, 'plan-warning', { code: 'c', message: 'm' });
     expect(seen).toEqual([['subagent.plan-warning', 'research/search']]);
   });
 
@@ -55,7 +56,7 @@ describe('forwardSubagentEvents', () => {
     b.onAny((name, payload) => seen.push(['b', name, (payload as { subagent?: string }).subagent]));
     forwardSubagentEvents(a, b, 'a');
     forwardSubagentEvents(b, a, 'b');
-    a.emit('plan-warning', { code: 'c', message: 'm' });
+    emitPlanEvent(a, 'plan-warning', { code: 'c', message: 'm' });
     expect(seen).toEqual([
       ['a', 'plan-warning', undefined],
       ['b', 'subagent.plan-warning', 'a'],
@@ -70,7 +71,7 @@ describe('forwardSubagentEvents', () => {
     parent.on('subagent.plan-warning', (event) => seen.push(event));
     const stop = forwardSubagentEvents(child, parent, 'sub');
     stop();
-    child.emit('plan-warning', { code: 'c', message: 'm' });
+    emitPlanEvent(child, 'plan-warning', { code: 'c', message: 'm' });
     expect(seen).toEqual([]);
   });
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/artifacts/todos.js';
-import { AbortError, EnvelopeError, ProviderError, ValidationError } from '../../src/errors.js';
+import { AbortError, EnvelopeError, isPlanloopError, ProviderError, ValidationError } from '../../src/errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
@@ -364,6 +364,28 @@ describe('runWebAgent', () => {
     // Released: the next run gets as far as planning (the scripted planner has no second answer).
     plan.todos.reset();
     await expect(runWebAgent({ plan, task: 'Tour again', tools, resume: false })).rejects.toMatchObject({ code: 'provider_error' });
+  });
+
+  it('one guard: a run started in the same tick as another, or while the host holds the run lease, is refused with run_in_progress', async () => {
+    const { plan } = setup([...TOUR]);
+    const errors: unknown[] = [];
+    plan.on('run-error', ({ error }) => errors.push(error));
+    // Both start before either has awaited anything: the plan's run lease refuses the second.
+    const first = runWebAgent({ plan, task: 'Tour', tools });
+    const second = runWebAgent({ plan, task: 'Tour', tools }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    const refused = await second;
+    expect(isPlanloopError(refused, 'run_in_progress')).toBe(true);
+    await expect(first).resolves.toMatchObject({ reason: 'task_finish' });
+    // The refused run never started: it is no error of the plan's.
+    expect(errors).toEqual([]);
+    // A host that holds the lease itself (its own loop) is guarded the same way.
+    plan.todos.reset();
+    const held = await plan.acquireRun();
+    await expect(runWebAgent({ plan, task: 'Tour again', tools })).rejects.toSatisfy((error: unknown) => isPlanloopError(error, 'run_in_progress'));
+    await held.release();
   });
 
   it('announces again a stored plan that never started (a reload at the announcement), without planning', async () => {

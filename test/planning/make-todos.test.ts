@@ -419,11 +419,11 @@ describe('makeTodos: routing', () => {
   });
 });
 
-describe('safeParsePlanInput', () => {
+describe('safeValidatePlanInput', () => {
   test('returns the input, or a ValidationError naming each bad field', async () => {
-    const { safeParsePlanInput } = await import('../../src/planning/make-todos.js');
-    expect(safeParsePlanInput({ task: ' Show prices ', locale: 'de-DE' })).toEqual({ success: true, data: { task: 'Show prices', locale: 'de-DE' } });
-    const bad = safeParsePlanInput({ task: '', locale: 'not a tag!' });
+    const { safeValidatePlanInput } = await import('../../src/planning/make-todos.js');
+    expect(safeValidatePlanInput({ task: ' Show prices ', locale: 'de-DE' })).toEqual({ success: true, data: { task: 'Show prices', locale: 'de-DE' } });
+    const bad = safeValidatePlanInput({ task: '', locale: 'not a tag!' });
     expect(bad.success).toBe(false);
     if (!bad.success) expect(bad.error.issues.map((issue) => issue.path).sort()).toEqual(['locale', 'task']);
   });

@@ -4,7 +4,7 @@ import { Plan, PlannerOutputError, type PlanConfig, type TaskPlan } from 'planlo
 import { createScriptedProvider, type ScriptedResponder } from 'planloop/testing';
 import { describe, expect, test } from 'vitest';
 import type { PlanInput } from '../../src/planning/make-todos.js';
-import { readPlannerMessage } from '../../demo/prompt-reading.js';
+import { readPlannerMessage } from '../../demo/offline-model/prompt-reading.js';
 
 /** The seed's host, reduced to what the examples touch: `webAgent.planner` and error events. */
 class DotDotDuck {

@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseSnapshot, safeParseSnapshot, snapshotToState, stateToSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
+import { validateSnapshot, safeValidateSnapshot, snapshotToState, stateToSnapshot, SNAPSHOT_VERSION } from '../../src/storage/snapshot.js';
 import { StorageError } from '../../src/errors.js';
 
-describe('parseSnapshot', () => {
+describe('validateSnapshot', () => {
   it('migrates the bare { todos, markdownDocs } of the original module', () => {
-    const snapshot = parseSnapshot({
+    const snapshot = validateSnapshot({
       todos: [{ id: 't1', intent: 'narrate', description: 'Hello', expected_turn: 1 }],
       markdownDocs: [{ id: 'm1', title: 'T', content: '', updatedAt: 1 }],
     });
@@ -16,11 +16,11 @@ describe('parseSnapshot', () => {
   });
 
   it('keeps extra keys', () => {
-    expect(parseSnapshot({ todos: [], markdownDocs: [], host: { theme: 'dark' } }).host).toEqual({ theme: 'dark' });
+    expect(validateSnapshot({ todos: [], markdownDocs: [], host: { theme: 'dark' } }).host).toEqual({ theme: 'dark' });
   });
 
   it('names every problem with its path', () => {
-    const result = safeParseSnapshot({ todos: [{ id: 't1', intent: 'x', description: '', status: 'later' }], markdownDocs: [{}] });
+    const result = safeValidateSnapshot({ todos: [{ id: 't1', intent: 'x', description: '', status: 'later' }], markdownDocs: [{}] });
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error).toBeInstanceOf(StorageError);
@@ -30,16 +30,16 @@ describe('parseSnapshot', () => {
   });
 
   it('refuses snapshots from a newer planloop', () => {
-    expect(() => parseSnapshot({ version: SNAPSHOT_VERSION + 1, todos: [], markdownDocs: [] })).toThrow(/newer than this planloop reads/);
+    expect(() => validateSnapshot({ version: SNAPSHOT_VERSION + 1, todos: [], markdownDocs: [] })).toThrow(/newer than this planloop reads/);
   });
 });
 
 describe('taskSummary and task', () => {
   it('are read when strings, and a stored plan whose keys of these names hold something else still loads', () => {
     const todos = [{ id: 't1', intent: 'narrate', description: 'Hello', status: 'pending' }];
-    expect(parseSnapshot({ version: 1, todos, markdownDocs: [], taskSummary: 'A tour', task: 'Tour' })).toMatchObject({ taskSummary: 'A tour', task: 'Tour' });
+    expect(validateSnapshot({ version: 1, todos, markdownDocs: [], taskSummary: 'A tour', task: 'Tour' })).toMatchObject({ taskSummary: 'A tour', task: 'Tour' });
     // Written before planloop used these keys (say by a host's adapter): the todos must not be thrown away for them.
-    const result = safeParseSnapshot({ version: 1, todos, markdownDocs: [], task: { id: 7, title: 'Onboarding' }, taskSummary: null });
+    const result = safeValidateSnapshot({ version: 1, todos, markdownDocs: [], task: { id: 7, title: 'Onboarding' }, taskSummary: null });
     expect(result.success).toBe(true);
     if (result.success) {
       expect(result.data.todos).toHaveLength(1);
@@ -49,22 +49,22 @@ describe('taskSummary and task', () => {
   });
 });
 
-describe('safeParseSnapshot: sync clocks', () => {
+describe('safeValidateSnapshot: sync clocks', () => {
   const meta = { v: 1, seen: { a: 2 }, generation: [1, 'a'], todos: { t1: [2, 'a', 2, 'a'] }, docs: {}, deleted: { todos: {}, docs: {} } };
   const base = { version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'x', status: 'pending' }], markdownDocs: [] };
 
   it('keeps valid clocks under sync, not among the extras, and they round-trip through the state', () => {
-    const result = safeParseSnapshot({ ...base, sync: meta });
+    const result = safeValidateSnapshot({ ...base, sync: meta });
     expect(result.success && result.data.sync).toEqual(meta);
     expect(result.success && result.dropped).toEqual([]);
-    const state = snapshotToState(parseSnapshot({ ...base, sync: meta }));
+    const state = snapshotToState(validateSnapshot({ ...base, sync: meta }));
     expect(state.sync).toEqual(meta);
     expect(state.extras).toEqual({});
     expect(stateToSnapshot(state).sync).toEqual(meta);
   });
 
   it('drops malformed clocks into dropped and keeps the plan', () => {
-    const result = safeParseSnapshot({ ...base, sync: { ...meta, seen: { a: -1 } } });
+    const result = safeValidateSnapshot({ ...base, sync: { ...meta, seen: { a: -1 } } });
     expect(result.success).toBe(true);
     if (!result.success) return;
     expect(result.data.sync).toBeUndefined();

@@ -3,6 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import { PLAN_PANEL_STRINGS, PlanPanelElement, definePlanPanel, type PanelApprovalRequest, type PlanPanelStrings } from '../../src/ui/index.js';
+import { emitPlanEvent } from '../../src/plan/emit-plan-event.js';
 
 function mount(plan: Plan | null = new Plan()): PlanPanelElement {
   definePlanPanel();
@@ -83,19 +84,19 @@ describe('<plan-panel>', () => {
   it('streams the summary and shows the current turn and the end of the run', () => {
     const plan = new Plan();
     const panel = mount(plan);
-    plan.emit('summary-delta', { delta: 'Tour ', text: 'Tour ' });
-    plan.emit('summary-delta', { delta: 'pricing', text: 'Tour pricing' });
+    emitPlanEvent(plan, 'summary-delta', { delta: 'Tour ', text: 'Tour ' });
+    emitPlanEvent(plan, 'summary-delta', { delta: 'pricing', text: 'Tour pricing' });
     expect(shadow(panel).querySelector('.summary')?.textContent).toBe('Tour pricing');
     // What makeTodos does with the model's answer: the summary and todos become the plan's state.
     plan.setTaskPlan({ task_summary: 'Tour the pricing page.', todos: seedTodos });
     expect(panel.announcement).toBe('New plan with 3 steps.');
     expect(panel.summary).toBe('Tour the pricing page.');
-    plan.emit('turn-start', { runId: 'r1', turn: 2, maxTurns: 5 });
+    emitPlanEvent(plan, 'turn-start', { runId: 'r1', turn: 2, maxTurns: 5 });
     expect(meta(panel)).toBe('0 of 3 done · Turn 2 of 5');
-    plan.emit('run-finish', { runId: 'r1', reason: 'task_finish', turns: 2, summary: 'Toured pricing.' });
+    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 2, summary: 'Toured pricing.' });
     expect(meta(panel)).toBe('0 of 3 done · Finished');
     expect(panel.announcement).toBe('Finished. Toured pricing.');
-    plan.emit('run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
+    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
     expect(panel.announcement).toBe('Stopped: model offline');
   });
 
@@ -104,23 +105,23 @@ describe('<plan-panel>', () => {
     seed(plan);
     const panel = mount(plan);
     panel.summary = 'Tour the pricing page.';
-    plan.emit('run-start', { runId: 'r1', task: 'Show me the docs', resumed: false });
+    emitPlanEvent(plan, 'run-start', { runId: 'r1', task: 'Show me the docs', resumed: false });
     expect(meta(panel)).toBe('0 of 3 done · Planning…');
-    plan.emit('summary-delta', { delta: 'I will show you the d', text: 'I will show you the d' });
+    emitPlanEvent(plan, 'summary-delta', { delta: 'I will show you the d', text: 'I will show you the d' });
     expect(panel.summary).toBe('I will show you the d');
     // The planning call fails (or is stopped): the todos shown are still the old plan's, which
     // never ran, so nothing says it was stopped.
-    plan.emit('run-error', { runId: 'r1', turn: 0, error: new Error('model offline') });
+    emitPlanEvent(plan, 'run-error', { runId: 'r1', turn: 0, error: new Error('model offline') });
     expect(panel.summary).toBe('Tour the pricing page.');
     expect(meta(panel)).toBe('0 of 3 done');
     expect(panel.announcement).toBe('No new plan: model offline');
 
     // A planning call that succeeds keeps its summary, also when a turn fails later.
-    plan.emit('run-start', { runId: 'r2', task: 'Show me the docs', resumed: false });
-    plan.emit('summary-delta', { delta: 'Docs tour.', text: 'Docs tour.' });
+    emitPlanEvent(plan, 'run-start', { runId: 'r2', task: 'Show me the docs', resumed: false });
+    emitPlanEvent(plan, 'summary-delta', { delta: 'Docs tour.', text: 'Docs tour.' });
     plan.setTaskPlan({ task_summary: 'Docs tour.', todos: seedTodos });
     expect(meta(panel)).toBe('0 of 3 done');
-    plan.emit('run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
+    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
     expect(panel.summary).toBe('Docs tour.');
     expect(meta(panel)).toBe('0 of 3 done · Stopped by an error');
   });
@@ -128,18 +129,18 @@ describe('<plan-panel>', () => {
   it('a new ask that fails before its plan exists leaves a finished plan labelled finished', () => {
     const plan = new Plan();
     const panel = mount(plan);
-    plan.emit('run-start', { runId: 'r1', task: 'Tour pricing', resumed: false });
+    emitPlanEvent(plan, 'run-start', { runId: 'r1', task: 'Tour pricing', resumed: false });
     plan.setTaskPlan({ task_summary: 'Tour the pricing page.', todos: seedTodos.map((todo) => ({ ...todo, status: 'completed' as const })) });
-    plan.emit('run-finish', { runId: 'r1', reason: 'task_finish', turns: 3 });
+    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 3 });
     expect(meta(panel)).toBe('3 of 3 done · Finished');
 
-    plan.emit('run-start', { runId: 'r2', task: 'How do I get a refund?', resumed: false });
-    plan.emit('run-error', { runId: 'r2', turn: 0, error: new Error('openai-compatible answered HTTP 401') });
+    emitPlanEvent(plan, 'run-start', { runId: 'r2', task: 'How do I get a refund?', resumed: false });
+    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 0, error: new Error('openai-compatible answered HTTP 401') });
     expect(meta(panel)).toBe('3 of 3 done · Finished');
     expect(panel.summary).toBe('Tour the pricing page.');
     // Stopping a new ask before its plan exists says so, and also leaves the finished plan alone.
-    plan.emit('run-start', { runId: 'r3', task: 'Show me the docs', resumed: false });
-    plan.emit('run-error', { runId: 'r3', turn: 0, error: Object.assign(new Error('aborted'), { code: 'aborted' }) });
+    emitPlanEvent(plan, 'run-start', { runId: 'r3', task: 'Show me the docs', resumed: false });
+    emitPlanEvent(plan, 'run-error', { runId: 'r3', turn: 0, error: Object.assign(new Error('aborted'), { code: 'aborted' }) });
     expect(meta(panel)).toBe('3 of 3 done · Finished');
     expect(panel.announcement).toBe('Stopped before a new plan was made.');
   });
@@ -159,7 +160,7 @@ describe('<plan-panel>', () => {
     const hostile = '<img src=x onerror="window.__pwned=1"><script>window.__pwned=2</script>';
     plan.todos.create({ intent: 'narrate', description: hostile });
     const panel = mount(plan);
-    plan.emit('summary-delta', { delta: hostile, text: hostile });
+    emitPlanEvent(plan, 'summary-delta', { delta: hostile, text: hostile });
     expect(shadow(panel).querySelector('img, script:not(style)')).toBeNull();
     expect(items(panel)[0]?.querySelector('.text')?.textContent).toBe(hostile);
     expect(panel.summary).toBe(hostile);
@@ -181,7 +182,7 @@ describe('<plan-panel>', () => {
     panel.plan = second;
     expect(texts(panel)).toEqual(['○Ask which plan fitsPending']);
     first.todos.edit('t2', { status: 'completed' });
-    first.emit('summary-delta', { delta: 'x', text: 'stale' });
+    emitPlanEvent(first, 'summary-delta', { delta: 'x', text: 'stale' });
     expect(texts(panel)).toEqual(['○Ask which plan fitsPending']);
     expect(panel.summary).toBe('');
     panel.plan = null;
@@ -591,7 +592,7 @@ describe('<plan-panel> without a mouse (issue 24)', () => {
     expect(panel.getAttribute('announce')).toBe('steps');
     plan.setTaskPlan({ task_summary: 'A look', todos: seedTodos });
     expect(panel.announcement).toBe('');
-    plan.emit('run-finish', { runId: 'r1', reason: 'task_finish', turns: 1, summary: 'Done.' });
+    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 1, summary: 'Done.' });
     expect(panel.announcement).toBe('');
     plan.adjust({}, { inProgress: 't1' });
     expect(panel.announcement).toBe('Now: Open the pricing page.');

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { createOfflineModel } from '../../demo/offline-model.js';
-import { createPace } from '../../demo/pace.js';
-import { TOUR_HANDBOOK } from '../../demo/tour-handbook.js';
-import { EditError } from '../../src/errors.js';
-import type { LLMProvider, LLMRequest } from '../../src/llm/provider.js';
-import { EDITS_MIN_CHARS, editDocument } from '../../src/planning/edit-with-instruction.js';
+import { createOfflineModel } from '../../../demo/offline-model/offline-model.js';
+import { createPace } from '../../../demo/pace.js';
+import { TOUR_HANDBOOK } from '../../../demo/tour-handbook.js';
+import { EditError } from '../../../src/errors.js';
+import type { LLMProvider, LLMRequest } from '../../../src/llm/provider.js';
+import { EDITS_MIN_CHARS, editDocument } from '../../../src/planning/edit-with-instruction.js';
 
 // The demo's offline model asked to edit notes through planloop's real editDocument (its prompts,
 // its answer reader, its retry): short notes are rewritten between the markers, long ones edited

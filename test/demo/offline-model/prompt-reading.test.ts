@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
-import { readPlannerMessage, readTurnMessage } from '../../demo/prompt-reading.js';
-import { turnUserPrompt } from '../../src/loop/turn-prompt.js';
-import { plannerUserMessage } from '../../src/planning/prompts.js';
+import { readPlannerMessage, readTurnMessage } from '../../../demo/offline-model/prompt-reading.js';
+import { turnUserPrompt } from '../../../src/loop/turn-prompt.js';
+import { plannerUserMessage } from '../../../src/planning/prompts.js';
 
 // The demo's offline model reads the real prompts back: these keep the readers in step with them.
 describe('the demo reads the prompts back', () => {

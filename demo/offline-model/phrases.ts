@@ -3,8 +3,7 @@
 // site covers. A real model writes these itself in the planner's `Locale:`; the stand-in keeps a
 // small table, so that a German or Japanese ask is never answered in English.
 
-/** The languages the offline model speaks. */
-export type Lang = 'en' | 'de' | 'ja';
+import type { Lang } from '../language.js';
 
 /** The texts of one tour step: the todo's description and what the guide says while doing it. */
 interface StepWords {

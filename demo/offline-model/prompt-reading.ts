@@ -2,7 +2,7 @@
  * The offline demo model answers from the prompts alone, as a real model would: these read the
  * planner's and the turn's user messages back (the inverse of `plannerUserMessage` and
  * `turnUserPrompt`). They live with the demo because only the demo's stand-in model needs them;
- * `test/demo/prompt-reading.test.ts` keeps them in step with the prompts.
+ * `test/demo/offline-model/prompt-reading.test.ts` keeps them in step with the prompts.
  */
 
 const TASK_MARKER = 'Task:';

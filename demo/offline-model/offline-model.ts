@@ -12,11 +12,11 @@
 // parsing path (streamed summary, incremental envelope parse) runs exactly as with a real model.
 
 import { createFunctionProvider, type LLMProvider, type LLMRequest, type TurnAction } from 'planloop';
-import { languageOf } from './language.js';
+import { languageOf } from '../language.js';
 import { editAnswer } from './offline-edit.js';
 import { spokenLanguage, unspokenLanguage } from './phrases.js';
 import { readPlannerMessage, readTurnMessage } from './prompt-reading.js';
-import { sleep, type Pace } from './pace.js';
+import { sleep, type Pace } from '../pace.js';
 import { actionsForTodo, findStep, phrasesFor, refIn, tourFor } from './tours.js';
 
 /** What kind of call a request is, judged from its JSON schema and, failing that, its markers. */
@@ -26,11 +26,6 @@ export type OfflineCallKind = 'plan' | 'turn' | 'edit' | 'other';
 export interface OfflineModelOptions {
   /** Read on every call, so the speed setting applies at once. */
   pace: () => Pace;
-  /**
-   * Awaited before each answer's last chunk, when given: e2e tests hold the answer open with it, so
-   * that they act while the model is still writing however slow the machine is (`?hold=1`).
-   */
-  beforeLastChunk?: (() => Promise<void>) | undefined;
 }
 
 /**
@@ -44,7 +39,7 @@ export interface OfflineModelOptions {
 export function createOfflineModel(options: OfflineModelOptions): LLMProvider {
   return createFunctionProvider((request) => {
     const text = answer(request);
-    return chunked(text, options.pace(), request.signal, options.beforeLastChunk);
+    return chunked(text, options.pace(), request.signal);
   });
 }
 
@@ -160,24 +155,10 @@ function languageName(locale: string): string {
 }
 
 /** Streams `text` in chunks with a pause before each, stopping on abort. */
-async function* chunked(text: string, pace: Pace, signal: AbortSignal | undefined, beforeLast?: () => Promise<void>): AsyncIterable<string> {
+async function* chunked(text: string, pace: Pace, signal: AbortSignal | undefined): AsyncIterable<string> {
   const points = Array.from(text);
   for (let i = 0; i < points.length; i += pace.chunkSize) {
     await sleep(pace.chunkDelayMs, signal);
-    if (beforeLast && i + pace.chunkSize >= points.length) await unlessAborted(beforeLast(), signal);
     yield points.slice(i, i + pace.chunkSize).join('');
   }
-}
-
-/** Waits for `wait`, or rejects with the signal's reason as soon as it aborts. */
-function unlessAborted(wait: Promise<void>, signal: AbortSignal | undefined): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal?.aborted) return reject(signal.reason);
-    const onAbort = (): void => reject(signal?.reason);
-    signal?.addEventListener('abort', onAbort, { once: true });
-    void wait.then(() => {
-      signal?.removeEventListener('abort', onAbort);
-      resolve();
-    });
-  });
 }

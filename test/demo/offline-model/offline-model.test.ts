@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { languageOf } from '../../demo/language.js';
-import { answer } from '../../demo/offline-model.js';
-import { SITE_PAGES } from '../../demo/site.js';
-import { buildTurnMessages } from '../../src/loop/turn-prompt.js';
-import type { TodoItem } from '../../src/plan-state.js';
-import { plannerUserMessage } from '../../src/planning/prompts.js';
+import { languageOf } from '../../../demo/language.js';
+import { answer } from '../../../demo/offline-model/offline-model.js';
+import { SITE_PAGES } from '../../../demo/site.js';
+import { buildTurnMessages } from '../../../src/loop/turn-prompt.js';
+import type { TodoItem } from '../../../src/plan-state.js';
+import { plannerUserMessage } from '../../../src/planning/prompts.js';
 
 // The demo's offline model, asked through the real prompts: it answers in the user's language,
 // and honestly when the site has nothing on the ask.

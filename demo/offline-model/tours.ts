@@ -6,7 +6,8 @@
 // the site does cover.
 
 import type { TurnAction } from 'planloop';
-import { PHRASES, type Lang, type Phrases } from './phrases.js';
+import type { Lang } from '../language.js';
+import { PHRASES, type Phrases } from './phrases.js';
 
 /** A page as the planner's `Sitemap:` block lists it. */
 export interface SitemapEntry {

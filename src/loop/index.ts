@@ -1,0 +1,31 @@
+/**
+ * `planloop/loop`: the parts of a turn loop, for a host that writes its own instead of calling
+ * `runWebAgent` (which is on the root entry, with `parseTurnEnvelope`): the envelope while it
+ * streams (`createEnvelopeStreamParser`), a plan change validated and applied
+ * (`validateTodoAdjust`, `applyAdjust`), the envelope's JSON schema and limits, and the turn prompt
+ * (`buildTurnMessages`, `renderPlanForTurn`) with the action policy's defaults.
+ */
+
+// The turn envelope, by hand
+export {
+  TURN_ENVELOPE_JSON_SCHEMA,
+  ENVELOPE_LIMITS,
+  type TurnEnvelope,
+  type TodoAdjust,
+  type TodoAdjustInput,
+  type TodoReplace,
+  type TurnPlanning,
+  type TurnAction,
+  type NarrateAction,
+  type ToolAction,
+  type AskAction,
+  type TaskFinishAction,
+} from '../envelope/schema.js';
+export { validateTodoAdjust, safeValidateTodoAdjust } from '../envelope/todo-adjust.js';
+export { applyAdjust, type ApplyAdjustOptions } from '../envelope/apply.js';
+export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeStreamParser, type NarrateDelta } from '../envelope/stream.js';
+
+// The turn prompt
+export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './render-plan.js';
+export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './turn-prompt.js';
+export { ACTION_RISKS, DEFAULT_ACTION_POLICY } from './action-policy.js';
