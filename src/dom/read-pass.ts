@@ -20,7 +20,7 @@ let current: Pass | undefined;
  *
  * @example
  * ```ts
- * const outline = duringReadPass(() => collectPageElements(document));
+ * const outline = duringReadPass(() => outlinePage()); // outlinePage runs as one pass already
  * ```
  */
 export function duringReadPass<T>(read: () => T): T {
@@ -39,6 +39,7 @@ export function duringReadPass<T>(read: () => T): T {
  *
  * @example
  * ```ts
+ * const element = document.querySelector('main')!;
  * passStyle(element, () => getComputedStyle(element));
  * ```
  */
@@ -57,7 +58,8 @@ export function passStyle(element: Element, read: () => CSSStyleDeclaration | un
  *
  * @example
  * ```ts
- * passCached('hidden-above', element, (element) => hiddenAbove(element));
+ * const heading = document.querySelector('h1')!;
+ * passCached('seen', heading, (element) => isSeen(element));
  * ```
  */
 export function passCached<T>(table: string, element: Element, compute: (element: Element) => T): T {
@@ -79,7 +81,7 @@ export function passCached<T>(table: string, element: Element, compute: (element
  *
  * @example
  * ```ts
- * const check = passShared('sight:false', () => createSightCheck(false));
+ * const colours = passShared('colours', () => new Map<string, number[]>());
  * ```
  */
 export function passShared<T>(key: string, make: () => T): T {

@@ -226,6 +226,7 @@ export function textUnseenBy(
  *
  * @example
  * ```ts
+ * const srOnlySpan = document.querySelector('.sr-only')!;
  * textClippedBy(getComputedStyle(srOnlySpan)); // true
  * ```
  */
