@@ -31,5 +31,6 @@ export type { PageElementKind } from './page-elements.js';
 export type { PageRoot } from './page-root.js';
 export { omittedSummaryLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 export { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions, type ResolveTargetResult } from './resolve-target.js';
-export { contrastRatio, isSeen, unseenReason, type UnseenReason } from './sighted.js';
+export { contrastRatio } from './colour.js';
+export { isSeen, unseenReason, type UnseenReason } from './sighted.js';
 export { isElementVisible, type HiddenReason } from './visibility.js';
