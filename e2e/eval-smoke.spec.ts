@@ -10,6 +10,14 @@ import { startScriptedModel } from '../eval/scripted-model.js';
 import { TASKS } from '../eval/tasks/index.js';
 import { test, expect } from './fixtures.js';
 
+/** What a failed eval run did, for the assertion's message: its checks, how it ended, its tool calls. */
+function whyFailed(runs: ReadonlyArray<{ task: string; arm: string; passed: boolean; steps: readonly boolean[]; reason: string; error?: string; failures: readonly string[]; outside: readonly string[]; toolCalls: readonly unknown[]; said: readonly string[] }>): string {
+  return runs
+    .filter((run) => !run.passed)
+    .map((run) => `${run.task} (${run.arm}): steps ${JSON.stringify(run.steps)}, ended ${run.reason}${run.error ? ` (${run.error})` : ''}, failures ${JSON.stringify(run.failures)}, outside ${JSON.stringify(run.outside)}, tool calls ${JSON.stringify(run.toolCalls)}, said ${JSON.stringify(run.said)}`)
+    .join('\n');
+}
+
 // Tracing and screenshots would record every action of every run (hundreds): off for this file.
 test.use({ trace: 'off', screenshot: 'off' });
 
@@ -72,7 +80,7 @@ test.describe('eval smoke', () => {
     try {
       const tasks = ['demo-trial-refused-email', 'checkout-stop-at-review', 'docs-missing-page'];
       const report = await runEval({ browser, baseURL: model.baseURL, model: 'scripted-solve', demoURL: baseURL, sitePort: 0, arms: ['no-plan', 'write-todos'], tasks, out: null, concurrency: 2, turnTimeoutMs: 30_000 });
-      expect(report.runs.map((run) => [run.task, run.arm, run.passed])).toEqual(tasks.flatMap((task) => [[task, 'no-plan', true], [task, 'write-todos', true]]));
+      expect(report.runs.map((run) => [run.task, run.arm, run.passed]), whyFailed(report.runs)).toEqual(tasks.flatMap((task) => [[task, 'no-plan', true], [task, 'write-todos', true]]));
       // No planning call in either arm: every request is a turn.
       expect(model.requests.every((request) => request.kind === 'turn')).toBe(true);
       const withList = model.requests.filter((request) => request.task === 'checkout-stop-at-review' && request.system.includes('write_todos'));
