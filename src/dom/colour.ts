@@ -29,12 +29,20 @@ function linear(channel: number | undefined): number {
   return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
 }
 
+/** A colour as `[r, g, b, alpha]`: channels 0 to 255, alpha 0 to 1. */
 export type Color = [number, number, number, number];
 
 /**
  * `rgb()`/`rgba()` (commas or spaces), `#rgb`/`#rrggbb`, `transparent`, `white`, `black`; undefined
  * otherwise. During an outline each colour text is parsed once (a page uses a few colours on
  * thousands of elements); the arrays are shared, never changed.
+ *
+ * @example
+ * ```ts
+ * parseColor('rgb(255 0 0 / 50%)'); // [255, 0, 0, 0.5]
+ * parseColor('#fff');               // [255, 255, 255, 1]
+ * parseColor('hsl(0 0% 0%)');       // undefined: not read, so the text counts as seen
+ * ```
  */
 export function parseColor(text: string | undefined): Color | undefined {
   const key = text ?? '';
@@ -68,7 +76,14 @@ function parseColorText(text: string): Color | undefined {
   return rgba.every(Number.isFinite) ? (rgba as Color) : undefined;
 }
 
-/** `top` drawn over the opaque `bottom`. */
+/**
+ * `top` (`[r, g, b, alpha]`) drawn over the opaque `bottom` (`[r, g, b]`): the opaque colour seen.
+ *
+ * @example
+ * ```ts
+ * blend([0, 0, 0, 0.5], [255, 255, 255]); // [127.5, 127.5, 127.5]
+ * ```
+ */
 export function blend(top: readonly number[], bottom: readonly number[]): number[] {
   const alpha = top[3] ?? 1;
   return [(top[0] ?? 0) * alpha + (bottom[0] ?? 0) * (1 - alpha), (top[1] ?? 0) * alpha + (bottom[1] ?? 0) * (1 - alpha), (top[2] ?? 0) * alpha + (bottom[2] ?? 0) * (1 - alpha)];

@@ -196,7 +196,7 @@ function checkAnswer(
 ): Checked {
   const fail = (feedback: string, issues: ValidationIssue[] = [], truncated = false): Checked => ({ ok: false, feedback, truncated, issues });
   const parsed = parseModelJson(text);
-  // A cut-off plan may have lost calls even when jsonrepair closes it, so it is asked for again.
+  // A cut-off plan may have lost calls even when the JSON repair closes it, so it is asked for again.
   if (cutOff || parsed.truncated) {
     return fail('Your answer was cut off before its end. Answer again with a shorter plan, as one complete JSON object.', [], true);
   }

@@ -102,7 +102,7 @@ export class SummaryStream {
       return;
     }
     const atTop = this.#depth === 1;
-    // Small models write single-quoted JSON too; jsonrepair reads it, so the scanner does.
+    // Small models write single-quoted JSON too; the JSON repair reads it (repairJson), so the scanner does.
     if (ch === '"' || ch === "'") {
       this.#quote = ch;
       if (atTop && this.#expectKey) {
