@@ -2,6 +2,7 @@ import { LEAK_MARKERS, kb, SIZE_BUDGETS, type BundleSize } from './bundle-size.j
 import { domCorpusTargets, renderDomCorpus, type DomCorpusResult } from './dom-corpus.js';
 import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
+import { firstViewTargets, renderFirstView, type FirstViewResult } from './first-view.js';
 import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
 import type { OverheadResult } from './overhead.js';
 import type { StorageBenchResult } from './storage.js';
@@ -27,6 +28,8 @@ export interface BenchResults {
   domOutline: DomOutlineResult;
   /** Real saved pages, today's outline beside the previous one (absent in runs that skip it). */
   domCorpus?: DomCorpusResult | undefined;
+  /** The outline at its default budget against what a person sees first, on both corpora (absent in runs before it). */
+  firstView?: FirstViewResult | undefined;
   storage: StorageBenchResult;
   targets: TargetCheck[];
 }
@@ -133,6 +136,7 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
   }
   checks.push(...domOutlineTargets(results.domOutline));
   if (results.domCorpus) checks.push(...domCorpusTargets(results.domCorpus));
+  if (results.firstView) checks.push(...firstViewTargets(results.firstView));
   return checks;
 }
 
@@ -250,6 +254,7 @@ export function renderMarkdown(results: BenchResults): string {
     ...renderMarkdownEdit(markdownEdit),
     ...renderDomOutline(domOutline),
     ...(results.domCorpus ? renderDomCorpus(results.domCorpus) : []),
+    ...(results.firstView ? renderFirstView(results.firstView) : []),
     '## Storage',
     '',
     `Median milliseconds of one save (or load) over ${n(storage.iterations)} changes to a plan of ${storage.todos} todos, a ${n(storage.docChars)}-character document and a small one. "Whole snapshot": the plan written as one value, as both adapters did before documents were stored apart; "parts": the adapter now (a manifest plus one part per document; only what changed is written). localStorage runs on a Map-backed \`Storage\` (JSON and string copies, not a browser's disk); IndexedDB on fake-indexeddb (structured clones in this process, not a browser's backing store), so the browser's own write cost comes on top of both columns.`,

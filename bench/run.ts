@@ -5,6 +5,7 @@ import { benchBundleSize } from './bundle-size.js';
 import { benchDomCorpus } from './dom-corpus.js';
 import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
+import { benchFirstView } from './first-view.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
 import { benchStorage } from './storage.js';
@@ -48,8 +49,9 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const markdownEdit = await part('markdownEdit', 'markdown edit', async () => benchMarkdownEdit());
   const domOutline = await part('domOutline', 'page outline', async () => benchDomOutline());
   const domCorpus = await part('domCorpus', 'page outline, real pages', async () => benchDomCorpus());
+  const firstView = await part('firstView', 'page outline, what a person sees first', async () => benchFirstView());
   const storage = await part('storage', 'storage', async () => benchStorage());
-  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage };
+  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, firstView, storage };
   // Each kept part's run: as the previous results name it, else that run itself.
   const runOf = (name: string): string => {
     const before = previous as BenchResults;

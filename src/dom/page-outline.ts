@@ -10,7 +10,7 @@ import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
 import { duringReadPass } from './read-pass.js';
 import { firstWords } from './readable-text.js';
-import { omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
+import { joinedLineStart, joinedPart, joinsLine, omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 
 /** Options of {@link outlinePage}. */
 export interface OutlinePageOptions {
@@ -135,18 +135,32 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const longRef = `e${registry.nextNumber() + found.length}`;
   const drafts: Array<OutlineNode | undefined> = [];
   const draftAt = (i: number): OutlineNode => (drafts[i] ??= draftNode(found[i] as PageElement, longRef, registry, reveal));
-  const costs: number[] = [];
-  const costAt = (i: number): number => (costs[i] ??= estimate(`${renderOutlineLine(draftAt(i))}\n`));
+  // Ways of writing the outline, longest first (see WAYS): what each element costs in each.
+  const runs = new Int32Array(found.length).fill(-2);
+  const runOf = (i: number): number => (runs[i] !== -2 ? (runs[i] as number) : (runs[i] = staticRun(found, i, runs)));
+  const costs = WAYS.map((way) => {
+    const lines: number[] = [];
+    const inline: number[] = [];
+    const draft = (i: number) => shortened(draftAt(i), way);
+    return {
+      line: (i: number) => (lines[i] ??= estimate(`${renderOutlineLine(draft(i))}\n`)),
+      ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= estimate(joinedPart(draft(i)))), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
+    };
+  });
   // Room for the lines that say what was left out in a region, and for the last line.
   const summaryReserve = Math.min(SUMMARY_RESERVE_MAX, Math.floor(maxTokens * SUMMARY_RESERVE_SHARE));
-  const keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
+  const fitted = fitOutline(found, costs, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
+  const keep = fitted.keep;
+  const way = WAYS[fitted.way] ?? (WAYS[0] as (typeof WAYS)[number]);
+  const joined = way.joined ? ({ joined: true } as const) : {};
 
   const nodes: OutlineNode[] = [];
   const nodeOf: Array<OutlineNode | undefined> = [];
   for (let i = 0; i < found.length; i += 1) {
     if (!keep[i]) continue;
-    const draft = draftAt(i);
-    const node: OutlineNode = { ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draft.name }) };
+    const draft = shortened(draftAt(i), way);
+    // The ref remembers the whole name (a shortened name would not find the element again).
+    const node: OutlineNode = { ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draftAt(i).name }) };
     if (node.kind === 'live') {
       if (liveRegionChanged(node.element, node.name)) node.isNew = true;
       else delete node.isNew;
@@ -154,9 +168,9 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     nodes.push(node);
     nodeOf[i] = node;
   }
-  const spent = estimate(renderOutline({ nodes, omitted: 0 }));
+  const spent = estimate(renderOutline({ nodes, omitted: 0, ...joined }));
   summarizeOmitted(found, keep, nodeOf, (text) => estimate(text), maxTokens - spent - estimate(omittedLine(found.length)));
-  let outline: PageOutline = { nodes, total: found.length, omitted: found.length - nodes.length, tokens: 0, maxTokens };
+  let outline: PageOutline = { nodes, total: found.length, omitted: found.length - nodes.length, tokens: 0, maxTokens, ...joined };
   // A tokenizer may count a whole text as more than the sum of its lines: drop the smallest
   // region summary, then the last line (nothing is inside it), until the text fits.
   for (;;) {
@@ -173,6 +187,74 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   }
 }
 
+/** A way of writing an outline: whether sibling links and buttons share a line, and how many characters (or options) each kind of text keeps. */
+interface Way {
+  joined: boolean;
+  names?: number;
+  hints?: number;
+  options?: number;
+  prose?: number;
+  values?: number;
+}
+
+/**
+ * Ways of writing an outline, longest first: the budget takes the first in which all that a person
+ * can act on now (the viewport's controls, the visible or focused form's fields) fits its share.
+ * Each line as it is; then consecutive sibling links, buttons and fields on one line; then also shorter:
+ * names of links, buttons and regions cut at 36, then 24 characters (a field keeps its label, a
+ * heading its words), hints and errors at 60, then 32, three then two options of a select, prose
+ * at 120, then 100 characters, values at 24. Cut text ends with `…`.
+ */
+const WAYS: readonly Way[] = [
+  { joined: false },
+  { joined: true },
+  { joined: true, names: 36, hints: 60, options: 3, prose: 120 },
+  { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24 },
+];
+
+/** Roles of fields: their names (labels) are never cut. */
+const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+
+/** A draft written `way`: its texts cut to the way's lengths. */
+function shortened(draft: OutlineNode, way: Way): OutlineNode {
+  if (way.names === undefined) return draft;
+  if (draft.kind === 'text' || draft.kind === 'live') return way.prose !== undefined && draft.name.length > way.prose ? { ...draft, name: cut(draft.name, way.prose) } : draft;
+  const out = { ...draft };
+  if (draft.name.length > way.names && (draft.kind === 'landmark' || draft.kind === 'block' || (draft.kind === 'control' && !FIELD_ROLES.has(draft.role)))) out.name = cut(draft.name, way.names);
+  if (way.hints !== undefined && draft.description && draft.description.length > way.hints) out.description = cut(draft.description, way.hints);
+  if (way.hints !== undefined && draft.error && draft.error.length > way.hints) out.error = cut(draft.error, way.hints);
+  if (way.values !== undefined && draft.state.value !== undefined && draft.state.value.length > way.values) out.state = { ...draft.state, value: cut(draft.state.value, way.values) };
+  const options = draft.state.options;
+  if (way.options !== undefined && options && options.length > way.options) {
+    out.state = { ...out.state, options: options.slice(0, way.options), moreOptions: (draft.state.moreOptions ?? 0) + options.length - way.options };
+  }
+  return out;
+}
+
+/** `text` cut at a word before `chars` characters, with `…`. */
+function cut(text: string, chars: number): string {
+  const head = text.slice(0, chars - 1);
+  const space = head.lastIndexOf(' ');
+  return `${(space > chars / 2 ? head.slice(0, space) : head).trimEnd()}…`;
+}
+
+/**
+ * The run of element `i` (the index of its first element), or -1: consecutive siblings of one
+ * joinable role (links, buttons…) with nothing listed inside them share a line in a joined outline.
+ * `runs` keeps the answers (-2: not asked yet).
+ */
+function staticRun(found: readonly PageElement[], i: number, runs: Int32Array): number {
+  const joinable = (j: number) => joinsLine(found[j] as PageElement) && (found[j + 1] as PageElement | undefined)?.parent !== j;
+  const sameRun = (j: number) => joinable(j) && (found[j] as PageElement).parent === (found[j + 1] as PageElement).parent && (found[j] as PageElement).role === (found[j + 1] as PageElement).role;
+  if (!joinable(i)) return -1;
+  // Back to the run's first element, or to an element whose run is known (a run can be long: no recursion).
+  let first = i;
+  while (first > 0 && runs[first - 1] === -2 && sameRun(first - 1)) first -= 1;
+  const known = first > 0 && (runs[first - 1] as number) >= 0 && sameRun(first - 1) ? (runs[first - 1] as number) : first;
+  for (let j = first; j < i; j += 1) runs[j] = known;
+  return known;
+}
+
 /** At most this share of the budget is kept for the lines saying what a region left out… */
 const SUMMARY_RESERVE_SHARE = 0.12;
 /** …and at most this many tokens. */
@@ -186,7 +268,9 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry, re
   // A link's target is shown only where it tells something: another site, or a download.
   if (state.href !== undefined && state.href.startsWith('/')) delete state.href;
   if (item.role === 'link' && item.element.hasAttribute('download')) state.href = 'download';
-  const help = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
+  const help: { description?: string } = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
+  // A hint that only repeats the field's name says nothing more.
+  if (help.description !== undefined && help.description === name) delete help.description;
   return {
     ref: registry.refOf(item.element) ?? longRef,
     kind: item.kind,
@@ -203,28 +287,62 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry, re
   };
 }
 
-/** What comes first within the budget: the focused form's elements, the main heading and the first paragraph of the content. */
+/** A form with more fields than this is a page in a form (a whole site in one `<form>`), not a form to fill: only its fields in the viewport come first. */
+const MAX_FORM_FIELDS = 40;
+/** Characters of text that make a prose line a paragraph, not a byline or a caption. */
+const PARAGRAPH_CHARS = 50;
+
+/**
+ * What comes first within the budget: every field of the focused form and of the forms in the
+ * viewport, and the main heading and the first paragraph of the content: in `main` (else an
+ * article), its first `<p>` of 50 characters or more, else its first such prose, else its first
+ * prose; without either, the largest of the three prose lines after the main heading; never a
+ * form's text.
+ */
 function priorities(found: readonly PageElement[], document: Document): FitPriorities {
   const active = document.activeElement;
-  const form = active && active !== document.body ? active.closest('form, [role=form], fieldset') : null;
+  const focusedForm = active && active !== document.body ? active.closest('form, [role=form], fieldset') : null;
+  const inForm = new Set<Element>();
   let mainHeading = -1;
-  let firstParagraph = -1;
   for (let i = 0; i < found.length; i += 1) {
     const item = found[i] as PageElement;
     if (item.kind === 'heading' && item.level === 1 && (mainHeading < 0 || (item.inContent && !(found[mainHeading] as PageElement).inContent))) mainHeading = i;
-  }
-  for (let i = 0; i < found.length; i += 1) {
-    const item = found[i] as PageElement;
-    if (item.kind !== 'text') continue;
-    if (item.inContent || (mainHeading >= 0 && i > mainHeading)) {
-      firstParagraph = i;
-      break;
-    }
+    // A form in the viewport: its fields are the controls after it that are inside it (the walk lists in document order).
+    if (item.role !== 'form' || item.distance !== 0) continue;
+    const fields: Element[] = [];
+    for (let j = i + 1; j < found.length && (found[j] as PageElement).depth > item.depth; j += 1) if ((found[j] as PageElement).kind === 'control') fields.push((found[j] as PageElement).element);
+    if (fields.length <= MAX_FORM_FIELDS) for (const field of fields) inForm.add(field);
   }
   return {
-    focused: form ? (item) => form.contains(item.element) : undefined,
-    first: [mainHeading, firstParagraph].filter((index) => index >= 0),
+    focused: focusedForm || inForm.size > 0 ? (item) => inForm.has(item.element) || (!!focusedForm && focusedForm.contains(item.element)) : undefined,
+    first: [mainHeading, firstParagraph(found, mainHeading)].filter((index) => index >= 0),
   };
+}
+
+/** The index of the content's first paragraph (see {@link priorities}), or -1. A form's texts are its fields' hints, not the content's paragraphs. */
+function firstParagraph(found: readonly PageElement[], mainHeading: number): number {
+  const inForm = (element: Element) => element.closest('form') !== null;
+  const length = (i: number) => ((found[i] as PageElement).element.textContent ?? '').trim().length;
+  const hasMain = found.some((item) => item.inMain);
+  let firstProse = -1;
+  let firstLong = -1;
+  for (let i = 0; i < found.length; i += 1) {
+    const item = found[i] as PageElement;
+    if (item.kind !== 'text' || !(hasMain ? item.inMain : item.inContent) || inForm(item.element)) continue;
+    if (firstProse < 0) firstProse = i;
+    if (length(i) < PARAGRAPH_CHARS) continue;
+    if (item.element.localName === 'p') return i;
+    if (firstLong < 0) firstLong = i;
+  }
+  if (firstLong >= 0 || firstProse >= 0) return firstLong >= 0 ? firstLong : firstProse;
+  if (mainHeading < 0) return -1;
+  let largest = -1;
+  for (let i = mainHeading + 1, seen = 0; i < found.length && seen < 3; i += 1) {
+    if ((found[i] as PageElement).kind !== 'text' || inForm((found[i] as PageElement).element)) continue;
+    seen += 1;
+    if (largest < 0 || length(i) > length(largest)) largest = i;
+  }
+  return largest;
 }
 
 /** The elements `wanted` keeps, with the containers they are in, re-linked to each other. */

@@ -16,6 +16,13 @@ import type { PageElementKind } from './page-elements.js';
  *       [e8] textbox "Work email" email required value="ada@example.com"
  *       [e9] textbox "Password" secret
  *   … 4 more elements not listed
+ *
+ * An outline that had to be short to list what a person can act on now (`joined`) writes
+ * consecutive sibling links (buttons, tabs, fields…) on one line, each as its ref, its quoted name
+ * and its state:
+ *
+ *   [e2] navigation "Site"
+ *     links: e3 "Pricing" current=page e4 "Docs" e5 "Blog"
  */
 
 /** One element of an outline. */
@@ -60,6 +67,52 @@ export interface PageOutline {
   tokens: number;
   /** The budget it was fitted to. */
   maxTokens: number;
+  /** Consecutive sibling links, buttons, tabs, menu items, options and tree items share a line (set when the budget needed it). */
+  joined?: true | undefined;
+}
+
+/** Roles whose consecutive siblings a joined outline writes on one line, with the line's word for them. */
+const JOINED_ROLES: Readonly<Record<string, string>> = {
+  link: 'links', button: 'buttons', tab: 'tabs', menuitem: 'menuitems', option: 'options', treeitem: 'treeitems',
+  textbox: 'textboxes', checkbox: 'checkboxes', radio: 'radios', combobox: 'comboboxes', switch: 'switches',
+};
+
+/**
+ * Whether a joined outline writes `node` inside a line of its siblings (a link, button, field…
+ * that is not invalid and has no summary line); the caller checks that nothing is listed inside it.
+ *
+ * @example
+ * ```ts
+ * joinsLine({ kind: 'control', role: 'link', name: 'Docs', state: {}, depth: 1 }); // true
+ * ```
+ */
+export function joinsLine(node: Pick<OutlineNode, 'kind' | 'role' | 'description' | 'error' | 'invalid' | 'omitted'>): boolean {
+  return node.kind === 'control' && JOINED_ROLES[node.role] !== undefined && !node.error && !node.invalid && !node.omitted;
+}
+
+/**
+ * The start of a joined line: its indent and its role's word, `    links:`.
+ *
+ * @example
+ * ```ts
+ * joinedLineStart({ role: 'link', depth: 2 }); // '    links:'
+ * ```
+ */
+export function joinedLineStart(node: Pick<OutlineNode, 'role' | 'depth'>): string {
+  return `${INDENT.repeat(Math.min(node.depth, MAX_INDENT))}${JOINED_ROLES[node.role] ?? node.role}:`;
+}
+
+/**
+ * One element's part of a joined line, its ref without brackets (the quotes keep page text from
+ * looking like a ref): ` e3 "Pricing" current=page`.
+ *
+ * @example
+ * ```ts
+ * joinedPart({ ref: 'e3', kind: 'control', role: 'link', name: 'Pricing', state: {}, depth: 1 }); // ' e3 "Pricing"'
+ * ```
+ */
+export function joinedPart(node: Omit<OutlineNode, 'element'>): string {
+  return ` ${lineBody({ ...node, depth: 0 }, false)}`;
 }
 
 const INDENT = '  ';
@@ -81,7 +134,7 @@ const MAX_HELP = 100;
  * // '[e1] main\n  [e2] h1 "Pricing"\n  [e3] link "Start a 14-day trial"'
  * ```
  */
-export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): string {
+export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'> & { joined?: true | undefined }): string {
   const lines: string[] = [];
   // Summaries of what a region left out go after its last listed line.
   const open: OutlineNode[] = [];
@@ -93,9 +146,25 @@ export function renderOutline(outline: Pick<PageOutline, 'nodes' | 'omitted'>): 
       summarized += node.omitted?.count ?? 0;
     }
   };
-  for (const node of outline.nodes) {
+  // A joined line open for more of its siblings: the node last written on it, and the line's index.
+  let joinedAfter: OutlineNode | undefined;
+  let joinedLine = -1;
+  const nodes = outline.nodes;
+  for (let k = 0; k < nodes.length; k += 1) {
+    const node = nodes[k] as OutlineNode;
     close(node.depth);
-    lines.push(renderOutlineLine(node));
+    const next = nodes[k + 1];
+    const joins = outline.joined === true && joinsLine(node) && !(next && next.depth > node.depth);
+    if (joins && joinedAfter && joinedLine === lines.length - 1 && joinedAfter.depth === node.depth && joinedAfter.role === node.role) {
+      lines[joinedLine] += joinedPart(node);
+    } else if (joins && next && next.depth === node.depth && next.role === node.role && joinsLine(next) && !((nodes[k + 2]?.depth ?? 0) > next.depth)) {
+      lines.push(joinedLineStart(node) + joinedPart(node));
+      joinedLine = lines.length - 1;
+    } else {
+      lines.push(renderOutlineLine(node));
+      joinedLine = -1;
+    }
+    joinedAfter = joinedLine >= 0 ? node : undefined;
     if (node.omitted) open.push(node);
   }
   close(0);
@@ -133,8 +202,12 @@ function omittedElsewhereLine(omitted: number): string {
  * ```
  */
 export function renderOutlineLine(node: Omit<OutlineNode, 'element'>): string {
+  return lineBody(node, true);
+}
+
+function lineBody(node: Omit<OutlineNode, 'element'>, withRole: boolean): string {
   const role = node.kind === 'heading' ? `h${node.level ?? 2}` : node.kind === 'text' ? 'text' : node.role;
-  let line = `${INDENT.repeat(Math.min(node.depth, MAX_INDENT))}[${node.ref}] ${role}`;
+  let line = withRole ? `${INDENT.repeat(Math.min(node.depth, MAX_INDENT))}[${node.ref}] ${role}` : node.ref;
   if (node.name) line += ` "${quote(node.name, node.kind === 'text' || node.kind === 'live' ? MAX_TEXT : MAX_NAME)}"`;
   else if (node.id) line += ` #${quote(node.id, 40)}`;
   const words = stateWords(node.state);
