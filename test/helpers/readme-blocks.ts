@@ -23,6 +23,8 @@ import { virtualCompilerHost } from './tsdoc-examples.js';
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const README = join(ROOT, 'README.md');
 const HOST = join(ROOT, 'test/helpers/readme-host.ts');
+/** Declarations of packages a block imports that are not installed (`@mlc-ai/web-llm`). */
+const MODULES = join(ROOT, 'test/helpers/readme-modules.d.ts');
 const CACHE = join(ROOT, 'node_modules/.cache/planloop-readme-types');
 const COMPILED = new Set(['ts', 'typescript', 'tsx']);
 const ASSUMES = /^<!--\s*assumes:\s*(.*?)\s*-->$/;
@@ -218,7 +220,7 @@ export function checkReadmeBlocks(blocks: readonly ReadmeBlock[]): ReadmeCheck {
     files.set(path, header + block.code + '\n');
     virtual.set(path, { block, headerLines: header.split('\n').length - 1 });
   });
-  const program = ts.createProgram([...files.keys()], options, host);
+  const program = ts.createProgram([MODULES, ...files.keys()], options, host);
   for (const [path, { block, headerLines }] of virtual) {
     const source = program.getSourceFile(path)!;
     for (const diagnostic of [...program.getSyntacticDiagnostics(source), ...program.getSemanticDiagnostics(source)]) {
