@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { checkReadmeBlocks, readmeBlocks } from './helpers/readme-blocks.js';
 
@@ -29,6 +30,12 @@ describe('README code blocks', () => {
     expect(blocks.filter((block) => block.lang === '').map((block) => `README.md:${block.line - 1}: a fence without a language`)).toEqual([]);
     // A comment naming assumed values belongs to a compiled block.
     expect(blocks.filter((block) => block.assumes.length > 0 && !COMPILED.includes(block.lang)).map((block) => `README.md:${block.line - 1}`)).toEqual([]);
+  });
+
+  it('says each thing once: no heading and no bold paragraph lead appears twice', () => {
+    const text = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const leads = [...text.matchAll(/^(#+ .+|\*\*[^*]+\*\*)/gm)].map(([lead]) => lead);
+    expect(leads.filter((lead, index) => leads.indexOf(lead) !== index)).toEqual([]);
   });
 
   it('type-checks every ```ts and ```tsx block against the built types (one program for all)', () => {
