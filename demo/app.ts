@@ -13,6 +13,7 @@ import {
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
 import { outlinePage, renderOutline } from 'planloop/dom';
+import { createDemoLanguage } from './demo-words.js';
 import { createGuide } from './guide.js';
 import { createGuideSheet } from './guide-sheet.js';
 import { createNarrator } from './narrator.js';
@@ -64,28 +65,32 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
   const settingsStore = new SettingsStore();
   const pace = (): Pace => createPace(query.get('fast') === '1' || settingsStore.settings.speed === 'fast');
 
+  // The whole demo speaks the tour's language (English until a tour in another starts).
+  const language = createDemoLanguage(document);
   const view = byId<HTMLElement>('view');
-  const router = startSite(view);
+  const router = startSite(view, language);
   // The guide is a column beside the page on wide screens, a bottom sheet below 900 px (style.css).
-  const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)') });
+  const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)'), words: () => language.words.sheet });
   const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace, bottomInset: () => sheet.cover() });
   const tools = createSiteTools({ router, view, pace });
   const panel = byId<HTMLElementTagNameMap['plan-panel']>('plan-panel');
-  const notes = createNotesPanel(byId('panel-notes'));
+  const notes = createNotesPanel(byId('panel-notes'), () => language.words.notes);
+
+  /** Says which model the demo runs on, in the demo's language. */
+  function showBadge(settings: DemoSettings): void {
+    const badge = byId<HTMLParagraphElement>('model-badge');
+    const words = language.words.badge;
+    const endpoint = settings.mode === 'openai' && settings.baseURL !== '' && settings.model !== '';
+    badge.dataset.mode = endpoint ? 'openai' : 'offline';
+    badge.textContent = endpoint ? words.openai(settings.model, settings.baseURL) : settings.mode === 'openai' ? words.incomplete : words.offline;
+  }
 
   function model(settings: DemoSettings): LLMProvider {
-    const badge = byId<HTMLParagraphElement>('model-badge');
+    showBadge(settings);
     if (settings.mode === 'openai' && settings.baseURL && settings.model) {
-      badge.dataset.mode = 'openai';
-      badge.textContent = `Model: ${settings.model} at ${settings.baseURL} (OpenAI-compatible).`;
       const key = settingsStore.apiKey;
       return createOpenAICompatibleProvider({ baseURL: settings.baseURL, model: settings.model, ...(key ? { apiKey: key } : {}) });
     }
-    badge.dataset.mode = 'offline';
-    badge.textContent =
-      settings.mode === 'openai'
-        ? 'The endpoint needs a base URL and a model; using the offline stand-in meanwhile.'
-        : 'Offline stand-in model: it reads the prompt and plays a few canned tours. No network, no key. Connect a real model in Settings.';
     return createOfflineModel({ pace });
   }
 
@@ -101,7 +106,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
   function createPlan(settings: DemoSettings): Plan {
     const plan = new Plan({ llm: llmFor(settings), agentName: 'Orbit', appendSystemPrompt: PLAYBOOK, storage: storageFor(settings.storage) });
     plan.on('storage-error', ({ error }) => {
-      byId('run-status').textContent = `Storage problem: ${error.message}`;
+      byId('run-status').textContent = language.words.storageProblem(error.message);
     });
     return plan;
   }
@@ -123,6 +128,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     touch: () => matchMedia('(pointer: coarse)').matches,
     fallbackLanguage: () => navigator.language || 'en',
     onRunChange: (state) => sheet.follow(state),
+    onLanguage: (lang) => language.set(lang),
+  });
+  language.onChange(() => {
+    showBadge(settingsStore.settings);
+    notes.refresh();
+    sheet.refresh();
   });
 
   wireSettingsDialog({
@@ -131,9 +142,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     store: settingsStore,
     onSave: (before, after) => {
       applySettings(before, after).catch((error: unknown) => {
-        byId('run-status').textContent = `Applying the settings failed: ${(error as Error).message}`;
+        byId('run-status').textContent = language.words.settingsFailed((error as Error).message);
       });
     },
+    wholeURL: () => language.words.wholeURL,
   });
 
   let appliedKey = settingsStore.apiKey;
@@ -144,12 +156,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
    * nothing at all leaves the plan and the tour alone.
    */
   async function applySettings(before: DemoSettings, after: DemoSettings): Promise<void> {
-    const storage = after.storage === 'idb' ? 'IndexedDB' : 'localStorage';
-    const modelName = after.mode === 'openai' ? 'OpenAI-compatible endpoint' : 'offline model';
+    const saved = language.words.settingsSaved(after.mode, after.storage === 'idb' ? 'IndexedDB' : 'localStorage');
     const key = settingsStore.apiKey;
     const sameModel = before.mode === after.mode && before.baseURL === after.baseURL && before.model === after.model && key === appliedKey;
     if (sameModel && before.storage === after.storage) {
-      byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+      byId('run-status').textContent = saved;
       return;
     }
     appliedKey = key;
@@ -166,7 +177,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     panel.plan = plan;
     notes.setPlan(plan);
     guide.refresh();
-    byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+    byId('run-status').textContent = saved;
     if (touring) void guide.resume();
   }
 

@@ -1,10 +1,9 @@
 // The guide's own words (its status line, its buttons, the narration's Next) and the plan panel's
 // (`<plan-panel>`'s `strings`), in each language of the demo (language.ts): a German
 // or Japanese tour is run in German or Japanese, from its plan to its last status line and the ask
-// box it leaves for the next question. What stays English: the Orbitly site (the page toured), the
-// suggestions (English asks, which plan English tours), and the demo's own frame around the tour
-// (the Tour/Notes tabs, the Notes panel, Settings and the model badge), which are about the demo's
-// set-up, not the tour.
+// box it leaves for the next question. The rest of the demo (the site toured, the tabs, Notes,
+// Settings, the model badge) follows the same language through demo-words.ts; the suggestions stay
+// English (English asks, which plan English tours).
 
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from 'planloop/ui';
 import type { Lang } from './language.js';

@@ -88,6 +88,8 @@ export function createGuide(options: {
   /** The language to plan in when the ask does not show one (the browser's). */
   fallbackLanguage: () => string;
   onRunChange?: (state: 'idle' | 'planning' | 'announcing' | 'running') => void;
+  /** The tour's language changed: the rest of the demo (the site, Notes, Settings) follows it. */
+  onLanguage?: (lang: Lang) => void;
 }): Guide {
   const { panel } = options;
   const $ = <T extends HTMLElement>(selector: string): T => options.root.querySelector(selector) as T;
@@ -126,6 +128,7 @@ export function createGuide(options: {
     el.clear.textContent = words.clear;
     (el.question.querySelector('button') as HTMLButtonElement).textContent = words.answer;
     options.narrator.setLanguage(lang, words.next);
+    options.onLanguage?.(lang);
   };
   /** The language of a tour asked as `task`: the ask's own, else the browser's. */
   const languageFor = (task: string): Lang => guideLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';

@@ -3,7 +3,8 @@
  * `runWebAgent` (which is on the root entry, with `parseTurnEnvelope`): the envelope while it
  * streams (`createEnvelopeStreamParser`), a plan change validated and applied
  * (`validateTodoAdjust`, `applyAdjust`), the envelope's JSON schema and limits, and the turn prompt
- * (`buildTurnMessages`, `renderPlanForTurn`) with the action policy's defaults.
+ * (`buildTurnMessages`, `renderPlanForTurn`) with the action policy's defaults, and what a backend
+ * that cannot enforce a JSON schema is told (`describedInPrompt`, `jsonInstruction`).
  */
 
 // The turn envelope, by hand
@@ -29,3 +30,6 @@ export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeSt
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './render-plan.js';
 export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './turn-prompt.js';
 export { ACTION_RISKS, DEFAULT_ACTION_POLICY } from './action-policy.js';
+
+// What a backend that cannot enforce the schema is told (for a provider of your own)
+export { describedInPrompt, jsonInstruction } from '../llm/json-instruction.js';

@@ -57,7 +57,7 @@ export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions 
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
   memorySize?: number | undefined;
   /**
-   * What the page shows now, asked before every turn (e.g. `describePage` from `planloop/dom`):
+   * What the page shows now, asked before every turn (e.g. `renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`):
    * its text goes into that turn's prompt under `Page:`, cut to `observeBudget`. A throw becomes
    * a line saying the page could not be read; the turn goes on.
    */

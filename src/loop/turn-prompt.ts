@@ -115,7 +115,7 @@ export interface TurnPromptInput {
   url?: string | undefined;
   /** The user's language (BCP-47), as the planning call had it: the model speaks it every turn. */
   locale?: string | undefined;
-  /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget; shown inside `<data>`. */
+  /** What the page shows now (e.g. `renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`), already within its budget; shown inside `<data>`. */
   page?: string | undefined;
 }
 
