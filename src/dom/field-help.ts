@@ -1,6 +1,6 @@
 import { firstWords, readableText } from './readable-text.js';
 import { isElementVisible } from './visibility.js';
-import { looksSecret } from './element-state.js';
+import { looksSecret } from '../secret-text.js';
 
 /*
  * What a page tells a person about a field besides its name: its description (aria-describedby,
