@@ -29,3 +29,4 @@ export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeSt
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './render-plan.js';
 export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './turn-prompt.js';
 export { ACTION_RISKS, DEFAULT_ACTION_POLICY } from './action-policy.js';
+export { redactHostSecrets, type HostSecrets } from './redact-prompt.js';
