@@ -205,8 +205,8 @@ function boxUnseen(element: Element, layout: boolean): UnseenReason | undefined 
  * How a walker over an element already judged seen (a name's parts, the text read from a
  * paragraph) takes one of its descendants: `'hidden'` when nothing it draws can be seen (it
  * and its content are left out), `'text-hidden'` when its own text cannot be read but its
- * children may be (visibility, colour, size, text-indent), `undefined` when it is seen. Covers
- * are judged for the whole element, not for each part.
+ * children may be (visibility, colour, size, text-indent), `undefined` when it is seen. A part
+ * in the viewport under an opaque cover is hidden too (as for reading: see `acting`).
  *
  * @example
  * ```ts
@@ -218,7 +218,7 @@ export function partSight(element: Element): 'hidden' | 'text-hidden' | undefine
   return duringReadPass(() =>
     passCached('part-sight', element, () => {
       const layout = passShared('layout', () => hasLayout(element.ownerDocument));
-      if (boxUnseen(element, layout)) return 'hidden';
+      if (boxUnseen(element, layout) || (layout && coveredReason(element, false))) return 'hidden';
       return ownTextUnseen(element, layout) ? 'text-hidden' : undefined;
     }),
   );
