@@ -155,9 +155,9 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
   if (layout) {
     scrollIntoViewIfNeeded(element);
     const unseen = unseenReason(element, { layout, acting: true });
-    if (unseen) return refuse('hidden', `${what} is not visible to the user now (${unseen}); act on something the outline lists.`);
+    if (unseen && unseen !== 'covered') return refuse('hidden', `${what} is not visible to the user now (${unseen}); act on something the outline lists.`);
     const cover = coveringElement(element, options.exclude);
-    if (cover) return refuse('covered', `${what} is covered by ${describe(cover)}; deal with that first (close it, or scroll).`);
+    if (cover || unseen) return refuse('covered', `${what} is covered by ${cover ? describe(cover) : 'something drawn over it'}; deal with that first (close it, or scroll).`);
   }
 
   const consequence = consequenceOf(element, document, options);

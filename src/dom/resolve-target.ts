@@ -116,10 +116,12 @@ interface Context {
 
 /**
  * Whether a person can see `element` now, by the one sight rule (a visually hidden checkbox:
- * through its visible label), judged as for an action: covers that let clicks through count too.
+ * through its visible label). What covers it is judged by the tool that acts (`activate` scrolls
+ * to it first and says what covers it; `fill` refuses a covered field).
  */
 function seen(element: Element, layout: boolean): boolean {
-  return unseenReason(element, { layout, acting: true }) === undefined;
+  const reason = unseenReason(element, { layout });
+  return reason === undefined || reason === 'covered';
 }
 
 function byRef(entry: RefEntry, context: Context): ResolveTargetResult {

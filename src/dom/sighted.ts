@@ -364,7 +364,10 @@ function coverIsOpaque(hit: Element, element: Element): boolean {
 
 function paintsOpaque(element: Element): boolean {
   return passCached('paints-opaque', element, () => {
-    if (REPLACED.has(element.localName) && element.localName !== 'input') return sightOf(element, true).alpha > 0.9;
+    // A picture hides what is under it once it has loaded (a transparent one cannot be told: it counts as opaque); one without a source draws nothing.
+    const picture = element as HTMLImageElement & HTMLVideoElement;
+    if (element.localName === 'img' && picture.complete && picture.naturalWidth > 0) return sightOf(element, true).alpha > 0.9;
+    if (element.localName === 'video' && picture.readyState >= 2) return sightOf(element, true).alpha > 0.9;
     const style = styleOf(element);
     if (!style) return false;
     const image = style.backgroundImage;
