@@ -18,7 +18,7 @@ import { renderedNodes } from './flat-tree.js';
 /** Longest image description read: an alt is text no one sees (as in names). */
 const MAX_ALT = 40;
 /** Characters read past a stretch at least, so that a secret at its end is whole when it is redacted. */
-const SECRET_MARGIN = 64;
+const SECRET_MARGIN = 48;
 
 /** Never read: not text, or a control whose value is not prose. */
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'iframe', 'object', 'svg', 'math', 'input', 'select', 'textarea', 'datalist', 'canvas', 'video', 'audio']);

@@ -126,6 +126,8 @@ interface Sight {
   clipped: boolean;
   /** Its children are not drawn (`content-visibility: hidden`). */
   hidesContent: boolean;
+  /** It or an ancestor is transformed (its text may be drawn smaller than its font size). */
+  transformed: boolean;
 }
 
 interface Rect {
@@ -135,7 +137,7 @@ interface Rect {
   bottom: number;
 }
 
-const TOP: Sight = { alpha: 1, window: undefined, fixed: false, clipped: false, hidesContent: false };
+const TOP: Sight = { alpha: 1, window: undefined, fixed: false, clipped: false, hidesContent: false, transformed: false };
 
 /** The sight of `element` through everything it is drawn inside, kept per element during a pass. */
 function sightOf(element: Element, layout: boolean): Sight {
@@ -154,6 +156,7 @@ function sightOf(element: Element, layout: boolean): Sight {
       fixed: above.fixed || style.position === 'fixed',
       clipped: above.clipped || above.hidesContent || clipsAll(style, box) || masksAll(style),
       hidesContent: style.contentVisibility === 'hidden',
+      transformed: above.transformed || style.transform !== 'none' || (style.scale !== 'none' && style.scale !== ''),
     };
   });
 }
@@ -237,7 +240,7 @@ function ownTextUnseen(element: Element, layout: boolean): UnseenReason | undefi
     if (visibility === 'hidden' || visibility === 'collapse') return 'visibility';
     if (style.contentVisibility === 'hidden') return 'clipped';
     const size = Number.parseFloat(style.fontSize);
-    if (Number.isFinite(size) && size * (layout ? drawnScale(element) : 1) < MIN_FONT_SIZE) return 'tiny-text';
+    if (Number.isFinite(size) && size * (layout && sightOf(element, layout).transformed ? drawnScale(element) : 1) < MIN_FONT_SIZE) return 'tiny-text';
     const color = parseColor(style.getPropertyValue('-webkit-text-fill-color') || style.color);
     if (color) {
       const alpha = color[3] * sightOf(element, layout).alpha;
