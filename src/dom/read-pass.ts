@@ -102,6 +102,7 @@ export function passShared<T>(key: string, make: () => T): T {
  *
  * @example
  * ```ts
+ * const sheet = new CSSStyleSheet();
  * document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
  * atPassEnd(() => (document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet)));
  * ```
