@@ -15,17 +15,13 @@ function secretSpans(text: string): Array<[number, number]> {
   const add = (start: number, end: number): void => {
     spans.push([start, end]);
   };
-  // Card numbers: runs of digit groups; any run of whole groups with 13 to 19 digits that passes Luhn.
+  // Card numbers: a run of digit groups whose first groups hold 13 to 19 digits that pass Luhn (an expiry or CVC may follow).
   for (const match of text.matchAll(/\d+(?:[ -]\d+)*/g)) {
-    const groups = Array.from(match[0].matchAll(/\d+/g), (group) => [match.index + group.index, group[0].length] as const);
-    for (let i = 0; i < groups.length; i += 1) {
-      let digits = '';
-      for (let j = i; j < groups.length; j += 1) {
-        const [start, length] = groups[j] as readonly [number, number];
-        digits += text.slice(start, start + length);
-        if (digits.length > 19) break;
-        if (digits.length >= 13 && luhn(digits)) add((groups[i] as readonly [number, number])[0], start + length);
-      }
+    let digits = '';
+    for (const group of match[0].matchAll(/\d+/g)) {
+      digits += group[0];
+      if (digits.length > 19) break;
+      if (digits.length >= 13 && luhn(digits)) add(match.index, match.index + group.index + group[0].length);
     }
   }
   // IBANs: two letters, two check digits, then 11 to 30 letters and digits (in groups of four or not); a shorter reading when the longest fails.
