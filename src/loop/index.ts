@@ -30,6 +30,7 @@ export { createEnvelopeStreamParser, type EnvelopeStreamOptions, type EnvelopeSt
 export { renderPlanForTurn, NOTHING_LEFT_LINE, type TodoSource } from './render-plan.js';
 export { TURN_INSTRUCTIONS, DATA_RULE, buildTurnMessages, turnSystemPrompt, turnUserPrompt, type TurnPromptInput, type TurnToolSpec } from './turn-prompt.js';
 export { ACTION_RISKS, DEFAULT_ACTION_POLICY } from './action-policy.js';
+export { redactHostSecrets, type HostSecrets } from './redact-prompt.js';
 
 // What a backend that cannot enforce the schema is told (for a provider of your own)
 export { describedInPrompt, jsonInstruction } from '../llm/json-instruction.js';

@@ -12,6 +12,7 @@ import { DEFAULT_ACTION_POLICY, readActionPolicy, type ActionPolicyOptions } fro
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
 import { fenceBlock } from './prompt-fence.js';
+import { redactHostSecrets, type HostSecrets } from './redact-prompt.js';
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
 
@@ -76,6 +77,13 @@ export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions 
   turnLimits?: Partial<TurnLimits> | undefined;
   /** Replaces the envelope instructions (the turn system prompt); the data rule (`DATA_RULE`: what the fences mean) is kept after it. */
   systemPrompt?: string | undefined;
+  /**
+   * The values the model must never read: pass the same secrets `fill` types for `{{secret:name}}`
+   * (a map, a list of values, or a function listing them). Every occurrence in a turn's messages
+   * (page text the page echoed them into, tool results, observations, the URL) becomes `[secret]`.
+   * Default none.
+   */
+  secrets?: HostSecrets | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
 }
@@ -260,7 +268,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         outcome = await playTurn({
           plan,
           provider,
-          messages: [...buildTurnMessages(prompt, system), ...feedback],
+          messages: redactHostSecrets([...buildTurnMessages(prompt, system), ...feedback], options.secrets),
           handlers: options,
           runId,
           turn,
