@@ -8,7 +8,9 @@ import { BROKEN_REPLIES, CUT_REPLIES } from '../fixtures/broken-json.js';
 // repairJson replaced jsonrepair (issue 25: 2.8 KB gzipped that a page loaded at start, and a
 // repair worse than quadratic in the length). jsonrepair stays a devDependency to compare with:
 // on every reply of the corpus both give the same value or both refuse, except the differences
-// listed below, each for a reason.
+// listed below, each for a reason. The corpus holds the families of jsonrepair's own tests that
+// models write (typographic quotes, Unicode spaces, full-width punctuation, escaped replies,
+// comments after strings, unquoted URLs and times, …).
 
 /** The parsed repair, or 'refused' when the repair throws or its output is no JSON. */
 function outcome(repair: (text: string) => string, text: string): unknown {
@@ -40,6 +42,46 @@ const DIFFERENCES: Record<string, { ours: unknown; why: string }> = {
   'a missing colon': {
     ours: 'refused',
     why: 'guessing a colon turned prose after an unescaped quote into keys; models leave out commas, not colons',
+  },
+  'typographic quotes inside typographic quotes': {
+    ours: { text: 'The “Pro” plan', todo: 't2' },
+    why: 'a quote that does not end the string is kept as written; jsonrepair writes it as `"` (as it does with the apostrophe above)',
+  },
+  'a line separator between tokens': {
+    ours: { todo: 't2', actions: [] },
+    why: 'U+2028 between tokens is whitespace to JavaScript (`\s`); jsonrepair refuses it',
+  },
+  'strings joined with a plus': {
+    ours: { text: 'Pro costs " + "12 EUR" +\n  " a month', todo: 't2' },
+    why: 'ours keeps the `+` and its quotes as text rather than join the strings; JavaScript string arithmetic is rare in model JSON, and every form read costs bytes at start (the core has a 15 KB budget)',
+  },
+  'a function call around a value': {
+    ours: 'refused',
+    why: 'MongoDB\'s `NumberLong(…)` and JSONP wrappers inside an object are not what models write; refused (the model is asked again), for the bytes as above',
+  },
+  'a number with no digit before the point': {
+    ours: { score: '.5', delta: '-.25' },
+    why: 'ours reads `.5` as a word (a string), as it reads `12px`; for the bytes as above',
+  },
+  'escaped quotes throughout': {
+    ours: 'refused',
+    why: 'parseModelJson unescapes a span that opens with `\\"` before it repairs it (test/llm/model-json.test.ts); the repair itself does not guess at escapes',
+  },
+  'a missing opening quote': {
+    ours: 'refused',
+    why: 'jsonrepair reads the word before a lone quote as a string; ours refuses rather than guess where a string began (the model is asked again)',
+  },
+  'a quote before a digit inside a string': {
+    ours: { text: 'Press "1" to confirm', todo: 't2' },
+    why: 'jsonrepair ends the string at a quote before a digit and makes the rest a key (`"1": "to confirm"`); ours keeps the quote, as it does before a letter',
+  },
+  'an object missing its closer before the next': {
+    ours: 'refused',
+    why: 'jsonrepair closes the object when a key should come and `{` does; ours refuses (the model is asked again)',
+  },
+  'a cut-off string ending in a bracket': {
+    ours: { todo: 't2', actions: [{ type: 'narrate', text: 'See [1]' }] },
+    why: 'jsonrepair backtracks a cut-off string to its first bracket and reads the rest as JSON (`"See", [1]`); ours does not backtrack (see the missing closing quote above)',
   },
 };
 
@@ -158,6 +200,12 @@ const PATHOLOGICAL: Record<string, (length: number) => string> = {
   'missing commas': (length) => `[${'1 '.repeat(length / 2)}]`,
   'a long unquoted value': (length) => `{"a": ${'x '.repeat(length / 2)}`,
   'unquoted keys, commas missing': (length) => `{${'a:1 '.repeat(length / 4)}`,
+  'typographic quotes before every space': (length) => `{“a”: “${'x” '.repeat(length / 3)}`,
+  'quotes of every kind, unclosed': (length) => `{“a”: “${'x"‘’`´＂\''.repeat(length / 8)}`,
+  'strings joined with plus, cut off': (length) => `{"a": ${'"x" + '.repeat(length / 6)}`,
+  'a plus after every quote and no string': (length) => `{"a": "${'x" + y '.repeat(length / 8)}`,
+  'quotes before line breaks': (length) => `["${'x"\n'.repeat(length / 3)}`,
+  'nested function calls': (length) => `{"a": ${'f('.repeat(length / 2)}1`,
 };
 
 describe('repairJson stays linear (a ratio of two sizes in one run, not a speed test)', () => {
