@@ -257,7 +257,7 @@ describe('createEnvelopeStreamParser (property)', () => {
     );
   });
 
-  it('parses a long reply streamed one character at a time in linear time', () => {
+  it('parses a long reply streamed one character at a time in linear time (timing guard)', () => {
     const text = JSON.stringify({
       turn_planning: { todo_id: 't1', does: 'Narrate', is_last_turn: false },
       actions: [...Array.from({ length: 2000 }, () => ({ type: 'narrate', text: 'Hello there.' })), { type: 'narrate', text: 'y'.repeat(150_000) }],

@@ -344,7 +344,7 @@ describe('makeTodos: failures', () => {
     expect(plan.todos.list()).toEqual([]);
   });
 
-  test('the timeout holds against a provider that never answers', async () => {
+  test('the timeout holds against a provider that never answers (timing guard)', async () => {
     const plan = new Plan({ llm: { generate: () => new Promise(() => {}) } });
     const started = Date.now();
     expect((await rejection(plan.makeTodos({ task: 'Tour' }, { timeoutMs: 30 }))).code).toBe('timeout');
