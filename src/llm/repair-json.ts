@@ -1,8 +1,8 @@
 /*
  * The repair of the almost-JSON models write, in one pass over the text: every character is read
  * a bounded number of times (the look-ahead at a closing quote skips only whitespace, never a
- * comment or a string), with an explicit stack instead of recursion and a count of open brackets instead of
- * a search, so a long or deeply nested reply costs time in proportion to its length. It replaced jsonrepair
+ * comment or a string), with an explicit stack instead of recursion and a count of open brackets
+ * instead of a search, so a long or deeply nested reply costs time in proportion to its length. It replaced jsonrepair
  * (3.x), which cost ~2.8 KB gzipped at start (parseTurnEnvelope repairs synchronously) and is worse
  * than quadratic on long strings with stray quotes; test/llm/repair-json.test.ts compares the two
  * over a corpus of broken model replies.
@@ -180,7 +180,7 @@ export function repairJson(text: string): string {
   while (true) {
     i = runEnd(GAP, text, i);
     const ch = text[i];
-    if (ch === undefined || text.startsWith('```', i)) break; // the end, or a code fence after cut-off JSON // the end, or a code fence after cut-off JSON
+    if (ch === undefined || text.startsWith('```', i)) break; // the end, or a code fence after cut-off JSON
     if (state === AFTER) {
       if (stack.length === 0) fail(); // text after the JSON value
       if (ch === ',') {
