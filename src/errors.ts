@@ -10,7 +10,12 @@
  * deprecated overloads until 0.3.0; it shrinks when they go.
  */
 
-/** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */
+/**
+ * The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never
+ * change meaning. Each code is thrown as one class, always: the subclass whose constructor takes it
+ * (`invalid_input` is a `ValidationError`, `timeout` an `AbortError`, …), else `PlanloopError`
+ * itself (test/error-codes.test.ts checks every `new XError(code, …)` in src).
+ */
 export type PlanloopErrorCode =
   /** A todo, markdown doc or other input failed validation. */
   | 'invalid_input'

@@ -260,9 +260,10 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     );
   } catch (error) {
     if (!signal?.aborted && AbortError.isInstance(error) && error.code === 'timeout') {
-      return fail(new PlanloopError(
+      return fail(new AbortError(
         'timeout',
         `Your reply took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
+        { cause: error },
       ));
     }
     if (!signal?.aborted && PlanloopError.isInstance(error) && error.code === 'output_too_long') return fail(error);

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { PlanloopError, ValidationError } from '../errors.js';
+import { EnvelopeError, PlanloopError, ValidationError } from '../errors.js';
 import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
@@ -295,7 +295,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         if (outcome?.ok) emitPlanEvent(plan, 'turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
         return finish('action_limit');
       }
-      if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
+      if (!outcome?.ok) throw new EnvelopeError('envelope_invalid', 'The turn produced no envelope.');
 
       const { envelope, adjust } = outcome;
       observations = outcome.observations;
