@@ -65,6 +65,7 @@ export {
   StorageError,
   EditError,
   RefusalError,
+  TourError,
   refusalOf,
   type EditErrorCode,
   type PlanloopErrorCode,
@@ -77,6 +78,8 @@ export {
   type EditErrorOptions,
   type StorageErrorOptions,
   type StorageErrorReason,
+  type TourErrorOptions,
+  type TourStepFailure,
   type ValidationIssue,
 } from './errors.js';
 
@@ -187,3 +190,7 @@ export {
   type LoopToolContext,
   type NarrateDeltaContext,
 } from './loop/run-web-agent.js';
+
+// Recorded tours (their format's validators, parseTour and validateTour, are on `planloop/loop`)
+export type { Tour, TourTodo, TourStep } from './loop/tour.js';
+export type { TourLocators } from './loop/tour-recorder.js';
