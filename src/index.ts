@@ -191,6 +191,7 @@ export {
   type NarrateDeltaContext,
 } from './loop/run-web-agent.js';
 
-// Recorded tours (their format's validators, parseTour and validateTour, are on `planloop/loop`)
+// Recorded tours: replay one without a model (its format's validators, parseTour and validateTour, are on `planloop/loop`)
+export { replayTour, type ReplayTourOptions, type ReplayResult } from './loop/replay-tour.js';
 export type { Tour, TourTodo, TourStep } from './loop/tour.js';
 export type { TourLocators } from './loop/tour-recorder.js';

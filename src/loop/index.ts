@@ -47,4 +47,4 @@ export {
   type SafeTourResult,
 } from './tour.js';
 export type { TourLocators } from './tour-recorder.js';
-
+export { replayTour, type ReplayTourOptions, type ReplayResult } from './replay-tour.js';
