@@ -264,7 +264,7 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         }
         repairs.push({ todoId: recorded.id, ...failure });
         maxTurns += 1;
-        const repaired = await repairTurn(todo, recorded, failure, turnObservations);
+        const repaired = await repairTurn(todo, recorded, failure, turnObservations, maxTurns);
         if (repaired.finishing) return repaired.finishSummary !== undefined ? finish('task_finish', repaired.finishSummary) : finish('last_turn');
         continue;
       }
@@ -273,7 +273,10 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         return finishSummary !== undefined ? finish('task_finish', finishSummary) : finish('last_turn');
       }
     }
-    return finish(plan.todos.remaining().length === 0 ? 'no_todos' : 'last_turn');
+    // The last todo was repaired by a turn that did not finish: the run ends as a live last turn does.
+    const last = order.at(-1);
+    if (last && plan.todos.get(last.id)?.status === 'in_progress') plan.adjust({ remove: [last.id] });
+    return finish(order.length === 0 ? 'no_todos' : 'last_turn');
   } catch (caught) {
     const error = signal?.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
     if (!refusedLease) emitPlanEvent(plan, 'run-error', { runId, turn, error });
@@ -288,6 +291,7 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
     recorded: TourTodo,
     failure: { index: number; reason: TourStepFailure; message: string },
     seen: Observation[],
+    maxTurns: number,
   ): Promise<{ finishing: boolean; finishSummary: string | undefined }> {
     const provider = repairModel as LLMProvider & { calls: number };
     turn += 1;
@@ -296,8 +300,9 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
     const url = urlOf?.();
     let feedback: LLMMessage[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      emitPlanEvent(plan, 'turn-start', { runId, turn, maxTurns: turn, attempt });
-      const prompt = { task: tour.task, todos: plan.todos.list(), turn, maxTurns: turn, memory: memory.lines, observations: [...seen, hint], url, page, locale: tour.locale };
+      emitPlanEvent(plan, 'turn-start', { runId, turn, maxTurns, attempt });
+      // The replay's own bound: the repair turn is not told it is the last one unless it is.
+      const prompt = { task: tour.task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations: [...seen, hint], url, page, locale: tour.locale };
       const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
       const outcome = await play(provider, [...buildTurnMessages(prompt, system), ...feedback], repairLimits);
       if (outcome.ok) {

@@ -285,6 +285,8 @@ describe('replayTour', () => {
     // The model got the page and the tour's step as a hint.
     const prompt = repair.calls[0]?.messages.at(-1)?.content ?? '';
     expect(prompt).toContain('step 1 of t3 could not be replayed');
+    // The replay's own bound: four recorded turns and this one; not "the last turn".
+    expect(prompt).toContain('Turn 4 of 5.');
     expect(prompt).toContain('click {"target":"button \\"Start a trial\\""}');
     expect(prompt).toContain('link "Try it free"');
     expect(log).toContain('click "Try it free"');
@@ -295,6 +297,18 @@ describe('replayTour', () => {
     const again = await replayTour(result.tour, replayOptions(modelFreePlan(), markup));
     expect(again.modelCalls).toBe(0);
     expect(log).toContain('click "Try it free"');
+  });
+
+  it('a repair of the last todo that does not finish still ends the run as a live last turn, every todo done', async () => {
+    const { tour } = await recordLive();
+    const formless = (html: string): string => html.replace('<form aria-label="Trial">', '<form>');
+    const { markup } = setUpPage(formless);
+    const repair = createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Your name is in the form.' }] });
+    const result = await replayTour(tour, { ...replayOptions(modelFreePlan(), markup), llm: repair });
+    expect(result.repairs).toEqual([{ todoId: 't4', index: 1, reason: 'not-found', message: expect.stringContaining('form "Trial"') }]);
+    expect(result.reason).toBe('last_turn');
+    expect(result.todos.map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
+    expect(log.slice(-2)).toEqual(['fill "Your name" = Sam Rivera', 'narrate "Your name is in the form."']);
   });
 
   it('grants no approval: an irreversible step asks the user, and a no behaves as live (refused, the model told)', async () => {
