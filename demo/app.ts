@@ -10,9 +10,11 @@ import {
   type LLMProvider,
   type LLMSource,
   type PlanStorageAdapter,
+  type ReplayResult,
+  type RunResult,
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
-import { outlinePage, renderOutline } from 'planloop/dom';
+import { createTourLocators, outlinePage, renderOutline } from 'planloop/dom';
 import { createDemoLanguage } from './demo-words.js';
 import { createGuide } from './guide.js';
 import { createGuideSheet } from './guide-sheet.js';
@@ -20,6 +22,7 @@ import { createNarrator } from './narrator.js';
 import { createNotesPanel } from './notes.js';
 import { createOfflineModel } from './offline-model/offline-model.js';
 import { createPace, type Pace } from './pace.js';
+import { recordedTourFor } from './recorded-tours.js';
 import { SettingsStore, wireSettingsDialog, type DemoSettings } from './settings.js';
 import { createSiteTools } from './site-tools.js';
 import { startSite } from './site.js';
@@ -31,6 +34,14 @@ export interface DemoOptions {
    * count its calls, or to route a role elsewhere. Default: the model as it is.
    */
   decorateModel?: ((model: LLMProvider) => LLMSource) | undefined;
+  /**
+   * Whether a canned ask plays its recorded tour (recorded-tours.ts) while the model is the offline
+   * stand-in (the tours are its own; a real endpoint plans live). `?replay=0` turns it off too.
+   * Default `true`.
+   */
+  recordedTours?: boolean | undefined;
+  /** Hears how each tour ended: a live run's result (with the tour it recorded) or a replay's. Default: nothing. */
+  onResult?: ((result: RunResult | ReplayResult) => void) | undefined;
 }
 
 /** The running demo. */
@@ -85,8 +96,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     badge.textContent = endpoint ? words.openai(settings.model, settings.baseURL) : settings.mode === 'openai' ? words.incomplete : words.offline;
   }
 
+  // Whether the offline stand-in is the model: only then do canned asks play its recorded tours.
+  let offline = true;
+
   function model(settings: DemoSettings): LLMProvider {
     showBadge(settings);
+    offline = !(settings.mode === 'openai' && settings.baseURL && settings.model);
     if (settings.mode === 'openai' && settings.baseURL && settings.model) {
       const key = settingsStore.apiKey;
       return createOpenAICompatibleProvider({ baseURL: settings.baseURL, model: settings.model, ...(key ? { apiKey: key } : {}) });
@@ -128,6 +143,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     touch: () => matchMedia('(pointer: coarse)').matches,
     fallbackLanguage: () => navigator.language || 'en',
     onRunChange: (state) => sheet.follow(state),
+    // The same root as the tools: a recorded target is looked for where the tools act.
+    locators: createTourLocators({ root: view }),
+    // A canned ask plays its recorded tour (with the offline model); `?replay=0` sends every ask to the model.
+    ...(options.recordedTours === false || query.get('replay') === '0' ? {} : { recordedTour: (task: string, signal: AbortSignal) => (offline ? recordedTourFor(task, signal) : Promise.resolve(undefined)) }),
+    ...(options.onResult ? { onResult: options.onResult } : {}),
     onLanguage: (lang) => language.set(lang),
   });
   language.onChange(() => {

@@ -28,6 +28,9 @@ export interface GuideWords {
   readyKeys: string;
   readyTouch: string;
   touring: (hint: string) => string;
+  /** A canned ask's recorded tour is loading, then playing: no model call unless the page changed. */
+  loadingRecorded: string;
+  recordedTouring: (hint: string) => string;
   cancelled: string;
   outOfTurns: string;
   finished: (summary: string | undefined) => string;
@@ -54,6 +57,8 @@ const EN: GuideWords = {
   readyKeys: 'The plan is ready: press Space or Start the tour to begin, Esc to cancel.',
   readyTouch: 'The plan is ready: tap Start the tour to begin.',
   touring: (hint) => `Touring… ${hint}`,
+  loadingRecorded: 'Opening a recorded tour…',
+  recordedTouring: (hint) => `Playing a recorded tour: no model call unless the page changed. ${hint}`,
   cancelled: 'Tour cancelled. Ask again whenever you like.',
   outOfTurns: 'The guide ran out of turns before finishing.',
   finished: (summary) => (summary ? `Tour finished: ${summary}` : 'Tour finished.'),
@@ -140,6 +145,8 @@ const DE: GuideWords = {
   readyKeys: 'Der Plan steht: Leertaste oder „Tour starten“ legt los, Esc bricht ab.',
   readyTouch: 'Der Plan steht: Tippe auf „Tour starten“.',
   touring: (hint) => `Die Tour läuft… ${hint}`,
+  loadingRecorded: 'Eine aufgezeichnete Tour wird geöffnet…',
+  recordedTouring: (hint) => `Eine aufgezeichnete Tour läuft: ohne Modellaufruf, solange die Seite gleich ist. ${hint}`,
   cancelled: 'Tour abgebrochen. Frag jederzeit neu.',
   outOfTurns: 'Dem Guide gingen die Züge aus, bevor er fertig war.',
   finished: (summary) => (summary ? `Tour beendet: ${summary}` : 'Tour beendet.'),
@@ -226,6 +233,8 @@ const JA: GuideWords = {
   readyKeys: '計画ができました。スペースキーか「ツアーを始める」で開始、Escでキャンセルします。',
   readyTouch: '計画ができました。「ツアーを始める」をタップしてください。',
   touring: (hint) => `ツアー中… ${hint}`,
+  loadingRecorded: '録画済みのツアーを開いています…',
+  recordedTouring: (hint) => `録画済みのツアーを再生中: ページが変わらない限りモデルは呼びません。${hint}`,
   cancelled: 'ツアーをキャンセルしました。いつでもまた聞いてください。',
   outOfTurns: 'ガイドは終わる前にターンを使い切りました。',
   finished: (summary) => (summary ? `ツアー終了: ${summary}` : 'ツアー終了。'),

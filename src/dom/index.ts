@@ -26,6 +26,7 @@ export { estimateTokens } from './estimate-tokens.js';
 export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
+export { createTourLocators, describeLocator, findLocator, locatorOf, type Locator, type LocatorFailure, type LocatorMatch, type LocatorOptions } from './locator.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export { readableText, type ReadableText } from './readable-text.js';
 export type { PageElementKind } from './page-elements.js';
