@@ -2,7 +2,7 @@ import { nanoid } from 'nanoid';
 import type { Locator } from '../dom/locator.js';
 import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import { ENVELOPE_LIMITS, type TurnAction } from '../envelope/schema.js';
-import { PlanloopError, TourError, ValidationError, type TourStepFailure, type ValidationIssue } from '../errors.js';
+import { EnvelopeError, ProviderError, TourError, ValidationError, type TourStepFailure, type ValidationIssue } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { pathOf } from '../guards.js';
 import { resolveProvider, type LLMChunk, type LLMMessage, type LLMProvider, type LLMSource, type LLMUsage } from '../llm/provider.js';
@@ -324,7 +324,7 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         { role: 'user', content: [outcome.error.message, ...(outcome.done.length > 0 ? [`Already done this turn, do not repeat: ${outcome.done.join('; ')}.`] : [])].join('\n') },
       ];
     }
-    throw new PlanloopError('envelope_invalid', 'The repair turn produced no envelope.');
+    throw new EnvelopeError('envelope_invalid', 'The repair turn produced no envelope.');
   }
 }
 
@@ -364,7 +364,7 @@ function tourStream(
     yield { type: 'finish', finishReason: 'stop' };
   }
   const provider: LLMProvider = {
-    generate: () => Promise.reject(new PlanloopError('provider_error', 'A replayed turn is streamed.')),
+    generate: () => Promise.reject(new ProviderError('provider_error', 'A replayed turn is streamed.', { provider: 'replay', retryable: false })),
     stream: (request) => write(request.signal),
   };
   return { provider, settled };
