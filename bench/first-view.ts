@@ -11,10 +11,10 @@ import { countTokens } from './tokens.js';
 
 /**
  * The outline this work started from (main at the start of issue 35), measured beside today's in
- * the same run: `BENCH_FIRST_VIEW_BASELINE` (a git ref), else commit 80237fc. Its `src/` is taken
+ * the same run: `BENCH_FIRST_VIEW_BASELINE` (a git ref), else commit 2b17b96 (main with the sight rule, before this work). Its `src/` is taken
  * with `git archive` and bundled beside today's, both loaded in the same page.
  */
-const BASELINE_REF = process.env.BENCH_FIRST_VIEW_BASELINE ?? '80237fc';
+const BASELINE_REF = process.env.BENCH_FIRST_VIEW_BASELINE ?? '2b17b96';
 const VIEWPORT = { width: 1280, height: 800 };
 /** The saved pages: the real-page corpus, then the outline corpus (sign-up, checkout and settings pages). */
 const FOLDERS = ['corpus', 'outline-corpus'] as const;

@@ -8,6 +8,7 @@ import { benchFirstAction } from './first-action.js';
 import { benchFirstView } from './first-view.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
+import { benchReplay } from './replay.js';
 import { benchStorage } from './storage.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
 import { benchTokens } from './tokens.js';
@@ -51,7 +52,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const domCorpus = await part('domCorpus', 'page outline, real pages', async () => benchDomCorpus());
   const firstView = await part('firstView', 'page outline, what a person sees first', async () => benchFirstView());
   const storage = await part('storage', 'storage', async () => benchStorage());
-  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, firstView, storage };
+  const replay = await part('replay', 'recorded tours, live and replayed', async () => benchReplay());
+  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, firstView, storage, replay };
   // Each kept part's run: as the previous results name it, else that run itself.
   const runOf = (name: string): string => {
     const before = previous as BenchResults;

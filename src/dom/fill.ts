@@ -3,6 +3,7 @@ import { PRIVATE_ATTRIBUTE, isSecretField } from './element-state.js';
 import { elementRole } from './element-role.js';
 import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } from './resolve-target.js';
 import { closestAcross } from './flat-tree.js';
+import { unseenReason } from './sighted.js';
 
 /*
  * Typing for a model, with secrets kept out of its sight: the model writes a placeholder such as
@@ -77,6 +78,10 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
   const role = elementRole(element) ?? element.localName;
   const name = accessibleName(element, role);
   const what = `${ref ? `${ref} ` : ''}(${role}${name ? ` "${clip(name)}"` : ''})`;
+  // The sight rule, as for an action: a field under something opaque (even one that lets clicks through) is not typed into.
+  if (unseenReason(element, { ...(options.layout === undefined ? {} : { layout: options.layout }), acting: true }) === 'covered') {
+    return refuse('hidden', `${what} is covered by something drawn over it; deal with that first (close it, or scroll).`);
+  }
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 
   const tag = element.localName;

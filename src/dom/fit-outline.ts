@@ -17,6 +17,12 @@ export interface FitPriorities {
   first?: readonly number[] | undefined;
   /** Controls in the viewport before anything else, without a share (a closer look at a region). */
   viewportFirst?: boolean | undefined;
+  /**
+   * Whether the elements' distances to the viewport were measured. Without a layout (a DOM without
+   * one) nothing is known to be in view: only the focused form comes before the structure, and the
+   * controls follow it within 45%, those in `main` first. Default: true.
+   */
+  layout?: boolean | undefined;
 }
 
 /**
@@ -43,6 +49,7 @@ const MISSES_BEFORE_STOP = 8;
 const NOW_SHARE = 0.8;
 /** Shares of the budget each later pass may spend at most, before the passes that fill what is left. */
 const STRUCTURE_SHARE = 0.4;
+const NEAR_SHARE = 0.45;
 const PROSE_SHARE = 0.25;
 
 /**
@@ -104,7 +111,8 @@ export function fitOutline(
   rest.sort((a, b) => inFocus(b) - inFocus(a) || screens(a) - screens(b) || Number(at(b).inMain) - Number(at(a).inMain) || a - b);
   prose.sort((a, b) => screens(a) - screens(b) || Number(at(b).inContent) - Number(at(a).inContent) || a - b);
   // What a person can act on now: the focused and visible forms' fields, the viewport's controls.
-  const now = rest.filter((i) => inFocus(i) || (screens(i) === 0 && at(i).kind === 'control'));
+  const measured = priorities.layout !== false;
+  const now = rest.filter((i) => inFocus(i) || (measured && screens(i) === 0 && at(i).kind === 'control'));
   const total = Math.max(0, maxTokens - reserve);
 
   /** One attempt at filling the budget, written one way. */
@@ -129,7 +137,6 @@ export function fitOutline(
           continue;
         }
         misses = 0;
-        ((globalThis as any).__prices ??= []).push(`${index}:${price}`);
         left -= price;
         spent += price;
         for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) {
@@ -162,19 +169,18 @@ export function fitOutline(
     trial.take(now, limit(way));
     if (now.every((i) => trial.keep[i])) break;
   }
-  (globalThis as any).__prices = [];
   const { keep, take, borrow } = attempt(costs[way] as FitCost);
   take(firsts, Number.POSITIVE_INFINITY);
   const lent = way > 0 ? reserve : 0;
   borrow(lent);
-  const spentNow = take(now, limit(way));
+  take(now, limit(way));
   borrow(-lent);
-  (globalThis as any).__fitDebug = { prices: (globalThis as any).__prices.join(' '), way, total, now: now.length, kept: now.filter((i) => keep[i]).length, spentNow };
   fillRest(take);
   return { keep, way };
 
   function fillRest(take: (order: readonly number[], limit: number) => number): void {
     take([...structure.filter((i) => screens(i) <= 1), ...rest.filter((i) => screens(i) === 0 && at(i).kind === 'block')], total * STRUCTURE_SHARE);
+    if (!measured) take(rest, total * NEAR_SHARE);
     take(prose, total * PROSE_SHARE);
     take(structure, Number.POSITIVE_INFINITY);
     take(rest, Number.POSITIVE_INFINITY);

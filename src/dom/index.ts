@@ -20,11 +20,13 @@ export { activate, type ActivateApproval, type ActivateOptions, type ActivateRef
 export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
-export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, looksSecret, rememberPasswordFields, type ElementState } from './element-state.js';
+export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, rememberPasswordFields, type ElementState } from './element-state.js';
+export { looksSecret, redactSecrets } from '../secret-text.js';
 export { estimateTokens } from './estimate-tokens.js';
 export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
+export { createTourLocators, describeLocator, findLocator, locatorOf, type Locator, type LocatorFailure, type LocatorMatch, type LocatorOptions } from './locator.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export { readableText, type ReadableText } from './readable-text.js';
 export type { PageElementKind } from './page-elements.js';

@@ -8,9 +8,12 @@ import { fitOutline, type FitPriorities } from './fit-outline.js';
 import { summarizeOmitted } from './omitted-summary.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
+import { redactSecrets } from '../secret-text.js';
 import { duringReadPass } from './read-pass.js';
 import { firstWords } from './readable-text.js';
 import { joinedLineStart, joinedPart, joinsLine, omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
+import { unseenReason } from './sighted.js';
+import { hasLayout } from './visibility.js';
 
 /** Options of {@link outlinePage}. */
 export interface OutlinePageOptions {
@@ -124,7 +127,7 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     ...(options.privateSelector ? { privateSelector: options.privateSelector } : {}),
   });
   const proseToo = options.prose ?? true;
-  const found =
+  let found =
     options.onlyViewport || !proseToo
       ? relinked(collected, (item) => (!options.onlyViewport || item.distance === 0) && (proseToo || item.kind !== 'text'))
       : collected;
@@ -135,23 +138,36 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const longRef = `e${registry.nextNumber() + found.length}`;
   const drafts: Array<OutlineNode | undefined> = [];
   const draftAt = (i: number): OutlineNode => (drafts[i] ??= draftNode(found[i] as PageElement, longRef, registry, reveal));
-  // Ways of writing the outline, longest first (see WAYS): what each element costs in each.
-  const runs = new Int32Array(found.length).fill(-2);
-  const runOf = (i: number): number => (runs[i] !== -2 ? (runs[i] as number) : (runs[i] = staticRun(found, i, runs)));
-  const costs = WAYS.map((way) => {
-    const lines: number[] = [];
-    const inline: number[] = [];
-    const draft = (i: number) => shortened(draftAt(i), way);
-    return {
-      line: (i: number) => (lines[i] ??= estimate(`${renderOutlineLine(draft(i))}\n`)),
-      ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= estimate(joinedPart(draft(i)))), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
-    };
-  });
+  // Ways of writing the outline, longest first (see WAYS): what each element costs in each (asked again when `found` changes).
+  const waysCosted = () => {
+    const runs = new Int32Array(found.length).fill(-2);
+    const runOf = (i: number): number => (runs[i] !== -2 ? (runs[i] as number) : (runs[i] = staticRun(found, i, runs)));
+    return WAYS.map((way) => {
+      const lines: number[] = [];
+      const inline: number[] = [];
+      const draft = (i: number) => shortened(draftAt(i), way);
+      return {
+        line: (i: number) => (lines[i] ??= estimate(`${renderOutlineLine(draft(i))}\n`)),
+        ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= estimate(joinedPart(draft(i)))), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
+      };
+    });
+  };
   // Room for the lines that say what was left out in a region, and for the last line.
   const summaryReserve = Math.min(SUMMARY_RESERVE_MAX, Math.floor(maxTokens * SUMMARY_RESERVE_SHARE));
-  const fitted = fitOutline(found, costs, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
+  // The walk took a first look at what a person sees; what the budget keeps is judged by the whole
+  // sight rule (unseenReason, kept for the pass), and what fails it is dropped and the budget filled again.
+  const layout = options.layout ?? hasLayout(document);
+  let fitted: ReturnType<typeof fitOutline>;
+  for (;;) {
+    fitted = fitOutline(found, waysCosted(), maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document, layout), viewportFirst: options.viewportFirst === true, layout });
+    const unseen = new Set<number>();
+    for (let i = 0; i < found.length; i += 1) if (fitted.keep[i] && !seenInOutline(found[i] as PageElement, draftAt(i), layout)) unseen.add(i);
+    if (unseen.size === 0) break;
+    found = withoutItems(found, unseen);
+    drafts.length = 0;
+  }
   const keep = fitted.keep;
-  const way = WAYS[fitted.way] ?? (WAYS[0] as (typeof WAYS)[number]);
+  const way = WAYS[fitted.way] ?? (WAYS[0] as Way);
   const joined = way.joined ? ({ joined: true } as const) : {};
 
   const nodes: OutlineNode[] = [];
@@ -162,7 +178,7 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     // The ref remembers the whole name (a shortened name would not find the element again).
     const node: OutlineNode = { ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draftAt(i).name }) };
     if (node.kind === 'live') {
-      if (liveRegionChanged(node.element, node.name)) node.isNew = true;
+      if (liveRegionChanged(node.element, draftAt(i).name)) node.isNew = true;
       else delete node.isNew;
     }
     nodes.push(node);
@@ -212,7 +228,7 @@ const WAYS: readonly Way[] = [
   { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24 },
 ];
 
-/** Roles of fields: their names (labels) are never cut. */
+/** Fields: their names (labels) are never cut, and under a private mark they keep their name (what to fill in), never their value. */
 const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 
 /** A draft written `way`: its texts cut to the way's lengths. */
@@ -260,15 +276,45 @@ const SUMMARY_RESERVE_SHARE = 0.12;
 /** …and at most this many tokens. */
 const SUMMARY_RESERVE_MAX = 60;
 
+/**
+ * Whether a kept element passes the whole sight rule, and (a heading, prose, a live region) says
+ * something a person can read: its line's words.
+ */
+function seenInOutline(item: PageElement, draft: OutlineNode, layout: boolean): boolean {
+  if (unseenReason(item.element, { layout }) !== undefined) return false;
+  return draft.name !== '' || (item.kind !== 'heading' && item.kind !== 'text' && item.kind !== 'live') || draft.state.withheld === 'private';
+}
+
+/** `found` without the elements at `drop`, the others re-linked to the nearest element they are inside that stays. */
+function withoutItems(found: readonly PageElement[], drop: ReadonlySet<number>): PageElement[] {
+  const index = new Int32Array(found.length).fill(-1);
+  const out: PageElement[] = [];
+  found.forEach((item, i) => {
+    const parent = item.parent >= 0 ? (index[item.parent] ?? -1) : -1;
+    if (drop.has(i)) {
+      index[i] = parent;
+      return;
+    }
+    index[i] = out.length;
+    out.push({ ...item, parent, depth: parent >= 0 ? (out[parent] as PageElement).depth + 1 : 0 });
+  });
+  return out;
+}
+
 function draftNode(item: PageElement, longRef: string, registry: RefRegistry, reveal: (element: Element) => boolean): OutlineNode {
   const id = item.element.id;
   const prose = item.kind === 'text' || item.kind === 'live';
-  const name = prose ? firstWords(item.element, PROSE_CHARS) : nameOf(item);
+  // What the host marked private is never read: not its values, not its names (a field keeps its label, to be filled with a secret).
+  const name = item.isPrivate && !FIELD_ROLES.has(item.role) ? '' : redactSecrets(prose ? firstWords(item.element, PROSE_CHARS) : nameOf(item));
   const state = prose ? {} : elementState(item.element, item.role, item.isPrivate, reveal(item.element));
+  if (item.isPrivate) state.withheld = 'private';
+  if (state.options) state.options = state.options.map(redactSecrets);
   // A link's target is shown only where it tells something: another site, or a download.
   if (state.href !== undefined && state.href.startsWith('/')) delete state.href;
   if (item.role === 'link' && item.element.hasAttribute('download')) state.href = 'download';
-  const help: { description?: string } = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
+  const help: { description?: string; error?: string } = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
+  if (help.description) help.description = redactSecrets(help.description);
+  if (help.error) help.error = redactSecrets(help.error);
   // A hint that only repeats the field's name says nothing more.
   if (help.description !== undefined && help.description === name) delete help.description;
   return {
@@ -277,7 +323,7 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry, re
     role: item.role,
     name,
     ...(item.level === undefined ? {} : { level: item.level }),
-    ...(id && !name ? { id } : {}),
+    ...(id && !name && !item.isPrivate ? { id } : {}),
     state,
     ...help,
     // Costed as new: whether it is is known once it is listed.
@@ -299,7 +345,7 @@ const PARAGRAPH_CHARS = 50;
  * prose; without either, the largest of the three prose lines after the main heading; never a
  * form's text.
  */
-function priorities(found: readonly PageElement[], document: Document): FitPriorities {
+function priorities(found: readonly PageElement[], document: Document, layout: boolean): FitPriorities {
   const active = document.activeElement;
   const focusedForm = active && active !== document.body ? active.closest('form, [role=form], fieldset') : null;
   const inForm = new Set<Element>();
@@ -308,7 +354,7 @@ function priorities(found: readonly PageElement[], document: Document): FitPrior
     const item = found[i] as PageElement;
     if (item.kind === 'heading' && item.level === 1 && (mainHeading < 0 || (item.inContent && !(found[mainHeading] as PageElement).inContent))) mainHeading = i;
     // A form in the viewport: its fields are the controls after it that are inside it (the walk lists in document order).
-    if (item.role !== 'form' || item.distance !== 0) continue;
+    if (item.role !== 'form' || item.distance !== 0 || !layout) continue;
     const fields: Element[] = [];
     for (let j = i + 1; j < found.length && (found[j] as PageElement).depth > item.depth; j += 1) if ((found[j] as PageElement).kind === 'control') fields.push((found[j] as PageElement).element);
     if (fields.length <= MAX_FORM_FIELDS) for (const field of fields) inForm.add(field);
