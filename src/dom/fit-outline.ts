@@ -147,8 +147,7 @@ export function fitOutline(
       }
       return spent;
     };
-    const borrow = (tokens: number) => (left += tokens);
-    return { keep, take, borrow, left: () => left };
+    return { keep, take };
   };
 
   const firsts = [...live, ...(priorities.first ?? [])];
@@ -160,21 +159,17 @@ export function fitOutline(
     return { keep, way: 0 };
   }
   // The first way in which all that a person can act on now fits its share; else the shortest.
-  const limit = (way: number) => (way === 0 ? total * NOW_SHARE : Number.POSITIVE_INFINITY);
+  // The attempt of the way taken goes on to fill the rest (the reserve lent back first).
+  let chosen: ReturnType<typeof attempt> | undefined;
   let way = 0;
-  for (; way < costs.length - 1; way += 1) {
+  for (; way < costs.length; way += 1) {
     const trial = attempt(costs[way] as FitCost);
     trial.take(firsts, Number.POSITIVE_INFINITY);
-    if (way > 0) trial.borrow(reserve);
-    trial.take(now, limit(way));
-    if (now.every((i) => trial.keep[i])) break;
+    trial.take(now, way === 0 ? total * NOW_SHARE : Number.POSITIVE_INFINITY);
+    chosen = trial;
+    if (way === costs.length - 1 || now.every((i) => trial.keep[i])) break;
   }
-  const { keep, take, borrow } = attempt(costs[way] as FitCost);
-  take(firsts, Number.POSITIVE_INFINITY);
-  const lent = way > 0 ? reserve : 0;
-  borrow(lent);
-  take(now, limit(way));
-  borrow(-lent);
+  const { keep, take } = chosen as ReturnType<typeof attempt>;
   fillRest(take);
   return { keep, way };
 

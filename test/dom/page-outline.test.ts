@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { bigPageHtml } from '../../demo/fixtures/big-page.js';
 import { ValidationError } from '../../src/errors.js';
-import { createRefRegistry, estimateTokens, outlinePage, renderOutline } from '../../src/dom/index.js';
+import { createLookTools, createRefRegistry, estimateTokens, fill, outlinePage, renderOutline } from '../../src/dom/index.js';
 import { lineOf, loadDemo, outlineText } from './fixtures.js';
 
 // happy-dom has no layout: every box counts as visible and in the viewport; CSS, `hidden`,
@@ -224,5 +224,63 @@ describe('outlinePage budget and options', () => {
       expect((error as ValidationError).code).toBe('invalid_input');
       expect((error as Error).message).toMatch(/^outlinePage: /);
     }
+  });
+});
+
+// Issue 35: the main content's first paragraph and the form in focus come first at the default budget.
+describe('outlinePage: the first paragraph and the form in focus', () => {
+  const nav = (n: number) => `<nav aria-label="Sections">${Array.from({ length: n }, (_, i) => `<a href="/s${i}">Section number ${i}</a>`).join('')}</nav>`;
+  const paragraph = 'The sea rises and falls twice a day, pulled by the moon and, a little less, by the sun.';
+
+  it('lists the first paragraph of main, not a byline or a caption before it, within a tight budget', () => {
+    document.body.innerHTML = `${nav(40)}<main><h1>Tides</h1><p>By Ana Ruiz</p><figure><figcaption>Low tide</figcaption></figure><p>${paragraph}</p><p>Second paragraph that comes after the first one and says more.</p></main>`;
+    const text = renderOutline(outlinePage({ maxTokens: 80 }));
+    expect(text).toContain('h1 "Tides"');
+    expect(text).toContain(`text "${paragraph}"`);
+  });
+
+  it('without main or an article, takes the largest of the three prose lines after the main heading', () => {
+    document.body.innerHTML = `${nav(40)}<div><h1>Tides</h1><div>Updated today</div><div>${paragraph}</div><div>Share this page</div></div>`;
+    const text = renderOutline(outlinePage({ maxTokens: 80 }));
+    expect(text).toContain(`text "${paragraph}"`);
+  });
+
+  it('never takes a form’s text for the content’s first paragraph', () => {
+    document.body.innerHTML = `${nav(40)}<main><form aria-label="Newsletter"><p>We send one email a week and never share your address with anyone.</p><label>Email <input type="email"></label></form><p>${paragraph}</p></main>`;
+    const text = renderOutline(outlinePage({ maxTokens: 90 }));
+    expect(text).toContain(`text "${paragraph}"`);
+  });
+
+  it('redacts a secret in the first paragraph as the secret rule says', () => {
+    document.body.innerHTML = `${nav(40)}<main><h1>Billing</h1><p>Your card 4242 4242 4242 4242 is on file; change it in the form below whenever you like.</p></main>`;
+    const text = renderOutline(outlinePage({ maxTokens: 80 }));
+    expect(text).toContain('text "Your card [secret] is on file;');
+    expect(text).not.toContain('4242');
+  });
+
+  it('lists every field of the form in focus, writing sibling fields on one line when it must; hints keep the secret rule, refs still work, what is left out is summarised and expands', async () => {
+    const fields = Array.from({ length: 26 }, (_, i) => (i === 3 ? '<label>Answer number 3 <input name="a3" aria-describedby="h3"></label><span id="h3">Paste your key sk-live-9f8Ahd7s6D5f4g3h2j1k here</span>' : `<label>Answer number ${i} <input name="a${i}"></label>`)).join('');
+    document.body.innerHTML = `${nav(60)}<main><h1>Survey</h1><p>${paragraph}</p><form aria-label="Survey">${fields}<button>Send</button></form></main>`;
+    (document.querySelector('input[name=a0]') as HTMLInputElement).focus();
+    const registry = createRefRegistry();
+    const outline = outlinePage({ registry });
+    const text = renderOutline(outline);
+    expect(outline.tokens).toBeLessThanOrEqual(400);
+    expect(outline.joined).toBe(true);
+    for (let i = 0; i < 26; i += 1) expect(text).toContain(`"Answer number ${i}"`);
+    expect(text).toMatch(/^ +textboxes: e\d+ "Answer number 0"/m);
+    expect(text).not.toContain('sk-live');
+    expect(text).toContain('[secret]');
+    expect(text).toContain(`text "${paragraph}"`);
+    // The navigation's links are left out with a line saying so, and expand shows them.
+    const summary = /… (\d+) more in (e\d+): \d+ links/.exec(text);
+    expect(summary, text).not.toBeNull();
+    const expanded = createLookTools({ registry, maxTokens: 2000 }).expand.run({ target: summary?.[2] });
+    expect(expanded).toContain('link "Section number 59"');
+    // A ref written on a joined line is a ref like any other.
+    const ref = /e\d+(?= "Answer number 5")/.exec(text)?.[0];
+    const filled = await fill(ref, 'forty-two', { registry });
+    expect(filled.ok).toBe(true);
+    expect((document.querySelector('input[name=a5]') as HTMLInputElement).value).toBe('forty-two');
   });
 });
