@@ -240,8 +240,8 @@ describe('outlinePage: the first paragraph and the form in focus', () => {
   });
 
   it('without main or an article, takes the largest of the three prose lines after the main heading', () => {
-    document.body.innerHTML = `${nav(40)}<div><h1>Tides</h1><div>Updated today</div><div>${paragraph}</div><div>Share this page</div></div>`;
-    const text = renderOutline(outlinePage({ maxTokens: 80 }));
+    document.body.innerHTML = `${nav(40)}<div><h1>Tides</h1><div>Updated today by the coastal desk of the paper</div><div>${paragraph}</div><div>Share this page</div></div>`;
+    const text = renderOutline(outlinePage({ maxTokens: 55 }));
     expect(text).toContain(`text "${paragraph}"`);
   });
 
