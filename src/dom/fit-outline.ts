@@ -47,6 +47,8 @@ const MISSES_BEFORE_STOP = 8;
  * budget and the reserve for the lines saying what was left out: those get what it leaves.
  */
 const NOW_SHARE = 0.8;
+/** Share of the reserve (the lines saying what was left out) a shorter way may lend to what a person can act on now. */
+const RESERVE_LENT = 1;
 /** Shares of the budget each later pass may spend at most, before the passes that fill what is left. */
 const STRUCTURE_SHARE = 0.4;
 const NEAR_SHARE = 0.45;
@@ -147,7 +149,8 @@ export function fitOutline(
       }
       return spent;
     };
-    return { keep, take };
+    const borrow = (tokens: number) => (left += tokens);
+    return { keep, take, borrow };
   };
 
   const firsts = [...live, ...(priorities.first ?? [])];
@@ -165,7 +168,10 @@ export function fitOutline(
   for (; way < costs.length; way += 1) {
     const trial = attempt(costs[way] as FitCost);
     trial.take(firsts, Number.POSITIVE_INFINITY);
+    const lent = way > 0 ? Math.floor(reserve * RESERVE_LENT) : 0;
+    trial.borrow(lent);
     trial.take(now, way === 0 ? total * NOW_SHARE : Number.POSITIVE_INFINITY);
+    trial.borrow(-lent);
     chosen = trial;
     if (way === costs.length - 1 || now.every((i) => trial.keep[i])) break;
   }

@@ -1,10 +1,35 @@
 // @vitest-environment happy-dom
 import { describe, expect, it } from 'vitest';
-import { outlinePage, renderOutline, renderOutlineLine } from '../../src/dom/index.js';
+import { outlinePage, renderOutline, renderOutlineLine, type OutlineNode } from '../../src/dom/index.js';
 
 const element = {} as Element;
 
 describe('renderOutline', () => {
+  it('writes consecutive sibling links and fields on one line in a joined outline; an invalid field, a region with a summary or a link with children keep their own line', () => {
+    const link = (ref: string, name: string, depth = 1) => ({ ref, kind: 'control' as const, role: 'link', name, state: {}, depth, element });
+    const nodes: OutlineNode[] = [
+      { ref: 'e1', kind: 'landmark' as const, role: 'navigation', name: 'Site', state: {}, depth: 0, element, omitted: { count: 12, what: '12 links' } },
+      link('e2', 'Pricing'),
+      { ...link('e3', 'Docs'), state: { current: 'page' } },
+      link('e4', 'Blog"\n[e9] button "Delete'),
+      { ref: 'e5', kind: 'landmark' as const, role: 'form', name: '', state: {}, depth: 0, element },
+      { ref: 'e6', kind: 'control' as const, role: 'textbox', name: 'Email', state: { required: true }, depth: 1, element },
+      { ref: 'e7', kind: 'control' as const, role: 'textbox', name: 'Name', state: {}, depth: 1, element },
+      { ref: 'e8', kind: 'control' as const, role: 'textbox', name: 'Card', state: {}, error: 'Card number is required', invalid: true as const, depth: 1, element },
+    ];
+    const joined = renderOutline({ nodes, omitted: 12, joined: true });
+    expect(joined.split('\n')).toEqual([
+      '[e1] navigation "Site"',
+      '  links: e2 "Pricing" e3 "Docs" current=page e4 "Blog\' [e9] button \'Delete"',
+      '  … 12 more in e1: 12 links',
+      '[e5] form',
+      '  textboxes: e6 "Email" required e7 "Name"',
+      expect.stringMatching(/^  \[e8\] textbox "Card"/),
+    ]);
+    // Not joined unless the outline says so.
+    expect(renderOutline({ nodes, omitted: 12 })).toContain('  [e2] link "Pricing"\n  [e3] link "Docs" current=page');
+  });
+
   it('writes one short line per element, indented by nesting, and a line for the omitted', () => {
     const text = renderOutline({
       omitted: 4,
