@@ -83,7 +83,7 @@ const JOINED_ROLES: Readonly<Record<string, string>> = {
  *
  * @example
  * ```ts
- * joinsLine({ kind: 'control', role: 'link', name: 'Docs', state: {}, depth: 1 }); // true
+ * joinsLine({ kind: 'control', role: 'link' }); // true
  * ```
  */
 export function joinsLine(node: Pick<OutlineNode, 'kind' | 'role' | 'description' | 'error' | 'invalid' | 'omitted'>): boolean {
