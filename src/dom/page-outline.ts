@@ -368,7 +368,7 @@ function priorities(found: readonly PageElement[], document: Document, layout: b
 /** The index of the content's first paragraph (see {@link priorities}), or -1. A form's texts are its fields' hints, not the content's paragraphs. */
 function firstParagraph(found: readonly PageElement[], mainHeading: number): number {
   const inForm = (element: Element) => element.closest('form') !== null;
-  const length = (i: number) => ((found[i] as PageElement).element.textContent ?? '').trim().length;
+  const length = (i: number) => ((found[i] as PageElement).element.textContent ?? '').replace(/\s+/g, ' ').trim().length;
   const hasMain = found.some((item) => item.inMain);
   let firstProse = -1;
   let firstLong = -1;

@@ -233,7 +233,8 @@ describe('outlinePage: the first paragraph and the form in focus', () => {
   const paragraph = 'The sea rises and falls twice a day, pulled by the moon and, a little less, by the sun.';
 
   it('lists the first paragraph of main, not a byline or a caption before it, within a tight budget', () => {
-    document.body.innerHTML = `${nav(40)}<main><h1>Tides</h1><p>By Ana Ruiz</p><figure><figcaption>Low tide</figcaption></figure><p>${paragraph}</p><p>Second paragraph that comes after the first one and says more.</p></main>`;
+    document.body.innerHTML = `${nav(40)}<main><h1>Tides</h1><p>By ANA RUIZ
+${' '.repeat(40)}JAN. 13, 2017</p><figure><figcaption>Low tide</figcaption></figure><p>${paragraph}</p><p>Second paragraph that comes after the first one and says more.</p></main>`;
     const text = renderOutline(outlinePage({ maxTokens: 80 }));
     expect(text).toContain('h1 "Tides"');
     expect(text).toContain(`text "${paragraph}"`);
