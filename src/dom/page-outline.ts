@@ -342,8 +342,8 @@ const PARAGRAPH_CHARS = 50;
  * What comes first within the budget: every field of the focused form and of the forms in the
  * viewport, and the main heading and the first paragraph of the content: in `main` (else an
  * article), its first `<p>` of 50 characters or more, else its first such prose, else its first
- * prose; without either, the largest of the three prose lines after the main heading; never a
- * form's text.
+ * prose; without either, the largest of the first three paragraphs (50 characters or more)
+ * after the main heading, else of its first three prose lines; never a form's text.
  */
 function priorities(found: readonly PageElement[], document: Document, layout: boolean): FitPriorities {
   const active = document.activeElement;
@@ -382,13 +382,18 @@ function firstParagraph(found: readonly PageElement[], mainHeading: number): num
   }
   if (firstLong >= 0 || firstProse >= 0) return firstLong >= 0 ? firstLong : firstProse;
   if (mainHeading < 0) return -1;
-  let largest = -1;
-  for (let i = mainHeading + 1, seen = 0; i < found.length && seen < 3; i += 1) {
-    if ((found[i] as PageElement).kind !== 'text' || inForm((found[i] as PageElement).element)) continue;
-    seen += 1;
-    if (largest < 0 || length(i) > length(largest)) largest = i;
-  }
-  return largest;
+  // The largest of the first three paragraphs (50 characters or more) after the main heading, else of its first three prose lines.
+  const largestOf = (paragraphsOnly: boolean): number => {
+    let largest = -1;
+    for (let i = mainHeading + 1, seen = 0; i < found.length && seen < 3; i += 1) {
+      if ((found[i] as PageElement).kind !== 'text' || inForm((found[i] as PageElement).element) || (paragraphsOnly && length(i) < PARAGRAPH_CHARS)) continue;
+      seen += 1;
+      if (largest < 0 || length(i) > length(largest)) largest = i;
+    }
+    return largest;
+  };
+  const largest = largestOf(true);
+  return largest >= 0 ? largest : largestOf(false);
 }
 
 /** The elements `wanted` keeps, with the containers they are in, re-linked to each other. */

@@ -246,6 +246,14 @@ ${' '.repeat(40)}JAN. 13, 2017</p><figure><figcaption>Low tide</figcaption></fig
     expect(text).toContain(`text "${paragraph}"`);
   });
 
+  it('without main, prose lines under 50 characters after the main heading do not count among the three', () => {
+    const medium = 'Software engineer on the coast, mostly working on tide tables.';
+    document.body.innerHTML = `${nav(40)}<div><h1>Profile</h1><div>Software engineer based in Knoxville, Tennessee</div><div>Studied computer science at the state university</div><div>${medium}</div><div>${paragraph} It was measured for centuries.</div></div>`;
+    const text = renderOutline(outlinePage({ maxTokens: 70 }));
+    expect(text).toContain(`text "${paragraph} It was measured for centuries."`);
+    expect(text, text).not.toContain(medium);
+  });
+
   it('never takes a form’s text for the content’s first paragraph', () => {
     document.body.innerHTML = `${nav(40)}<main><form aria-label="Newsletter"><p>We send one email a week and never share your address with anyone.</p><label>Email <input type="email"></label></form><p>${paragraph}</p></main>`;
     const text = renderOutline(outlinePage({ maxTokens: 90 }));
