@@ -211,6 +211,8 @@ interface Way {
   options?: number;
   prose?: number;
   values?: number;
+  /** Whether links show where they lead (`->example.com`); a download always says so. */
+  hosts?: false;
 }
 
 /**
@@ -219,13 +221,14 @@ interface Way {
  * Each line as it is; then consecutive sibling links, buttons and fields on one line; then also shorter:
  * names of links, buttons and regions cut at 36, then 24 characters (a field keeps its label, a
  * heading its words), hints and errors at 60, then 32, three then two options of a select, prose
- * at 120, then 100 characters, values at 24. Cut text ends with `…`.
+ * at 120, then 100 characters, values at 24, and links no longer say which site they lead to
+ * (a download still does). Cut text ends with `…`.
  */
 const WAYS: readonly Way[] = [
   { joined: false },
   { joined: true },
   { joined: true, names: 36, hints: 60, options: 3, prose: 120 },
-  { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24 },
+  { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24, hosts: false },
 ];
 
 /** Fields: their names (labels) are never cut, and under a private mark they keep their name (what to fill in), never their value. */
@@ -240,6 +243,10 @@ function shortened(draft: OutlineNode, way: Way): OutlineNode {
   if (way.hints !== undefined && draft.description && draft.description.length > way.hints) out.description = cut(draft.description, way.hints);
   if (way.hints !== undefined && draft.error && draft.error.length > way.hints) out.error = cut(draft.error, way.hints);
   if (way.values !== undefined && draft.state.value !== undefined && draft.state.value.length > way.values) out.state = { ...draft.state, value: cut(draft.state.value, way.values) };
+  if (way.hosts === false && draft.state.href !== undefined && draft.state.href !== 'download') {
+    const { href: _host, ...state } = out.state;
+    out.state = state;
+  }
   const options = draft.state.options;
   if (way.options !== undefined && options && options.length > way.options) {
     out.state = { ...out.state, options: options.slice(0, way.options), moreOptions: (draft.state.moreOptions ?? 0) + options.length - way.options };
@@ -354,7 +361,7 @@ function priorities(found: readonly PageElement[], document: Document, layout: b
     const item = found[i] as PageElement;
     if (item.kind === 'heading' && item.level === 1 && (mainHeading < 0 || (item.inContent && !(found[mainHeading] as PageElement).inContent))) mainHeading = i;
     // A form in the viewport: its fields are the controls after it that are inside it (the walk lists in document order).
-    if (item.role !== 'form' || item.distance !== 0 || !layout) continue;
+    if ((item.role !== 'form' && item.element.localName !== 'form') || item.distance !== 0 || !layout) continue;
     const fields: Element[] = [];
     for (let j = i + 1; j < found.length && (found[j] as PageElement).depth > item.depth; j += 1) if ((found[j] as PageElement).kind === 'control') fields.push((found[j] as PageElement).element);
     if (fields.length <= MAX_FORM_FIELDS) for (const field of fields) inForm.add(field);
