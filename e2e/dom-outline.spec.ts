@@ -48,15 +48,17 @@ test('over budget, keeps what is near the viewport, and follows the scroll', asy
   });
   const top = await outlineText(page, { maxTokens: 150 });
   expect(top).toMatch(/more (elements (not listed|elsewhere)|in e\d+: .+)$/);
-  expect(top).toContain('button "Top 0"');
+  // A button line, or a part of a line of sibling buttons (the outline is written shorter when the viewport is full of controls).
+  const button = (name: string) => new RegExp(`(\\[e\\d+\\] button|^ *buttons:.* e\\d+) "${name}"`, 'm');
+  expect(top).toMatch(button('Top 0'));
   expect(top).not.toContain('Bottom');
   // Landmarks and headings come first, wherever they are.
   expect(top).toContain('h1 "Outline check"');
 
   await page.locator('#far').scrollIntoViewIfNeeded();
   const bottom = await outlineText(page, { maxTokens: 150 });
-  expect(bottom).toContain('button "Far below"');
-  expect(bottom).toContain('button "Bottom 0"');
+  expect(bottom).toMatch(button('Far below'));
+  expect(bottom).toMatch(button('Bottom 0'));
   expect(bottom).not.toContain('Top');
   expect(bottom).toContain('h1 "Outline check"');
 });

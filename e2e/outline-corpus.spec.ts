@@ -37,8 +37,8 @@ test('outline corpus: first-viewport controls, every field of a visible form, th
   // As measured (bench/results.md): >= 90% of the first viewport's controls on 7 of the 9 pages
   // (checkout-shop and settings-account fall short: their visible forms take the budget first).
   expect(rows.filter((row) => row.listed >= 0.9 * row.controls).length, report).toBeGreaterThanOrEqual(7);
-  // Every field of a visible form, on every page but checkout-shop (its header's one-field search form is left out).
+  // Every field of a visible form, on every page but checkout-shop (its last checkbox, below the fold, does not fit).
   expect(rows.filter((row) => row.fields > 0 && row.fieldsListed < row.fields).map((row) => row.page), report).toEqual(rows.filter((row) => row.page === 'checkout-shop' && row.fieldsListed < row.fields).map((row) => row.page));
-  // The first paragraph wherever the page has one, but on adminlte3-profile-settings (missed, as bench/results.md reports).
-  expect(rows.filter((row) => row.paragraph === false).map((row) => row.page), report).toEqual(rows.filter((row) => row.page === 'adminlte3-profile-settings' && row.paragraph === false).map((row) => row.page));
+  // The first paragraph wherever the page has one.
+  expect(rows.filter((row) => row.paragraph === false).map((row) => row.page), report).toEqual([]);
 });

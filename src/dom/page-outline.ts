@@ -142,13 +142,18 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const waysCosted = () => {
     const runs = new Int32Array(found.length).fill(-2);
     const runOf = (i: number): number => (runs[i] !== -2 ? (runs[i] as number) : (runs[i] = staticRun(found, i, runs)));
+    // A line, or a part of a joined line, as long as the whole draft's is costed once for all ways.
+    const wholeLines: number[] = [];
+    const wholeParts: number[] = [];
+    const lineOf = (node: OutlineNode, i: number) => (node === draftAt(i) ? (wholeLines[i] ??= estimate(`${renderOutlineLine(node)}\n`)) : estimate(`${renderOutlineLine(node)}\n`));
+    const partOf = (node: OutlineNode, i: number) => (node === draftAt(i) ? (wholeParts[i] ??= estimate(joinedPart(node))) : estimate(joinedPart(node)));
     return WAYS.map((way) => {
       const lines: number[] = [];
       const inline: number[] = [];
       const draft = (i: number) => shortened(draftAt(i), way);
       return {
-        line: (i: number) => (lines[i] ??= estimate(`${renderOutlineLine(draft(i))}\n`)),
-        ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= estimate(joinedPart(draft(i)))), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
+        line: (i: number) => (lines[i] ??= lineOf(draft(i), i)),
+        ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= partOf(draft(i), i)), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
       };
     });
   };
@@ -251,7 +256,8 @@ function shortened(draft: OutlineNode, way: Way): OutlineNode {
   if (way.options !== undefined && options && options.length > way.options) {
     out.state = { ...out.state, options: options.slice(0, way.options), moreOptions: (draft.state.moreOptions ?? 0) + options.length - way.options };
   }
-  return out;
+  // Nothing cut: the draft itself (its costs are known from the longer ways).
+  return out.name === draft.name && out.description === draft.description && out.error === draft.error && out.state === draft.state ? draft : out;
 }
 
 /** `text` cut at a word before `chars` characters, with `…`. */
