@@ -63,9 +63,10 @@ const PROSE_SHARE = 0.25;
  * 2. what a person can act on now: the fields of the focused or visible forms first, then the
  *    viewport's controls, those in `main` first, in document order; within 80% written the first
  *    of `costs` ways, else within all that is left and the reserve, written the first later way in
- *    which all of them fit, else the shortest;
+ *    which all of them fit, else the shortest (without a layout: the focused form's fields only);
  * 3. the page's structure (landmarks, headings) in or next to the viewport, within 40%: nearest
- *    the viewport first (by screenfuls), then the least nested; then the viewport's content blocks;
+ *    the viewport first (by screenfuls), then the least nested; then the viewport's content blocks
+ *    (without a layout, then the controls within 45%, those in `main` first);
  * 4. prose, within 25%: nearest the viewport, then the page's content (`main`, an article) first;
  * 5. everything else by the same orders, without a share: structure (the farther headings),
  *    controls and blocks, prose.
