@@ -28,11 +28,11 @@ const MOVED_TO_LOOP = [
 const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_VERSION', 'parseSnapshot', 'safeParseSnapshot'];
 
 describe('entries', () => {
-  it('the root holds what most hosts import, and at most 32 values (it had 47)', () => {
-    for (const name of ['Plan', 'runWebAgent', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
+  it('the root holds what most hosts import, and at most 33 values (it had 47; startRun is the 33rd)', () => {
+    for (const name of ['Plan', 'startRun', 'runWebAgent', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
       expect(Object.keys(root), name).toContain(name);
     }
-    expect(Object.keys(root).length).toBeLessThanOrEqual(32);
+    expect(Object.keys(root).length).toBeLessThanOrEqual(33);
   });
 
   it('the parts of a hand-written turn loop are on planloop/loop, the snapshot format on planloop/storage, and not on the root', () => {
