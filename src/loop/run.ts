@@ -123,7 +123,8 @@ export function openRun(plan: Plan, task: string, signal: AbortSignal | undefine
           set({ approval: pending });
           if (ask === 'state') return;
           Promise.resolve()
-            .then(() => ask(request, { signal: withdraw.signal }))
+            // Answered through the run in the meantime: the host's hook is not asked at all.
+            .then(() => (withdraw.signal.aborted ? new Promise<ApprovalAnswer>(() => {}) : ask(request, { signal: withdraw.signal })))
             .then(
               (answer) => {
                 done();
