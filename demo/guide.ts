@@ -1,4 +1,4 @@
-// The in-page guide: planloop's reference loop (runWebAgent) wired to the Orbitly site. It plans a
+// The in-page guide: planloop's reference loop (startRun) wired to the Orbitly site. It plans a
 // tour for the user's ask (in the user's language), streams the summary into the plan panel, lets
 // the user change the plan there and waits for their go (Start, or Space; Cancel or Escape
 // declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
@@ -10,7 +10,7 @@
 // announced once: the run's start and end by the status line, steps by the panel
 // (`announce="steps"`), the narration by its own live region.
 
-import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
+import { isPlanloopError, startRun, type LoopToolContext, type Plan, type RunResult } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
 import { languageOf, type Lang } from './language.js';
@@ -271,42 +271,46 @@ export function createGuide(options: {
       planned = true;
       setStatus('planning');
     });
-    // A narration stays up until the guide does something else.
-    const offAction = plan.on('action', ({ action }) => {
-      if (action.type !== 'narrate') options.narrator.clear();
-    });
     let result: RunResult | undefined;
+    let offAction = (): void => {};
     try {
-      result = await runWebAgent({
-        plan,
+      const tour = startRun(plan, {
         task,
-        // The user's language: the ask's own, else the browser's.
-        planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
-        // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
-        resume: resuming,
         tools,
         signal,
+        start: {
+          // The user's language: the ask's own, else the browser's.
+          planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
+          // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
+          resume: resuming,
+          announce: async () => {
+            setStatus('announcing');
+            setState('announcing');
+            el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
+            const go = await confirmStart(signal);
+            if (go) {
+              setStatus('running');
+              setState('running');
+              el.status.textContent = words.touring(stopHint());
+            }
+            return go;
+          },
+        },
         // Each turn sees the page as it is: the model picks its targets from this outline's refs.
-        observe: ({ maxTokens }) => options.observe(maxTokens),
-        onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
-        onAsk: (question, context) => askUser(question, context.signal),
+        page: { observe: ({ maxTokens }) => options.observe(maxTokens) },
+        user: {
+          narrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
+          ask: (question, context) => askUser(question, context.signal),
+        },
         // Moving around the site is the tour itself; what cannot be taken back (sending the trial
         // form) waits for the user's Allow.
-        approvalLevel: 'irreversible',
-        onApprove: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking),
-        announcePlan: async () => {
-          setStatus('announcing');
-          setState('announcing');
-          el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
-          const go = await confirmStart(signal);
-          if (go) {
-            setStatus('running');
-            setState('running');
-            el.status.textContent = words.touring(stopHint());
-          }
-          return go;
-        },
+        approval: { level: 'irreversible', ask: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking) },
       });
+      // A narration stays up until the guide does something else.
+      offAction = tour.on('action', ({ action }) => {
+        if (action.type !== 'narrate') options.narrator.clear();
+      });
+      result = await tour.result;
       if (result.reason === 'declined') {
         el.status.textContent = words.cancelled;
         setStatus(null);
@@ -318,7 +322,7 @@ export function createGuide(options: {
         setStatus('finished');
       }
     } catch (error) {
-      const aborted = (error as { code?: string }).code === 'aborted';
+      const aborted = isPlanloopError(error, 'aborted');
       const message = (error as Error).message;
       // A failure before the plan was made is a failed ask, not a failed tour: nothing toured.
       el.status.textContent = aborted ? words.stopped : planned ? words.failed(message) : words.couldNotPlan(message);
