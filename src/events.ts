@@ -130,7 +130,7 @@ export interface PlanEventMap {
     readonly decision: 'run' | 'refused';
     /** The tool's declared risk (or the refused step's); absent for narrate, ask, task_finish and unknown tools. */
     readonly risk?: 'read' | 'write' | 'irreversible';
-    /** Who let it run: the policy (no approval needed) or the user (`onApprove` said yes). */
+    /** Who let it run: the policy (no approval needed) or the user (`approval.ask` said yes). */
     readonly approvedBy?: 'policy' | 'user';
     /** Why it was refused. */
     readonly reason?: string;

@@ -51,7 +51,7 @@ export interface TurnActionsInput {
   /** What an action observed (a tool's result or error, an answer, a refusal). */
   observe: (observation: Observation) => void;
   /** The narrate at `index` is about to run whole. */
-  onNarrate: (index: number) => void;
+  beforeNarrate: (index: number) => void;
 }
 
 /** Narrate and ask are no page actions: there is nothing riskier for them to confirm. */
@@ -92,7 +92,7 @@ export function actUnderGate(input: TurnActionsInput): TurnActions {
       input.onAction(action, index, { decision: 'run' });
       input.onStep('act', describeAction(action));
       done.push(describeAction(action));
-      if (action.type === 'narrate') input.onNarrate(index);
+      if (action.type === 'narrate') input.beforeNarrate(index);
       const outcome = await dispatchAction(action, gate.tools, input.user, { ...input.context(), confirm: noStep });
       if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
       if (outcome.observation) input.observe(outcome.observation);

@@ -32,7 +32,7 @@ export type GateDecision =
 export interface ActionGate {
   /** The run's tools, each with its risk: what the turn dispatches to. */
   readonly tools: ToolTable;
-  /** Whether a tool action was refused because the run's `maxActions` were used up. */
+  /** Whether a tool action was refused because the run's `bounds.runActions` were used up. */
   readonly capped: boolean;
   /** Whether `replace`s are marked `rewritten` (the run has an approval hook). */
   readonly marksRewrites: boolean;

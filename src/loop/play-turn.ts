@@ -121,7 +121,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     onAction: input.onAction ?? (() => {}),
     onStep,
     observe,
-    onNarrate: (index) => narrations.dispatched(index),
+    beforeNarrate: (index) => narrations.dispatched(index),
   });
   const narrations = createNarrationOrder({
     narrateDelta: config.user.narrateDelta,

@@ -53,7 +53,7 @@ export interface RunState {
   readonly turn: number;
   /** The turn bound (0 until the turns start). */
   readonly maxTurns: number;
-  /** The try of the current turn: 2 when a bad reply is retried (0 before the first turn). */
+  /** The try of the current turn: 1, 2 when a bad reply is retried (0 until its first try). */
   readonly attempt: number;
   /** The approval the run waits for, or `null`. */
   readonly approval: PendingApproval | null;

@@ -14,6 +14,8 @@ export interface RunControl {
   readonly runId: string;
   /** Aborts when the run is stopped (`run.stop()`) or the host's signal aborts. */
   readonly signal: AbortSignal;
+  /** The run's state now. */
+  readonly state: RunState;
   /** Changes the run's state (one commit; the store tells subscribers once). */
   set(patch: Partial<Omit<RunState, 'runId' | 'task'>>): void;
   /** Emits one of the run's events, on the run and (until 0.4.0) on its plan. */
@@ -86,6 +88,9 @@ export function openRun(plan: Plan, task: string, signal: AbortSignal | undefine
   const control: RunControl = {
     runId,
     signal: stopper.signal,
+    get state() {
+      return store.state;
+    },
     set,
     emit<K extends keyof RunEventMap & string>(name: K, payload: RunEventMap[K]) {
       events.emit(name, payload);

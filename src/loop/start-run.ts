@@ -2,7 +2,7 @@ import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import type { TurnEnvelope } from '../envelope/schema.js';
 import type { PlanloopError } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
-import { resolveProvider, type LLMMessage } from '../llm/provider.js';
+import { resolveProvider, type LLMMessage, type LLMProvider } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
 import { createActionGate } from './action-gate.js';
 import { decideFinish, type FinishVerdict } from './finish-rules.js';
@@ -65,26 +65,22 @@ export function startRun(plan: Plan, options: RunOptions): Run {
   return openRun(plan, config.task, config.signal, (control) => drive(plan, config, control));
 }
 
-/** The run: lease, plan or resume, announce, the turns, the end. */
+/** The run: the lease, plan or resume, announce, the turns, the end. */
 async function drive(plan: Plan, config: RunConfig, run: RunControl): Promise<RunResult> {
-  const { task, runId } = { task: config.task, runId: run.runId };
-  const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: run.asker(config.approval.ask, config.approval.timeoutMs) } });
-  const memory = new TurnMemory(config.prompt.memoryTurns);
+  const { runId } = run;
+  const { task } = config;
   let signal = run.signal;
   let phase: RunPhase = 'starting';
-  let turn = 0;
   const enter = (next: RunPhase): void => {
     phase = next;
     run.set({ phase });
   };
-  const step = (kind: ReasoningPhase, summary: string): void => {
-    run.emit('reasoning-step', { runId, phase: kind, summary: clip(summary, 200), turn, timestamp: Date.now() });
-  };
   const finish = (reason: RunFinishReason, summary?: string): RunResult => {
     const extra = summary === undefined ? {} : { summary };
+    const turns = run.state.turn;
     run.set({ phase: 'finished', end: { reason, ...extra } });
-    run.emit('run-finish', { runId, reason, turns: turn, ...extra });
-    return { runId, reason, turns: turn, ...extra, todos: plan.todos.list() };
+    run.emit('run-finish', { runId, reason, turns, ...extra });
+    return { runId, reason, turns, ...extra, todos: plan.todos.list() };
   };
 
   let lease: RunHandle | undefined;
@@ -116,94 +112,109 @@ async function drive(plan: Plan, config: RunConfig, run: RunControl): Promise<Ru
       }
     }
     enter('running');
-
-    let maxTurns = plan.todos.remaining().length + config.bounds.turnSlack;
-    run.set({ maxTurns });
-    let looks = 0;
-    let observations: Observation[] = [];
-    let last: TurnEnvelope | undefined;
-    const position = () => ({ turn, maxTurns, looks, lookTurns: config.bounds.lookTurns, remaining: plan.todos.remaining().length, capped: gate.capped });
-    let verdict: FinishVerdict = decideFinish(position());
-    while (verdict.next === 'continue') {
-      ({ maxTurns, looks } = verdict);
-      throwIfAborted(signal);
-      turn += 1;
-      const { nudgeAfter } = config.prompt;
-      const nudge = nudgeAfter > 0 && memory.stalled >= nudgeAfter
-        ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
-        : undefined;
-      const page = config.page.observe ? await observePage(config.page.observe, { turn, plan, signal, maxTokens: config.page.tokenBudget }) : undefined;
-      const url = config.page.url?.();
-      const prompt = { task, turn, maxTurns, memory: memory.lines, observations, nudge, url, page, locale: config.start.planInput?.locale };
-      const system = { tools: config.tools.specs, ...(config.prompt.instructions ? { systemPrompt: config.prompt.instructions } : {}) };
-      let feedback: LLMMessage[] = [];
-      let outcome: TurnOutcome;
-      for (let attempt = 1; ; attempt++) {
-        run.set({ turn, maxTurns, attempt });
-        run.emit('turn-start', { runId, turn, maxTurns, attempt });
-        outcome = await playTurn({
-          plan,
-          provider,
-          messages: [...buildTurnMessages({ ...prompt, todos: plan.todos.list() }, system), ...feedback],
-          config,
-          gate,
-          runId,
-          turn,
-          signal,
-          onStep: step,
-          onAction: (action, index, decision) => run.emit('action', { runId, turn, index, action, ...decision }),
-        });
-        if (outcome.ok || gate.capped) break;
-        step('obs', `Rejected reply: ${outcome.error.message}`);
-        if (attempt === MAX_ATTEMPTS) throw outcome.error;
-        feedback = [
-          { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
-          { role: 'user', content: retryMessage(outcome.error, outcome.done, outcome.observations) },
-        ];
-      }
-      const planning = outcome.ok ? outcome.envelope.turn_planning : undefined;
-      verdict = decideFinish(
-        position(),
-        outcome.ok ? { finishSummary: outcome.finishSummary, lastTurn: planning?.is_last_turn === true, lookOnly: outcome.lookOnly, refusals: outcome.refusals } : undefined,
-      );
-      const usage = outcome.ok && outcome.usage ? { usage: outcome.usage } : {};
-      if (gate.capped) {
-        step('reflect', `Stopped: the run's limit of ${config.bounds.runActions} actions is reached.`);
-        if (outcome.ok) run.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...usage });
-        continue; // the verdict is action_limit
-      }
-      if (!outcome.ok) throw outcome.error; // unreachable: only a capped run leaves the attempts without an envelope
-      const { envelope, adjust } = outcome;
-      last = envelope;
-      observations = outcome.observations;
-      const notes = [
-        ...(adjust.ignored.length > 0 ? [`Ignored in todo_adjust: ${adjust.ignored.map((entry) => `${entry.id} (${entry.reason})`).join(', ')}.`] : []),
-        ...(verdict.note ? [verdict.note] : []),
-      ];
-      for (const note of notes) {
-        observations.push({ kind: 'feedback', summary: note });
-        step('obs', note);
-      }
-      memory.record(envelope, adjust);
-      const finishing = verdict.next === 'end' && verdict.completeCurrent;
-      const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
-      step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
-      run.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...usage });
-    }
-    if (verdict.completeCurrent) {
-      const current = last?.turn_planning?.todo_id;
-      if (current && plan.todos.get(current)?.status === 'in_progress') plan.adjust({ remove: [current] });
-    }
-    return finish(verdict.reason, verdict.summary);
+    const end = await playTurns(plan, config, run, provider, signal);
+    return finish(end.reason, end.summary);
   } catch (caught) {
     const error = signal.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
     run.set({ phase: 'failed', end: { reason: 'error', error, during: phase } });
     // A run refused because another tab runs the plan never started: it is not this plan's error.
-    if (!refused) run.emit('run-error', { runId, turn, error });
+    if (!refused) run.emit('run-error', { runId, turn: run.state.turn, error });
     throw error;
   } finally {
     await lease?.release();
   }
+}
+
+/**
+ * The turns, until the finish rules end them: each turn's prompt (the page, the memory, a nudge),
+ * the turn played (once more with the error after a bad reply), its news (events, the reasoning
+ * trail), and the verdict of `decideFinish`. Resolves with how the run ends.
+ */
+async function playTurns(plan: Plan, config: RunConfig, run: RunControl, provider: LLMProvider, signal: AbortSignal): Promise<{ reason: RunFinishReason; summary?: string }> {
+  const { runId } = run;
+  const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: run.asker(config.approval.ask, config.approval.timeoutMs) } });
+  const memory = new TurnMemory(config.prompt.memoryTurns);
+  const system = { tools: config.tools.specs, ...(config.prompt.instructions ? { systemPrompt: config.prompt.instructions } : {}) };
+  let turn = 0;
+  let maxTurns = plan.todos.remaining().length + config.bounds.turnSlack;
+  let looks = 0;
+  let observations: Observation[] = [];
+  let last: TurnEnvelope | undefined;
+  const step = (kind: ReasoningPhase, summary: string): void => {
+    run.emit('reasoning-step', { runId, phase: kind, summary: clip(summary, 200), turn, timestamp: Date.now() });
+  };
+  const position = () => ({ turn, maxTurns, looks, lookTurns: config.bounds.lookTurns, remaining: plan.todos.remaining().length, capped: gate.capped });
+  run.set({ maxTurns });
+  let verdict: FinishVerdict = decideFinish(position());
+  while (verdict.next === 'continue') {
+    ({ maxTurns, looks } = verdict);
+    throwIfAborted(signal);
+    turn += 1;
+    run.set({ turn, maxTurns, attempt: 0 });
+    const { nudgeAfter } = config.prompt;
+    const nudge = nudgeAfter > 0 && memory.stalled >= nudgeAfter
+      ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
+      : undefined;
+    const page = config.page.observe ? await observePage(config.page.observe, { turn, plan, signal, maxTokens: config.page.tokenBudget }) : undefined;
+    const prompt = { task: config.task, turn, maxTurns, memory: memory.lines, observations, nudge, url: config.page.url?.(), page, locale: config.start.planInput?.locale };
+    let feedback: LLMMessage[] = [];
+    let outcome: TurnOutcome;
+    for (let attempt = 1; ; attempt++) {
+      run.set({ turn, maxTurns, attempt });
+      run.emit('turn-start', { runId, turn, maxTurns, attempt });
+      outcome = await playTurn({
+        plan,
+        provider,
+        messages: [...buildTurnMessages({ ...prompt, todos: plan.todos.list() }, system), ...feedback],
+        config,
+        gate,
+        runId,
+        turn,
+        signal,
+        onStep: step,
+        onAction: (action, index, decision) => run.emit('action', { runId, turn, index, action, ...decision }),
+      });
+      if (outcome.ok || gate.capped) break;
+      step('obs', `Rejected reply: ${outcome.error.message}`);
+      if (attempt === MAX_ATTEMPTS) throw outcome.error;
+      feedback = [
+        { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
+        { role: 'user', content: retryMessage(outcome.error, outcome.done, outcome.observations) },
+      ];
+    }
+    const planning = outcome.ok ? outcome.envelope.turn_planning : undefined;
+    verdict = decideFinish(
+      position(),
+      outcome.ok ? { finishSummary: outcome.finishSummary, lastTurn: planning?.is_last_turn === true, lookOnly: outcome.lookOnly, refusals: outcome.refusals } : undefined,
+    );
+    const usage = outcome.ok && outcome.usage ? { usage: outcome.usage } : {};
+    if (gate.capped) {
+      step('reflect', `Stopped: the run's limit of ${config.bounds.runActions} actions is reached.`);
+      if (outcome.ok) run.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...usage });
+      continue; // the verdict is action_limit
+    }
+    if (!outcome.ok) throw outcome.error; // unreachable: only a capped run leaves the attempts without an envelope
+    const { envelope, adjust } = outcome;
+    last = envelope;
+    observations = outcome.observations;
+    const notes = [
+      ...(adjust.ignored.length > 0 ? [`Ignored in todo_adjust: ${adjust.ignored.map((entry) => `${entry.id} (${entry.reason})`).join(', ')}.`] : []),
+      ...(verdict.note ? [verdict.note] : []),
+    ];
+    for (const note of notes) {
+      observations.push({ kind: 'feedback', summary: note });
+      step('obs', note);
+    }
+    memory.record(envelope, adjust);
+    const finishing = verdict.next === 'end' && verdict.completeCurrent;
+    const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
+    step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
+    run.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...usage });
+  }
+  // A finish the model asked for completes the turn's todo.
+  const current = last?.turn_planning?.todo_id;
+  if (verdict.completeCurrent && current && plan.todos.get(current)?.status === 'in_progress') plan.adjust({ remove: [current] });
+  return verdict.summary === undefined ? { reason: verdict.reason } : { reason: verdict.reason, summary: verdict.summary };
 }
 
 /**

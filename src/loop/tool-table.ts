@@ -14,7 +14,7 @@ export interface LoopToolContext {
   readonly signal: AbortSignal | undefined;
   /**
    * Asks, through the run's action policy, before a step riskier than the tool declared (a click
-   * that would submit a form, leave the site, open a tab, download): the user's `onApprove` when
+   * that would submit a form, leave the site, open a tab, download): the user's `approval.ask` when
    * the approval level asks for it, a refusal for `'irreversible'` without a hook. A step no
    * riskier than the tool's declared risk is approved at once. On a refusal do not take the step,
    * and return the reason: the model reads it (the action is reported as `refused`).

@@ -115,7 +115,7 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * const panel = document.createElement('plan-panel');
  * panel.plan = plan;            // subscribes; setting another plan or removing the element unsubscribes
  * document.body.append(panel);
- * await runWebAgent({ plan, task, announcePlan: () => panel.review() }); // the user shapes the plan, then approves
+ * await runWebAgent({ plan, task, start: { announce: () => panel.review() } }); // the user shapes the plan, then approves
  * ```
  */
 export class PlanPanelElement extends Base {
@@ -303,7 +303,7 @@ export class PlanPanelElement extends Base {
    * approve (the plan now holds their edits), `false` when they decline (the decline button,
    * Escape, or the panel given another plan). Rejects with the signal's reason when `signal`
    * aborts. Calling it while a review is open returns that review's promise. Fits `runWebAgent`'s
-   * `announcePlan` as it is. Defaults: `focus` true.
+   * `start.announce` as it is. Defaults: `focus` true.
    *
    * @example
    * ```ts
@@ -367,11 +367,11 @@ export class PlanPanelElement extends Base {
    * moves to the request and goes back where it was after (`focus: false` leaves it alone).
    * Resolves `{ approved: true }` or `{ approved: false, reason }`; rejects with the signal's
    * reason when `signal` aborts. Requests made while one shows wait their turn. Fits
-   * `runWebAgent`'s `onApprove` as it is. Defaults: `focus` true.
+   * a run's `approval.ask` as it is. Defaults: `focus` true.
    *
    * @example
    * ```ts
-   * await runWebAgent({ plan, task, tools, onApprove: (request, { signal }) => panel.requestApproval(request, { signal }) });
+   * await runWebAgent({ plan, task, tools, approval: { ask: (request, { signal }) => panel.requestApproval(request, { signal }) } });
    * ```
    */
   requestApproval(request: PanelApprovalRequest, options: PanelApprovalOptions = {}): Promise<PanelApprovalAnswer> {
