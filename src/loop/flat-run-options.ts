@@ -82,7 +82,7 @@ const TURN_LIMIT_NAMES = { timeoutMs: 'model.timeoutMs', maxChars: 'model.maxCha
  * groupFlatOptions({ task, maxActions: 60, onApprove }).options; // { task, bounds: { runActions: 60 }, approval: { ask: onApprove } }
  * ```
  */
-export function groupFlatOptions(options: FlatRunOptions | RunOptions): { options: RunOptions; origins: ReadonlyMap<string, string> } {
+export function groupFlatOptions(options: FlatRunOptions | RunOptions | (RunOptions & { plan: unknown })): { options: RunOptions; origins: ReadonlyMap<string, string> } {
   const origins = new Map<string, string>();
   const source = options as unknown as Record<string, unknown>;
   const grouped: Record<string, unknown> = {};
@@ -96,7 +96,11 @@ export function groupFlatOptions(options: FlatRunOptions | RunOptions): { option
     (groups[group] ??= {})[key] = value;
     origins.set(path, from);
   };
-  for (const [name, value] of Object.entries(source)) {
+  for (const [name, descriptor] of Object.entries(Object.getOwnPropertyDescriptors(source))) {
+    // The plan is runWebAgent's own (startRun takes it apart from the options).
+    if (!descriptor.enumerable || name === 'plan') continue;
+    // 0.2 read `systemPrompt` before every turn: a getter (a prompt that changes during the run) stays live.
+    const value = name === 'systemPrompt' && descriptor.get ? () => String(source.systemPrompt) : source[name];
     if (name === 'turnLimits' && value && typeof value === 'object') {
       for (const [key, limit] of Object.entries(value)) {
         const path = TURN_LIMIT_NAMES[key as keyof typeof TURN_LIMIT_NAMES];

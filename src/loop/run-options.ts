@@ -113,8 +113,12 @@ export interface ObserveContext {
 
 /** What each turn's prompt holds (`options.prompt`). */
 export interface RunPromptOptions {
-  /** Replaces the envelope instructions (`TURN_INSTRUCTIONS`, the turn's system prompt); the data rule is kept after it. The planner's prompt is the plan's own (`new Plan({ systemPrompt })`). */
-  instructions?: string | undefined;
+  /**
+   * Replaces the envelope instructions (`TURN_INSTRUCTIONS`, the turn's system prompt); the data
+   * rule is kept after it. A function is asked before each turn (instructions that change during a
+   * run, such as a `write_todos` list). The planner's prompt is the plan's own (`new Plan({ systemPrompt })`).
+   */
+  instructions?: string | (() => string) | undefined;
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
   memoryTurns?: number | undefined;
   /** Turns without a todo completed or rewritten before the prompt nudges the model (`0`: never). Default 2. */
@@ -197,7 +201,7 @@ export interface RunConfig {
     readonly tokenBudget: number;
     readonly url: (() => string | undefined) | undefined;
   };
-  readonly prompt: { readonly instructions: string | undefined; readonly memoryTurns: number; readonly nudgeAfter: number };
+  readonly prompt: { readonly instructions: string | (() => string) | undefined; readonly memoryTurns: number; readonly nudgeAfter: number };
   readonly model: {
     readonly provider: LLMSource | undefined;
     readonly temperature: number | undefined;
@@ -327,7 +331,7 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
       url: url === false ? undefined : (url ?? browserUrl),
     },
     prompt: {
-      instructions: text('prompt.instructions', prompt.instructions),
+      instructions: typeof prompt.instructions === 'function' ? (prompt.instructions as () => string) : text('prompt.instructions', prompt.instructions),
       memoryTurns: count('prompt.memoryTurns', prompt.memoryTurns, RUN_DEFAULTS.prompt.memoryTurns),
       nudgeAfter: count('prompt.nudgeAfter', prompt.nudgeAfter, RUN_DEFAULTS.prompt.nudgeAfter),
     },

@@ -55,8 +55,9 @@ export interface RunWebAgentOptions extends FlatRunOptions {
  * ```
  */
 export async function runWebAgent(options: (RunOptions & { plan: Plan }) | RunWebAgentOptions): Promise<RunResult> {
-  const { plan, ...rest } = options;
-  const grouped = groupFlatOptions(rest);
+  const { plan } = options;
+  // Not `...rest`: spreading would read a getter once (0.2 read `systemPrompt` before every turn).
+  const grouped = groupFlatOptions(options);
   let run: Run;
   try {
     run = startRun(plan, grouped.options);

@@ -134,7 +134,6 @@ async function playTurns(plan: Plan, config: RunConfig, run: RunControl, provide
   const { runId } = run;
   const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: run.asker(config.approval.ask, config.approval.timeoutMs) } });
   const memory = new TurnMemory(config.prompt.memoryTurns);
-  const system = { tools: config.tools.specs, ...(config.prompt.instructions ? { systemPrompt: config.prompt.instructions } : {}) };
   let turn = 0;
   let maxTurns = plan.todos.remaining().length + config.bounds.turnSlack;
   let looks = 0;
@@ -157,6 +156,9 @@ async function playTurns(plan: Plan, config: RunConfig, run: RunControl, provide
       : undefined;
     const page = config.page.observe ? await observePage(config.page.observe, { turn, plan, signal, maxTokens: config.page.tokenBudget }) : undefined;
     const prompt = { task: config.task, turn, maxTurns, memory: memory.lines, observations, nudge, url: config.page.url?.(), page, locale: config.start.planInput?.locale };
+    const { instructions } = config.prompt;
+    const systemPrompt = typeof instructions === 'function' ? instructions() : instructions;
+    const system = { tools: config.tools.specs, ...(systemPrompt ? { systemPrompt } : {}) };
     let feedback: LLMMessage[] = [];
     let outcome: TurnOutcome;
     for (let attempt = 1; ; attempt++) {

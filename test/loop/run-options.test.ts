@@ -109,4 +109,17 @@ describe('the 0.2 flat options', () => {
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues).toEqual([{ path: 'maxTurnSlack', message: 'must be a whole number of at least 0, not -1 (bounds.turnSlack since 0.3.0)' }]);
   });
+
+  it('keeps instructions that change during a run: a function is asked before each turn, and a 0.2 systemPrompt getter stays live', async () => {
+    const turns = [{ todo: 't1', actions: [{ type: 'narrate', text: 'One.' }] }, { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] }];
+    for (const variant of ['function', 'getter'] as const) {
+      const model = createScriptedProvider(turns);
+      const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'x', todos: ['Say it'] }]) }) });
+      let asked = 0;
+      const read = () => `Turn prompt number ${++asked}.`;
+      const options = variant === 'function' ? { plan, task: 'Say it', prompt: { instructions: read } } : Object.defineProperty({ plan, task: 'Say it' }, 'systemPrompt', { enumerable: true, get: read });
+      await runWebAgent(options);
+      expect(model.calls.map((call) => call.messages[0]?.content.split('\n')[0])).toEqual(['Turn prompt number 1.', 'Turn prompt number 2.']);
+    }
+  });
 });
