@@ -139,12 +139,14 @@ async function recordLive(): Promise<{ tour: Tour; did: string[]; statuses: stri
   const result = await runWebAgent({
     plan,
     task: 'Compare the plans and start a trial',
-    planInput: { task: 'Compare the plans and start a trial', locale: 'en' },
+    start: { planInput: { task: 'Compare the plans and start a trial', locale: 'en' } },
     tools: siteTools(),
-    onNarrate,
-    observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
-    locators: createTourLocators({ root: view() }),
-    url: () => page,
+    user: { narrate: onNarrate },
+    page: {
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+      locators: createTourLocators({ root: view() }),
+      url: () => page,
+    },
   });
   expect(result.reason).toBe('task_finish');
   statuses.push(result.todos.map((todo) => `${todo.id}:${todo.status}`));
@@ -161,11 +163,13 @@ function replayOptions(plan: Plan, markup?: (html: string) => string): ReplayTou
   return {
     plan,
     tools: siteTools(markup),
-    onNarrate,
-    locators: createTourLocators({ root: view() }),
-    url: () => page,
-    origin: 'http://localhost',
-    observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+    user: { narrate: onNarrate },
+    page: {
+      locators: createTourLocators({ root: view() }),
+      url: () => page,
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+    },
+    checks: { origin: 'http://localhost' },
   };
 }
 
@@ -249,7 +253,7 @@ describe('replayTour', () => {
     const unknownTool = structuredClone(tour);
     (unknownTool.todos[0]?.steps[0] as { name: string }).name = 'deleteAccount';
     await expect(replayTour(unknownTool, replayOptions(plan))).rejects.toMatchObject({ code: 'tour_invalid', issues: [{ path: 'todos[0].steps[0].name' }] });
-    await expect(replayTour(tour, { ...replayOptions(plan), locators: undefined })).rejects.toBeInstanceOf(ValidationError);
+    await expect(replayTour(tour, { ...replayOptions(plan), page: { ...replayOptions(plan).page, locators: undefined } })).rejects.toBeInstanceOf(ValidationError);
     expect(log).toEqual([]);
     expect(events).toEqual([]);
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Already here']);
@@ -278,7 +282,7 @@ describe('replayTour', () => {
     const { markup } = setUpPage(moved);
     const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
     const plan = modelFreePlan();
-    const result = await replayTour(tour, { ...replayOptions(plan, markup), llm: repair });
+    const result = await replayTour(tour, { ...replayOptions(plan, markup), model: { provider: repair } });
     expect(result.modelCalls).toBe(1);
     expect(result.reason).toBe('task_finish');
     expect(result.repairs).toEqual([{ todoId: 't3', index: 0, reason: 'not-found', message: expect.stringContaining('button "Start a trial"') }]);
@@ -304,7 +308,7 @@ describe('replayTour', () => {
     const formless = (html: string): string => html.replace('<form aria-label="Trial">', '<form>');
     const { markup } = setUpPage(formless);
     const repair = createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Your name is in the form.' }] });
-    const result = await replayTour(tour, { ...replayOptions(modelFreePlan(), markup), llm: repair });
+    const result = await replayTour(tour, { ...replayOptions(modelFreePlan(), markup), model: { provider: repair } });
     expect(result.repairs).toEqual([{ todoId: 't4', index: 1, reason: 'not-found', message: expect.stringContaining('form "Trial"') }]);
     expect(result.reason).toBe('last_turn');
     expect(result.todos.map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
@@ -322,7 +326,7 @@ describe('replayTour', () => {
     plan.on('action', ({ action, decision, reason }) => {
       if (decision === 'refused' && action.type === 'tool') refused.push(`${action.name}: ${reason}`);
     });
-    const yes = await replayTour(sending, { ...replayOptions(plan), approvalLevel: 'irreversible', onApprove: (request) => (asked.push(`${request.tool} ${request.risk}`), true) });
+    const yes = await replayTour(sending, { ...replayOptions(plan), approval: { level: 'irreversible', ask: (request) => (asked.push(`${request.tool} ${request.risk}`), true) } });
     expect(asked).toEqual(['send irreversible']);
     expect(log).toContain('send');
     expect(yes.modelCalls).toBe(0);
@@ -338,7 +342,7 @@ describe('replayTour', () => {
     // With a model, the refusal goes to it as to a live run's next turn.
     setUpPage();
     const model = createScriptedProvider({ todo: 't4', last: true, actions: [{ type: 'narrate', text: 'I did not send the form.' }, { type: 'task_finish', summary: 'Not sent.' }] });
-    const told = await replayTour(sending, { ...replayOptions(modelFreePlan()), llm: model });
+    const told = await replayTour(sending, { ...replayOptions(modelFreePlan()), model: { provider: model } });
     expect(model.calls[0]?.messages.at(-1)?.content).toMatch(/send was not run: irreversible actions need the user's approval/);
     expect(told).toMatchObject({ reason: 'task_finish', summary: 'Not sent.', modelCalls: 1 });
   });
@@ -352,7 +356,10 @@ describe('replayTour', () => {
     const seen: string[] = [];
     const failure = await replayTour(checked, {
       ...replayOptions(modelFreePlan()),
-      checkTodo: (check, todo) => (seen.push(`${todo.id} ${String(check.path)}`), page === check.path || `the page is at ${page}, not ${String(check.path)}`),
+      checks: {
+        origin: 'http://localhost',
+        checkTodo: (check, todo) => (seen.push(`${todo.id} ${String(check.path)}`), page === check.path || `the page is at ${page}, not ${String(check.path)}`),
+      },
     }).catch((error: unknown) => error);
     expect(seen).toEqual(['t1 /pricing', 't3 /checkout']);
     expect(failure).toMatchObject({ code: 'tour_step_failed', step: { todoId: 't3', index: 1, reason: 'check-failed' } });
@@ -367,10 +374,12 @@ describe('replayTour', () => {
     const waiting = replayTour(tour, {
       ...replayOptions(plan),
       signal: controller.signal,
-      onNarrate: (text) => {
-        log.push(text);
-        controller.abort();
-        return new Promise(() => undefined);
+      user: {
+        narrate: (text) => {
+          log.push(text);
+          controller.abort();
+          return new Promise(() => undefined);
+        },
       },
     });
     const error = await waiting.catch((caught: unknown) => caught);
