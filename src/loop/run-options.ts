@@ -264,7 +264,11 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
   for (const key of Object.keys(options)) {
     if (TOP_KEYS.includes(key) || (options as unknown as Record<string, unknown>)[key] === undefined) continue;
     const group = Object.hasOwn(FLAT_NAMES, key) ? FLAT_NAMES[key as keyof typeof FLAT_NAMES] : undefined;
-    issues.push({ path: key, message: group ? `is a 0.2 option: pass it as ${group}` : `is no run option (the options are ${TOP_KEYS.join(', ')})` });
+    const page = key === 'secrets' || key === 'locators' ? `page.${key}` : undefined;
+    issues.push({
+      path: key,
+      message: group ? `is a 0.2 option: pass it as ${group}` : page ? `is a page option: pass it as ${page}` : `is no run option (the options are ${TOP_KEYS.join(', ')})`,
+    });
   }
   const group = <G extends keyof typeof GROUP_KEYS>(name: G): Partial<Record<(typeof GROUP_KEYS)[G][number], unknown>> => {
     const value = (options as unknown as Record<string, unknown>)[name];

@@ -5,7 +5,9 @@ import { AbortError, isPlanloopError, TourError, ValidationError } from '../../s
 import { createLLMRouter, type LLMProvider, type LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import type { LoopTool } from '../../src/loop/dispatch-action.js';
+import { followRuns } from '../../src/loop/plan-runs.js';
 import { replayTour, type ReplayTourOptions } from '../../src/loop/replay-tour.js';
+import type { Run, RunPhase } from '../../src/loop/run-state.js';
 import { runWebAgent } from '../../src/loop/run-web-agent.js';
 import { validateTour, type Tour } from '../../src/loop/tour.js';
 import { Plan } from '../../src/plan.js';
@@ -364,6 +366,48 @@ describe('replayTour', () => {
     expect(seen).toEqual(['t1 /pricing', 't3 /checkout']);
     expect(failure).toMatchObject({ code: 'tour_step_failed', step: { todoId: 't3', index: 1, reason: 'check-failed' } });
     expect((failure as Error).message).toContain('the page is at /try, not /checkout');
+  });
+
+  it("is a run: the plan's current run, its state through the phases, its events on the run, an approval waiting in its state", async () => {
+    const { tour } = await recordLive();
+    const sending = structuredClone(tour);
+    sending.todos[3]?.steps.splice(1, 0, { type: 'tool', name: 'send', args: {} });
+    setUpPage();
+    const plan = modelFreePlan();
+    const phases: RunPhase[] = [];
+    const onRun: string[] = [];
+    let replaying: Run | undefined;
+    followRuns(plan, (run) => {
+      replaying = run;
+      run.subscribe((state) => {
+        if (phases.at(-1) !== state.phase) phases.push(state.phase);
+        // The tour grants no approval: the request waits in the run's state, answered through the run.
+        if (state.approval) queueMicrotask(() => run.answer(state.approval!.id, { approved: true }));
+      });
+      run.on('turn-end', ({ turn }) => onRun.push(`turn-end ${turn}`));
+    });
+    const result = await replayTour(sending, { ...replayOptions(plan), approval: { ask: 'state', level: 'irreversible' }, start: { announce: () => true } });
+    expect(result.reason).toBe('task_finish');
+    expect(log).toContain('send');
+    expect(replaying?.runId).toBe(result.runId);
+    expect(phases).toEqual(['starting', 'announcing', 'running', 'finished']);
+    expect(replaying?.state).toMatchObject({ phase: 'finished', turn: 4, maxTurns: 4, approval: null, end: { reason: 'task_finish', summary: 'Showed pricing and the trial form.' } });
+    expect(onRun).toEqual(['turn-end 1', 'turn-end 2', 'turn-end 3', 'turn-end 4']);
+  });
+
+  it("keeps the host's secrets (page.secrets) out of a repair turn's prompt, whatever the page shows", async () => {
+    const { tour } = await recordLive();
+    const secret = 'Orbit-Key-9931';
+    const moved = (html: string): string =>
+      html.replace('<button class="cta" data-go="/try">Start a trial</button>', `<a data-go="/try" href="#try" onclick="return false">Try it free</a><p>Your key is ${secret}</p>`);
+    const { markup } = setUpPage(moved);
+    const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
+    const options = replayOptions(modelFreePlan(), markup);
+    const result = await replayTour(tour, { ...options, page: { ...options.page, secrets: { key: secret } }, model: { provider: repair } });
+    expect(result.modelCalls).toBe(1);
+    const seen = repair.calls.flatMap((call) => call.messages.map((message) => message.content)).join('\n');
+    expect(seen).toContain('Your key is [secret]');
+    expect(seen.toLowerCase()).not.toContain(secret.toLowerCase());
   });
 
   it('stops on an abort as a live run does', async () => {

@@ -71,6 +71,21 @@ describe('resolveRunOptions: the one place a run reads its options', () => {
     expect(fail({ task: 'x', narrator: () => {} }).message).toContain('narrator is no run option');
   });
 
+  it("puts the host's secrets and the tour's locators in the page group, and refuses what cannot be one", () => {
+    const locators = { locate: () => undefined, find: () => ({ ok: false as const, reason: 'not-found' as const, message: 'gone' }) };
+    const config = resolveRunOptions({ task: 'x', page: { secrets: ['hunter2-horse'], locators }, tools: { click: { run: () => 1, targets: ['target', 'into'] }, look: () => 2 } });
+    expect(config.page.secrets).toEqual(['hunter2-horse']);
+    expect(config.page.locators).toBe(locators);
+    expect(config.tools.get('click')?.targets).toEqual(['target', 'into']);
+    expect(config.tools.get('look')?.targets).toEqual(['target']);
+    const error = fail({ task: 'x', page: { secrets: { password: 42 }, locators: { locate: () => undefined } }, tools: { click: { run: () => 1, targets: 'target' } } });
+    expect(error.issues.map((issue) => issue.path).sort()).toEqual(['page.locators', 'page.secrets', 'tools.click.targets']);
+    expect(error.message).toContain('page.secrets must be a map of names to values, a list of values, or a function that lists them');
+    // secrets and locators were never 0.2 options: given at the top, the error names their group.
+    expect(fail({ task: 'x', secrets: ['hunter2-horse'] }).message).toContain('secrets is a page option: pass it as page.secrets');
+    expect(fail({ task: 'x', locators }).message).toContain('locators is a page option: pass it as page.locators');
+  });
+
   it("reads each tool's risk once for the whole run (the gate, the look-only rule and the dispatch share one table)", async () => {
     let reads = 0;
     const look = { run: () => 'seen' } as Exclude<LoopTool, (...args: never[]) => unknown>;
