@@ -207,7 +207,7 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
       ...((consequence.consequence ?? named.kind) ? { consequence: consequence.consequence ?? named.kind } : {}),
     };
     if (!options.confirm) {
-      return refuse('needs-approval', `${action} cannot be undone (${effect.replace(/^It /, 'it ').replace(/^Its /, 'its ')}), and nobody here can approve it, so it was not done; tell the user what you would do instead.`);
+      return refuse('needs-approval', `${action} (${effect.replace(/^It /, 'it ').replace(/^Its /, 'its ')}) cannot be undone, and nobody here can approve it, so it was not done; tell the user what you would do instead.`);
     }
     let answer: ActivateApproval | undefined;
     try {

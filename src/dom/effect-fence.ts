@@ -807,29 +807,36 @@ function patchGlobals(manager: Manager): void {
   });
 }
 
-/** What a same-site URL turns out to be when fetched: a page, a download, or a redirect to another site. */
+/**
+ * What a same-site URL turns out to be when fetched: a page, a download, or a redirect to another
+ * site. First without following redirects (most links answer at once); a redirect is then
+ * followed in `same-origin` mode, where a hop to another origin fails before it is requested
+ * (Chromium logs that refusal in the console).
+ */
 async function probe(manager: Manager, url: string): Promise<{ kind: 'page' } | { kind: 'download'; file: string | null } | { kind: 'elsewhere' }> {
   const realFetch = manager.original.fetch;
   if (!realFetch) return { kind: 'page' };
   const controller = new AbortController();
-  try {
-    // mode same-origin: a redirect to another origin is a network error, so it cannot pass as a page.
-    const response = await realFetch.call(manager.win, url, { method: 'GET', credentials: 'same-origin', redirect: 'follow', mode: 'same-origin', signal: controller.signal });
+  const get = (redirect: RequestRedirect, mode: RequestMode): Promise<Response> =>
+    realFetch.call(manager.win, url, { method: 'GET', credentials: 'same-origin', redirect, mode, signal: controller.signal });
+  const judge = (response: Response): { kind: 'page' } | { kind: 'download'; file: string | null } => {
     const disposition = response.headers.get('content-disposition') ?? '';
     const type = response.headers.get('content-type') ?? '';
-    if (/^\s*attachment/i.test(disposition) || DOWNLOADED_TYPES.test(type)) {
-      const file = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? fileOf(response.url || url);
-      return { kind: 'download', file: file ? decodeSafely(file) : null };
-    }
-    return { kind: 'page' };
-  } catch {
-    // Either the server sent it elsewhere, or it could not be reached: a manual redirect tells which.
+    if (!/^\s*attachment/i.test(disposition) && !DOWNLOADED_TYPES.test(type)) return { kind: 'page' };
+    const file = /filename\*?=(?:UTF-8'')?"?([^";]+)"?/i.exec(disposition)?.[1] ?? fileOf(response.url || url);
+    return { kind: 'download', file: file ? decodeSafely(file) : null };
+  };
+  try {
+    const first = await get('manual', 'same-origin');
+    if (first.type !== 'opaqueredirect') return judge(first);
     try {
-      const response = await realFetch.call(manager.win, url, { method: 'GET', credentials: 'same-origin', redirect: 'manual', signal: controller.signal });
-      return response.type === 'opaqueredirect' ? { kind: 'elsewhere' } : { kind: 'page' };
+      return judge(await get('follow', 'same-origin'));
     } catch {
-      return { kind: 'page' };
+      return { kind: 'elsewhere' };
     }
+  } catch {
+    // Not reachable: the browser shows its own error page, which sends nothing.
+    return { kind: 'page' };
   } finally {
     controller.abort();
   }
