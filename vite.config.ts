@@ -54,5 +54,7 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     environment: 'node',
     testTimeout: 15_000,
+    // Prints a failing property's seed with the command that replays it; FC_SEED=<seed> replays it.
+    setupFiles: ['test/helpers/fast-check-seed.ts'],
   },
 });

@@ -8,7 +8,14 @@ import { fileURLToPath } from 'node:url';
 import { createServer, createServerModuleRunner } from 'vite';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
-const server = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', server: { middlewareMode: true, hmr: false, ws: false } });
+// The demo's code (bench/replay.ts plays its offline model and tours) imports planloop by name, as
+// vite.config.ts resolves it for the demo.
+const alias = ['testing', 'ui', 'graph', 'interop', 'planning', 'dom', 'loop', 'storage'].map((subpath) => ({
+  find: new RegExp(`^planloop/${subpath}$`),
+  replacement: fileURLToPath(new URL(`../src/${subpath === 'testing' ? 'testing.ts' : `${subpath}/index.ts`}`, import.meta.url)),
+}));
+alias.push({ find: /^planloop$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) });
+const server = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', resolve: { alias }, server: { middlewareMode: true, hmr: false, ws: false } });
 const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
 try {
   const module = await runner.import(fileURLToPath(new URL('./run.ts', import.meta.url)));

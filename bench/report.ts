@@ -4,6 +4,7 @@ import type { DomOutlineResult, DomOutlineTiming } from './dom-outline.js';
 import type { FirstActionResult } from './first-action.js';
 import { EDIT_CONSTANT_TOKENS, type MarkdownEditResult } from './markdown-edit.js';
 import type { OverheadResult } from './overhead.js';
+import type { ReplayBenchResult } from './replay.js';
 import type { StorageBenchResult } from './storage.js';
 import type { TokensResult } from './tokens.js';
 
@@ -28,6 +29,8 @@ export interface BenchResults {
   /** Real saved pages, today's outline beside the previous one (absent in runs that skip it). */
   domCorpus?: DomCorpusResult | undefined;
   storage: StorageBenchResult;
+  /** A recorded tour against its live run, and steps found again after markup changes (absent in results before it existed). */
+  replay?: ReplayBenchResult | undefined;
   targets: TargetCheck[];
 }
 
@@ -257,8 +260,28 @@ export function renderMarkdown(results: BenchResults): string {
     ...head(['adapter', 'change', 'whole snapshot', 'parts', 'less']),
     ...storage.rows.map((r) => row([r.adapter, r.change, `${ms(r.whole)} ms`, `${ms(r.parts)} ms`, `**${r.speedup ?? '-'}×**`])),
     '',
+    ...(results.replay ? renderReplay(results.replay) : []),
   );
   return lines.join('\n');
+}
+
+/** The recorded tours section: each English canned ask live and replayed, then steps found again after markup changes. */
+function renderReplay(replay: ReplayBenchResult): string[] {
+  const model = replay.model;
+  return [
+    '## Recorded tours: live and replayed',
+    '',
+    `The demo's canned asks on its site (demo/index.html's pages in happy-dom: no layout, so the CSS sight checks do not apply; real Chromium is e2e/demo-replay.spec.ts) with the demo's offline model as the live model, behind a simulated model's latency (${model.firstTokenMs} ms to the first token, ${n(model.inputTokensPerSecond)} input tokens/s, ${model.outputTokensPerSecond} output tokens/s); tokens counted with o200k on what was sent and answered; narration takes no time. Live: \`runWebAgent\` with the demo's tools, recording the tour; replayed: \`replayTour\` of that tour on a fresh page and plan, no model. Medians of ${replay.runs} runs; time is from the start to the last action.`,
+    '',
+    ...head(['ask', 'steps', 'live: model calls', 'live: input / output tokens', 'live: time to last step', 'replay: model calls', 'replay: tokens', 'replay: time to last step']),
+    ...replay.comparisons.map((c) => row([c.ask, String(c.steps), String(c.live.modelCalls), `${n(c.live.inputTokens)} / ${n(c.live.outputTokens)}`, `${n(c.live.lastStepMs)} ms`, String(c.replay.modelCalls), `${c.replay.inputTokens + c.replay.outputTokens}`, `${n(c.replay.lastStepMs)} ms`])),
+    '',
+    "Steps found again by their locators after each markup change (every canned ask's tour, in English, German and Japanese, recorded live here, then replayed on the changed pages without a model); a replay that cannot find a step stops there, and the offline model repairs it (the step counts as not found):",
+    '',
+    ...head(['change', 'steps found again', 'tours finished without a model']),
+    ...replay.shares.map((share) => row([share.change, `${share.found} of ${share.steps} (${Math.round((100 * share.found) / Math.max(1, share.steps))}%)`, `${share.finished} of ${share.tours}`])),
+    '',
+  ];
 }
 
 /** The token section: how each side is counted, one table per scenario without failures, then the same runs with failed turns. */

@@ -7,6 +7,7 @@ import { benchDomOutline } from './dom-outline.js';
 import { benchFirstAction } from './first-action.js';
 import { benchMarkdownEdit } from './markdown-edit.js';
 import { benchOverhead } from './overhead.js';
+import { benchReplay } from './replay.js';
 import { benchStorage } from './storage.js';
 import { checkTargets, renderMarkdown, type BenchResults } from './report.js';
 import { benchTokens } from './tokens.js';
@@ -49,7 +50,8 @@ export async function runBenchmarks(options: { log?: (line: string) => void; wri
   const domOutline = await part('domOutline', 'page outline', async () => benchDomOutline());
   const domCorpus = await part('domCorpus', 'page outline, real pages', async () => benchDomCorpus());
   const storage = await part('storage', 'storage', async () => benchStorage());
-  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage };
+  const replay = await part('replay', 'recorded tours, live and replayed', async () => benchReplay());
+  const measured: Measured = { tokens, tokensWithFailures, bundle, overhead, firstAction, markdownEdit, domOutline, domCorpus, storage, replay };
   // Each kept part's run: as the previous results name it, else that run itself.
   const runOf = (name: string): string => {
     const before = previous as BenchResults;

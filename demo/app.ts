@@ -10,15 +10,19 @@ import {
   type LLMProvider,
   type LLMSource,
   type PlanStorageAdapter,
+  type ReplayResult,
+  type RunResult,
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
-import { outlinePage, renderOutline } from 'planloop/dom';
+import { createTourLocators, outlinePage, renderOutline } from 'planloop/dom';
+import { createDemoLanguage } from './demo-words.js';
 import { createGuide } from './guide.js';
 import { createGuideSheet } from './guide-sheet.js';
 import { createNarrator } from './narrator.js';
 import { createNotesPanel } from './notes.js';
 import { createOfflineModel } from './offline-model/offline-model.js';
 import { createPace, type Pace } from './pace.js';
+import { recordedTourFor } from './recorded-tours.js';
 import { SettingsStore, wireSettingsDialog, type DemoSettings } from './settings.js';
 import { createSiteTools } from './site-tools.js';
 import { startSite } from './site.js';
@@ -30,6 +34,14 @@ export interface DemoOptions {
    * count its calls, or to route a role elsewhere. Default: the model as it is.
    */
   decorateModel?: ((model: LLMProvider) => LLMSource) | undefined;
+  /**
+   * Whether a canned ask plays its recorded tour (recorded-tours.ts) while the model is the offline
+   * stand-in (the tours are its own; a real endpoint plans live). `?replay=0` turns it off too.
+   * Default `true`.
+   */
+  recordedTours?: boolean | undefined;
+  /** Hears how each tour ended: a live run's result (with the tour it recorded) or a replay's. Default: nothing. */
+  onResult?: ((result: RunResult | ReplayResult) => void) | undefined;
 }
 
 /** The running demo. */
@@ -64,28 +76,36 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
   const settingsStore = new SettingsStore();
   const pace = (): Pace => createPace(query.get('fast') === '1' || settingsStore.settings.speed === 'fast');
 
+  // The whole demo speaks the tour's language (English until a tour in another starts).
+  const language = createDemoLanguage(document);
   const view = byId<HTMLElement>('view');
-  const router = startSite(view);
+  const router = startSite(view, language);
   // The guide is a column beside the page on wide screens, a bottom sheet below 900 px (style.css).
-  const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)') });
+  const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)'), words: () => language.words.sheet });
   const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace, bottomInset: () => sheet.cover() });
   const tools = createSiteTools({ router, view, pace });
   const panel = byId<HTMLElementTagNameMap['plan-panel']>('plan-panel');
-  const notes = createNotesPanel(byId('panel-notes'));
+  const notes = createNotesPanel(byId('panel-notes'), () => language.words.notes);
+
+  /** Says which model the demo runs on, in the demo's language. */
+  function showBadge(settings: DemoSettings): void {
+    const badge = byId<HTMLParagraphElement>('model-badge');
+    const words = language.words.badge;
+    const endpoint = settings.mode === 'openai' && settings.baseURL !== '' && settings.model !== '';
+    badge.dataset.mode = endpoint ? 'openai' : 'offline';
+    badge.textContent = endpoint ? words.openai(settings.model, settings.baseURL) : settings.mode === 'openai' ? words.incomplete : words.offline;
+  }
+
+  // Whether the offline stand-in is the model: only then do canned asks play its recorded tours.
+  let offline = true;
 
   function model(settings: DemoSettings): LLMProvider {
-    const badge = byId<HTMLParagraphElement>('model-badge');
+    showBadge(settings);
+    offline = !(settings.mode === 'openai' && settings.baseURL && settings.model);
     if (settings.mode === 'openai' && settings.baseURL && settings.model) {
-      badge.dataset.mode = 'openai';
-      badge.textContent = `Model: ${settings.model} at ${settings.baseURL} (OpenAI-compatible).`;
       const key = settingsStore.apiKey;
       return createOpenAICompatibleProvider({ baseURL: settings.baseURL, model: settings.model, ...(key ? { apiKey: key } : {}) });
     }
-    badge.dataset.mode = 'offline';
-    badge.textContent =
-      settings.mode === 'openai'
-        ? 'The endpoint needs a base URL and a model; using the offline stand-in meanwhile.'
-        : 'Offline stand-in model: it reads the prompt and plays a few canned tours. No network, no key. Connect a real model in Settings.';
     return createOfflineModel({ pace });
   }
 
@@ -101,7 +121,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
   function createPlan(settings: DemoSettings): Plan {
     const plan = new Plan({ llm: llmFor(settings), agentName: 'Orbit', appendSystemPrompt: PLAYBOOK, storage: storageFor(settings.storage) });
     plan.on('storage-error', ({ error }) => {
-      byId('run-status').textContent = `Storage problem: ${error.message}`;
+      byId('run-status').textContent = language.words.storageProblem(error.message);
     });
     return plan;
   }
@@ -123,6 +143,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     touch: () => matchMedia('(pointer: coarse)').matches,
     fallbackLanguage: () => navigator.language || 'en',
     onRunChange: (state) => sheet.follow(state),
+    // The same root as the tools: a recorded target is looked for where the tools act.
+    locators: createTourLocators({ root: view }),
+    // A canned ask plays its recorded tour (with the offline model); `?replay=0` sends every ask to the model.
+    ...(options.recordedTours === false || query.get('replay') === '0' ? {} : { recordedTour: (task: string, signal: AbortSignal) => (offline ? recordedTourFor(task, signal) : Promise.resolve(undefined)) }),
+    ...(options.onResult ? { onResult: options.onResult } : {}),
+    onLanguage: (lang) => language.set(lang),
+  });
+  language.onChange(() => {
+    showBadge(settingsStore.settings);
+    notes.refresh();
+    sheet.refresh();
   });
 
   wireSettingsDialog({
@@ -131,9 +162,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     store: settingsStore,
     onSave: (before, after) => {
       applySettings(before, after).catch((error: unknown) => {
-        byId('run-status').textContent = `Applying the settings failed: ${(error as Error).message}`;
+        byId('run-status').textContent = language.words.settingsFailed((error as Error).message);
       });
     },
+    wholeURL: () => language.words.wholeURL,
   });
 
   let appliedKey = settingsStore.apiKey;
@@ -144,12 +176,11 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
    * nothing at all leaves the plan and the tour alone.
    */
   async function applySettings(before: DemoSettings, after: DemoSettings): Promise<void> {
-    const storage = after.storage === 'idb' ? 'IndexedDB' : 'localStorage';
-    const modelName = after.mode === 'openai' ? 'OpenAI-compatible endpoint' : 'offline model';
+    const saved = language.words.settingsSaved(after.mode, after.storage === 'idb' ? 'IndexedDB' : 'localStorage');
     const key = settingsStore.apiKey;
     const sameModel = before.mode === after.mode && before.baseURL === after.baseURL && before.model === after.model && key === appliedKey;
     if (sameModel && before.storage === after.storage) {
-      byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+      byId('run-status').textContent = saved;
       return;
     }
     appliedKey = key;
@@ -166,7 +197,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     panel.plan = plan;
     notes.setPlan(plan);
     guide.refresh();
-    byId('run-status').textContent = `Settings saved: ${modelName}, ${storage}.`;
+    byId('run-status').textContent = saved;
     if (touring) void guide.resume();
   }
 

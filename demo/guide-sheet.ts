@@ -14,6 +14,8 @@ export interface GuideSheet {
   follow(state: GuideState): void;
   /** Pixels of the viewport's bottom the sheet covers now (0 when the guide is a column). */
   cover(): number;
+  /** Redraws the launcher's words (the demo's language changed). */
+  refresh(): void;
 }
 
 /**
@@ -24,7 +26,14 @@ export interface GuideSheet {
  * const sheet = createGuideSheet({ guide, toggle, narrow: matchMedia('(max-width: 900px)') });
  * ```
  */
-export function createGuideSheet(options: { guide: HTMLElement; toggle: HTMLButtonElement; narrow: MediaQueryList }): GuideSheet {
+export function createGuideSheet(options: {
+  guide: HTMLElement;
+  toggle: HTMLButtonElement;
+  narrow: MediaQueryList;
+  /** The launcher's words in the demo's language now. Default: English. */
+  words?: () => { open: string; hide: string };
+}): GuideSheet {
+  const words = options.words ?? (() => ({ open: 'Ask the guide', hide: 'Hide' }));
   const { guide, toggle, narrow } = options;
   let open = false;
   let state: GuideState = 'idle';
@@ -41,7 +50,7 @@ export function createGuideSheet(options: { guide: HTMLElement; toggle: HTMLButt
     toggle.hidden = !narrow.matches;
     guide.dataset.sheet = state !== 'idle' ? 'tour' : open ? 'open' : 'closed';
     toggle.setAttribute('aria-expanded', String(open || state !== 'idle'));
-    toggle.textContent = open ? 'Hide' : 'Ask the guide';
+    toggle.textContent = open ? words().hide : words().open;
     measure();
   };
 
@@ -71,5 +80,6 @@ export function createGuideSheet(options: { guide: HTMLElement; toggle: HTMLButt
       render();
     },
     cover,
+    refresh: render,
   };
 }

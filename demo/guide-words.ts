@@ -1,10 +1,9 @@
 // The guide's own words (its status line, its buttons, the narration's Next) and the plan panel's
 // (`<plan-panel>`'s `strings`), in each language of the demo (language.ts): a German
 // or Japanese tour is run in German or Japanese, from its plan to its last status line and the ask
-// box it leaves for the next question. What stays English: the Orbitly site (the page toured), the
-// suggestions (English asks, which plan English tours), and the demo's own frame around the tour
-// (the Tour/Notes tabs, the Notes panel, Settings and the model badge), which are about the demo's
-// set-up, not the tour.
+// box it leaves for the next question. The rest of the demo (the site toured, the tabs, Notes,
+// Settings, the model badge) follows the same language through demo-words.ts; the suggestions stay
+// English (English asks, which plan English tours).
 
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from 'planloop/ui';
 import type { Lang } from './language.js';
@@ -29,6 +28,9 @@ export interface GuideWords {
   readyKeys: string;
   readyTouch: string;
   touring: (hint: string) => string;
+  /** A canned ask's recorded tour is loading, then playing: no model call unless the page changed. */
+  loadingRecorded: string;
+  recordedTouring: (hint: string) => string;
   cancelled: string;
   outOfTurns: string;
   finished: (summary: string | undefined) => string;
@@ -55,6 +57,8 @@ const EN: GuideWords = {
   readyKeys: 'The plan is ready: press Space or Start the tour to begin, Esc to cancel.',
   readyTouch: 'The plan is ready: tap Start the tour to begin.',
   touring: (hint) => `Touring… ${hint}`,
+  loadingRecorded: 'Opening a recorded tour…',
+  recordedTouring: (hint) => `Playing a recorded tour: no model call unless the page changed. ${hint}`,
   cancelled: 'Tour cancelled. Ask again whenever you like.',
   outOfTurns: 'The guide ran out of turns before finishing.',
   finished: (summary) => (summary ? `Tour finished: ${summary}` : 'Tour finished.'),
@@ -157,6 +161,8 @@ const DE: GuideWords = {
   readyKeys: 'Der Plan steht: Leertaste oder „Tour starten“ legt los, Esc bricht ab.',
   readyTouch: 'Der Plan steht: Tippe auf „Tour starten“.',
   touring: (hint) => `Die Tour läuft… ${hint}`,
+  loadingRecorded: 'Eine aufgezeichnete Tour wird geöffnet…',
+  recordedTouring: (hint) => `Eine aufgezeichnete Tour läuft: ohne Modellaufruf, solange die Seite gleich ist. ${hint}`,
   cancelled: 'Tour abgebrochen. Frag jederzeit neu.',
   outOfTurns: 'Dem Guide gingen die Züge aus, bevor er fertig war.',
   finished: (summary) => (summary ? `Tour beendet: ${summary}` : 'Tour beendet.'),
@@ -259,6 +265,8 @@ const JA: GuideWords = {
   readyKeys: '計画ができました。スペースキーか「ツアーを始める」で開始、Escでキャンセルします。',
   readyTouch: '計画ができました。「ツアーを始める」をタップしてください。',
   touring: (hint) => `ツアー中… ${hint}`,
+  loadingRecorded: '録画済みのツアーを開いています…',
+  recordedTouring: (hint) => `録画済みのツアーを再生中: ページが変わらない限りモデルは呼びません。${hint}`,
   cancelled: 'ツアーをキャンセルしました。いつでもまた聞いてください。',
   outOfTurns: 'ガイドは終わる前にターンを使い切りました。',
   finished: (summary) => (summary ? `ツアー終了: ${summary}` : 'ツアー終了。'),

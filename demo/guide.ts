@@ -10,7 +10,7 @@
 // announced once: the run's start and end by the status line, steps by the panel
 // (`announce="steps"`), the narration by its own live region.
 
-import { runWebAgent, type LoopToolContext, type Plan, type RunResult } from 'planloop';
+import { replayTour, runWebAgent, type LoopToolContext, type Plan, type ReplayResult, type RunResult, type Tour, type TourLocators } from 'planloop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
 import { languageOf, type Lang } from './language.js';
@@ -88,6 +88,14 @@ export function createGuide(options: {
   /** The language to plan in when the ask does not show one (the browser's). */
   fallbackLanguage: () => string;
   onRunChange?: (state: 'idle' | 'planning' | 'announcing' | 'running') => void;
+  /** The tour's language changed: the rest of the demo (the site, Notes, Settings) follows it. */
+  onLanguage?: (lang: Lang) => void;
+  /** Finds the tools' targets again on the site (refs <-> locators): live runs record tours with it, replays play them. */
+  locators: TourLocators;
+  /** The recorded tour for a canned ask (recorded-tours.ts), else `undefined`: the ask goes to the model. */
+  recordedTour?: (task: string, signal: AbortSignal) => Promise<Tour | undefined>;
+  /** Hears how each run ended (a live run's result carries the tour it recorded; a replay's, what it repaired). */
+  onResult?: (result: RunResult | ReplayResult) => void;
 }): Guide {
   const { panel } = options;
   const $ = <T extends HTMLElement>(selector: string): T => options.root.querySelector(selector) as T;
@@ -126,6 +134,7 @@ export function createGuide(options: {
     el.clear.textContent = words.clear;
     (el.question.querySelector('button') as HTMLButtonElement).textContent = words.answer;
     options.narrator.setLanguage(lang, words.next);
+    options.onLanguage?.(lang);
   };
   /** The language of a tour asked as `task`: the ask's own, else the browser's. */
   const languageFor = (task: string): Lang => guideLanguage(languageOf(task) ?? options.fallbackLanguage()) ?? 'en';
@@ -277,23 +286,24 @@ export function createGuide(options: {
     });
     let result: RunResult | undefined;
     try {
-      result = await runWebAgent({
+      // A canned ask plays its recorded tour: no planning call and no turn call, unless the page
+      // changed under a step (then the model repairs that one step).
+      if (!resuming && options.recordedTour) el.status.textContent = words.loadingRecorded;
+      const recorded = resuming ? undefined : await options.recordedTour?.(task, signal);
+      document.body.dataset.tourSource = recorded ? 'recorded' : 'live';
+      const shared = {
         plan,
-        task,
-        // The user's language: the ask's own, else the browser's.
-        planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
-        // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
-        resume: resuming,
         tools,
         signal,
-        // Each turn sees the page as it is: the model picks its targets from this outline's refs.
-        observe: ({ maxTokens }) => options.observe(maxTokens),
-        onNarrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
-        onAsk: (question, context) => askUser(question, context.signal),
+        onNarrate: (text: string, target: string | undefined, context: LoopToolContext) => options.narrator.say(text, target, context.signal).then(() => undefined),
+        onAsk: (question: string, context: LoopToolContext) => askUser(question, context.signal),
         // Moving around the site is the tour itself; what cannot be taken back (sending the trial
-        // form) waits for the user's Allow.
-        approvalLevel: 'irreversible',
-        onApprove: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking),
+        // form) waits for the user's Allow, in a recorded tour too.
+        approvalLevel: 'irreversible' as const,
+        onApprove: (request: Parameters<typeof requestApproval>[2], { signal: asking }: { signal: AbortSignal }) => requestApproval(panel, el.status, request, asking),
+        // Each turn sees the page as it is: the model picks its targets from this outline's refs.
+        observe: ({ maxTokens }: { maxTokens: number }) => options.observe(maxTokens),
+        locators: options.locators,
         announcePlan: async () => {
           setStatus('announcing');
           setState('announcing');
@@ -302,11 +312,23 @@ export function createGuide(options: {
           if (go) {
             setStatus('running');
             setState('running');
-            el.status.textContent = words.touring(stopHint());
+            el.status.textContent = recorded ? words.recordedTouring(stopHint()) : words.touring(stopHint());
           }
           return go;
         },
-      });
+      };
+      result = recorded
+        ? // The demo's model (the offline one, or the endpoint in Settings) repairs a step the page no longer has.
+          await replayTour(recorded, { ...shared, llm: plan.provider('turn') })
+        : await runWebAgent({
+            ...shared,
+            task,
+            // The user's language: the ask's own, else the browser's.
+            planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
+            // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
+            resume: resuming,
+          });
+      options.onResult?.(result);
       if (result.reason === 'declined') {
         el.status.textContent = words.cancelled;
         setStatus(null);

@@ -7,10 +7,13 @@
 
 import { ConflictError, EditError, type MarkdownDoc, type Plan, type Unsubscribe } from 'planloop';
 import { EDITS_MIN_CHARS } from 'planloop/planning';
+import type { DemoWords } from './demo-words.js';
 import { TOUR_HANDBOOK, TOUR_HANDBOOK_TITLE } from './tour-handbook.js';
 
 export interface NotesPanel {
   setPlan(plan: Plan): void;
+  /** Redraws what the panel says in the demo's language now (the list's texts; a status stays until the next). */
+  refresh(): void;
 }
 
 /** An edit by the model under way. */
@@ -31,7 +34,8 @@ interface Run {
   shown: boolean;
 }
 
-export function createNotesPanel(root: HTMLElement): NotesPanel {
+/** `words` gives the demo's words in its language now (demo-words.ts). */
+export function createNotesPanel(root: HTMLElement, words: () => DemoWords['notes']): NotesPanel {
   const $ = <T extends HTMLElement>(selector: string): T => root.querySelector(selector) as T;
   const list = $<HTMLUListElement>('#notes-list');
   const editor = $<HTMLFormElement>('#note-editor');
@@ -105,10 +109,10 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     if (docs.length === 0) {
       const empty = document.createElement('li');
       empty.className = 'hint';
-      empty.textContent = 'No notes yet.';
+      empty.textContent = words().none;
       list.append(empty);
     }
-    sample.textContent = docs.some((doc) => doc.title === TOUR_HANDBOOK_TITLE) ? `Open the ${TOUR_HANDBOOK_TITLE}` : `Add the ${TOUR_HANDBOOK_TITLE}`;
+    sample.textContent = words().sample(TOUR_HANDBOOK_TITLE, docs.some((doc) => doc.title === TOUR_HANDBOOK_TITLE));
   };
 
   /** Puts the stored note into the editor, keeping the caret where it was relative to the text around it. */
@@ -145,7 +149,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     const raw = answer && (current.form !== 'rewrite' || current.preview === undefined);
     answerLabel.hidden = answerText.hidden = !raw;
     if (raw) {
-      answerLabel.textContent = `The model’s answer so far: ${current.text.length.toLocaleString('en')} characters, for a note of ${current.base.content.length.toLocaleString('en')}.`;
+      answerLabel.textContent = words().answerSoFar(current.text.length, current.base.content.length);
       answerText.textContent = current.text;
       answerText.scrollTop = answerText.scrollHeight;
     }
@@ -168,7 +172,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
 
   $<HTMLButtonElement>('#note-new').addEventListener('click', () => {
     if (!plan) return;
-    const doc = plan.markdown.create({ title: `Note ${plan.markdown.list().length + 1}`, content: '' });
+    const doc = plan.markdown.create({ title: words().newTitle(plan.markdown.list().length + 1), content: '' });
     show(doc.id);
     title.focus();
     title.select();
@@ -179,7 +183,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     const doc = plan.markdown.list().find((item) => item.title === TOUR_HANDBOOK_TITLE) ?? plan.markdown.create({ title: TOUR_HANDBOOK_TITLE, content: TOUR_HANDBOOK });
     show(doc.id);
     if (!instruction.value.trim()) instruction.value = 'In the refunds paragraph, replace "14 days" with "30 days"';
-    status.textContent = `${doc.content.length.toLocaleString('en')} characters: the model edits a note this long in place, with blocks that touch only what changes. Apply the example instruction, or write your own.`;
+    status.textContent = words().sampleStatus(doc.content.length);
   });
 
   content.addEventListener('input', () => {
@@ -194,7 +198,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     if (!plan || !selected) return;
     try {
       plan.markdown.edit(selected, { title: title.value, content: content.value });
-      status.textContent = 'Saved.';
+      status.textContent = words().saved;
     } catch (error) {
       status.textContent = (error as Error).message;
     }
@@ -203,7 +207,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
   $<HTMLButtonElement>('#note-delete').addEventListener('click', () => {
     if (!plan || !selected) return;
     plan.markdown.delete(selected);
-    status.textContent = 'Deleted.';
+    status.textContent = words().deleted;
     show(null);
   });
 
@@ -220,7 +224,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     if (run || !plan || !selected) return;
     const what = instruction.value.trim();
     if (!what) {
-      status.textContent = 'Write an instruction first, e.g. "Make it a bulleted list".';
+      status.textContent = words().noInstruction;
       instruction.focus();
       return;
     }
@@ -228,7 +232,7 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     try {
       saveEditor();
     } catch (error) {
-      status.textContent = `Cannot edit yet: ${(error as Error).message}`;
+      status.textContent = words().cannotEdit((error as Error).message);
       return;
     }
     const base = plan.markdown.read(selected) as MarkdownDoc;
@@ -238,8 +242,8 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     if (base.content.length < EDITS_MIN_CHARS) current.form = 'rewrite';
     run = current;
     busy(true);
-    draftLabel.textContent = 'The model’s draft, as it arrives (nothing is saved until it is complete):';
-    status.textContent = current.form === 'rewrite' ? 'Rewriting with the model…' : 'Asking the model to edit the note…';
+    draftLabel.textContent = words().draftLabel;
+    status.textContent = current.form === 'rewrite' ? words().rewriting : words().asking;
     try {
       const doc = await plan.markdown.editWithInstruction(current.id, what, {
         signal: current.controller.signal,
@@ -247,22 +251,22 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
       });
       instruction.value = '';
       hideDraft();
-      if (!doc) status.textContent = 'That note no longer exists.';
+      if (!doc) status.textContent = words().gone;
       else {
-        status.textContent = outcome(current, doc);
+        status.textContent = outcome(current, doc, words());
         if (selected === current.id) refreshEditor(doc);
         // Show where the change is (in a long note, far from the editor's first lines): the
         // model's own version when it streamed one, so that what the user typed is not marked.
         if (current.preview === undefined || !current.concurrent) current.preview = doc.content;
-        draftLabel.textContent = 'The model’s change, marked (now in the note):';
+        draftLabel.textContent = words().changeLabel;
         if (current.preview !== current.base.content) drawDraft(current, false);
       }
     } catch (error) {
-      status.textContent = failure(current, error);
+      status.textContent = failure(current, error, words());
       // After a conflict the model's version stays in view; otherwise the draft goes.
       hideDraft();
       if (error instanceof ConflictError && current.preview !== undefined) {
-        draftLabel.textContent = 'The model’s version, not applied (your text is kept above; copy from it what you want):';
+        draftLabel.textContent = words().versionLabel;
         drawDraft(current, false);
       }
     } finally {
@@ -276,12 +280,12 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
     if (attempt !== current.attempt) {
       current.attempt = attempt;
       current.preview = undefined;
-      status.textContent = 'The model’s first answer could not be used; it is trying again…';
+      status.textContent = words().retrying;
     }
     current.text = text;
     const form = /^\s*<{5,9}\s*SEARCH\b/im.test(text) ? 'edits' : /^[\s*_`>]*-{2,}\s*document\s+start\s*-{2,}/im.test(text) ? 'rewrite' : current.form;
     if (form !== current.form || (attempt > 1 && current.preview === undefined && preview !== undefined)) {
-      status.textContent = form === 'edits' ? 'The model is editing the note in place…' : 'Rewriting with the model…';
+      status.textContent = form === 'edits' ? words().editing : words().rewriting;
     }
     current.form = form;
     if (preview !== undefined) current.preview = preview;
@@ -314,37 +318,34 @@ export function createNotesPanel(root: HTMLElement): NotesPanel {
       ];
       show(plan.markdown.list()[0]?.id ?? null);
     },
+    refresh: renderList,
   };
 }
 
 /** What the model did, said plainly: edits in place or a rewrite, and whether it was merged with typing. */
-function outcome(run: Run, doc: MarkdownDoc): string {
+function outcome(run: Run, doc: MarkdownDoc, words: DemoWords['notes']): string {
   const blocks = run.text.match(/^\s*>{5,9}\s*REPLACE\b/gim)?.length ?? 0;
-  const merged = run.concurrent ? ' Merged with your changes: you edited the note while the model worked, and both edits are kept.' : '';
+  const merged = run.concurrent ? words.merged : '';
   const renamed = doc.title !== run.base.title;
-  if (blocks > 0) {
-    const size = `its answer was ${run.text.length.toLocaleString('en')} characters for a note of ${run.base.content.length.toLocaleString('en')}`;
-    return `Edited in place by the model: ${blocks} passage${blocks === 1 ? '' : 's'} changed, the rest untouched (${size}).${renamed ? ' Renamed too.' : ''}${merged}`;
-  }
+  if (blocks > 0) return words.editedInPlace(blocks, words.size(run.text.length, run.base.content.length), renamed, merged);
   // An answer of only a `Title:` line renames and leaves the text alone.
-  if (renamed && /^\s*title\s*:[^\n]*$/i.test(run.text.trim())) return `Renamed by the model; it left the text as it was.${merged}`;
-  if (!run.concurrent && doc.content === run.base.content) return renamed ? 'Renamed by the model; the text is unchanged.' : 'The model changed nothing.';
-  return `Rewritten by the model.${merged}`;
+  if (renamed && /^\s*title\s*:[^\n]*$/i.test(run.text.trim())) return words.renamedOnly(merged);
+  if (!run.concurrent && doc.content === run.base.content) return words.unchanged(renamed);
+  return words.rewritten(merged);
 }
 
 /** Why nothing of the model's edit was stored. */
-function failure(run: Run, error: unknown): string {
-  const noun = run.form === 'edits' || (run.form === undefined && run.base.content.length >= EDITS_MIN_CHARS) ? 'edit' : 'rewrite';
+function failure(run: Run, error: unknown, words: DemoWords['notes']): string {
+  const edit = run.form === 'edits' || (run.form === undefined && run.base.content.length >= EDITS_MIN_CHARS);
   const code = (error as { code?: string }).code;
-  const kept = run.concurrent ? 'the model changed nothing (your typing is kept).' : 'the note is unchanged.';
-  if (code === 'aborted') return `${noun === 'edit' ? 'Edit' : 'Rewrite'} cancelled; ${kept}`;
-  if (error instanceof EditError && error.code === 'edit_refused') return `The model declined: ${clip(error.raw.trim(), 320)} The note is unchanged.`;
+  if (code === 'aborted') return words.cancelled(edit, run.concurrent ? words.keptYours : words.keptNote);
+  if (error instanceof EditError && error.code === 'edit_refused') return words.declined(clip(error.raw.trim(), 320));
   if (error instanceof ConflictError) {
-    if (error.conflicts.length === 0) return 'The note was deleted while the model worked; nothing was saved.';
-    const where = error.conflicts.map((conflict) => (conflict.field === 'title' ? 'the title' : `line ${conflict.line}`)).join(', ');
-    return `Conflict: you changed the same place as the model (${where}), so your text was kept and the model’s edit was not applied.${run.preview === undefined ? '' : ' Its version is below.'}`;
+    if (error.conflicts.length === 0) return words.deletedMeanwhile;
+    const where = error.conflicts.map((conflict) => (conflict.field === 'title' ? words.whereTitle : words.whereLine(conflict.line ?? 0))).join(', ');
+    return words.conflict(where, run.preview !== undefined);
   }
-  return `The ${noun} failed: ${(error as Error).message}`;
+  return words.failed(edit, (error as Error).message);
 }
 
 /** `before` and `after`: what `next` shares with `base` at its start and end; `changed`: the rest of `next`. */

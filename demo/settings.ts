@@ -68,6 +68,8 @@ export function wireSettingsDialog(options: {
   opener: HTMLButtonElement;
   store: SettingsStore;
   onSave: (before: DemoSettings, after: DemoSettings) => void;
+  /** What to say about a base URL without its scheme, in the demo's language now. */
+  wholeURL: () => string;
 }): void {
   const { dialog, opener, store } = options;
   const form = dialog.querySelector('form') as HTMLFormElement;
@@ -100,7 +102,7 @@ export function wireSettingsDialog(options: {
     const url = base.value.trim();
     const openai = radios('model-mode').find((r) => r.checked)?.value === 'openai';
     base.setCustomValidity(
-      openai && url && !/^https?:\/\/[^\s/]/i.test(url) ? 'Give the whole URL, starting with http:// or https:// (e.g. http://localhost:11434/v1).' : '',
+      openai && url && !/^https?:\/\/[^\s/]/i.test(url) ? options.wholeURL() : '',
     );
   });
 

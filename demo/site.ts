@@ -1,5 +1,9 @@
 // The fictional Orbitly site: its routes (History API) and the little behaviour its pages have.
-// Page content is static markup in index.html's <template>s; nothing here parses strings as HTML.
+// Page content is static markup in index.html's <template>s, one per page and language
+// (`page-commercial`, `page-commercial-de`, `page-commercial-ja`); nothing here parses strings as
+// HTML. The site speaks the demo's language (demo-words.ts), which follows the tour's.
+
+import type { DemoLanguage } from './demo-words.js';
 
 /** One page of the site, as the guide's sitemap describes it. */
 export interface SitePage {
@@ -41,21 +45,24 @@ export function normalisePath(path: string): string {
   return withSlash.length > 1 ? withSlash.replace(/\/+$/, '') : '/';
 }
 
-/** Starts the router on `view`: renders the current URL, follows `[data-link]` clicks and Back/Forward. */
-export function startSite(view: HTMLElement): SiteRouter {
+/**
+ * Starts the router on `view`: renders the current URL in the demo's language, follows
+ * `[data-link]` clicks and Back/Forward, and renders the page again when the language changes.
+ */
+export function startSite(view: HTMLElement, language: DemoLanguage): SiteRouter {
   let current = normalisePath(location.pathname);
 
   const render = (path: string, state: { plan?: string } | null): void => {
     current = path;
-    const template = document.getElementById(TEMPLATES[path] ?? 'page-missing') as HTMLTemplateElement | null;
+    const id = TEMPLATES[path] ?? 'page-missing';
+    const template = (document.getElementById(language.lang === 'en' ? id : `${id}-${language.lang}`) ?? document.getElementById(id)) as HTMLTemplateElement | null;
     view.replaceChildren(template ? template.content.cloneNode(true) : document.createTextNode(''));
-    const page = SITE_PAGES.find((p) => p.path === path);
-    document.title = `${page?.title ?? 'Not found'} · Orbitly · planloop demo`;
+    document.title = `${language.words.pageTitle(path)} · ${language.words.titleEnd}`;
     for (const link of document.querySelectorAll<HTMLAnchorElement>('.site-nav a')) {
       if (normalisePath(link.getAttribute('href') ?? '') === path) link.setAttribute('aria-current', 'page');
       else link.removeAttribute('aria-current');
     }
-    if (path === '/try') wireTrialForm(view, state?.plan);
+    if (path === '/try') wireTrialForm(view, state?.plan, language);
   };
 
   const go = async (path: string, state: { plan?: string } = {}): Promise<void> => {
@@ -76,6 +83,7 @@ export function startSite(view: HTMLElement): SiteRouter {
   });
   window.addEventListener('popstate', (event) => render(normalisePath(location.pathname), event.state as { plan?: string } | null));
   render(current, history.state as { plan?: string } | null);
+  language.onChange(() => render(current, history.state as { plan?: string } | null));
 
   return {
     get path() {
@@ -85,7 +93,7 @@ export function startSite(view: HTMLElement): SiteRouter {
   };
 }
 
-function wireTrialForm(view: HTMLElement, plan: string | undefined): void {
+function wireTrialForm(view: HTMLElement, plan: string | undefined, language: DemoLanguage): void {
   const form = view.querySelector<HTMLFormElement>('#trial-form');
   if (!form) return;
   const select = form.querySelector<HTMLSelectElement>('#trial-plan');
@@ -98,12 +106,12 @@ function wireTrialForm(view: HTMLElement, plan: string | undefined): void {
     const result = form.querySelector('#trial-result');
     if (!result) return;
     if (!name || !email.includes('@')) {
-      result.textContent = 'Please give your name and a work email.';
+      result.textContent = language.words.site.trialMissing;
       result.setAttribute('data-state', 'error');
       return;
     }
     const planName = select?.selectedOptions[0]?.textContent ?? 'Team';
-    result.textContent = `Welcome aboard, ${name}! Your ${planName} trial is ready; we sent the details to ${email}.`;
+    result.textContent = language.words.site.trialReady(name, planName, email);
     result.setAttribute('data-state', 'ok');
   });
 }

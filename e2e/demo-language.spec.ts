@@ -2,8 +2,9 @@ import type { Page } from '@playwright/test';
 import { test, expect, openDemo as open, shot } from './fixtures.js';
 
 // The user's language end to end (issue 13, parts 4 and 5): the demo passes the ask's language (else
-// the browser's) to makeTodos as `locale`, and the offline model plans and narrates in it. And an
-// ask the site has nothing on gets an honest answer, not a tour of the Home page.
+// the browser's) to makeTodos as `locale`, and the offline model plans and narrates in it. The whole
+// demo follows the tour's language (issue 36): the site toured, Notes and Settings too. And an ask
+// the site has nothing on gets an honest answer, not a tour of the Home page.
 
 test.use({ viewport: { width: 1280, height: 800 } });
 
@@ -59,7 +60,7 @@ test('a German ask is planned, narrated and finished in German', async ({ page }
   await page.keyboard.press('Space');
   await expect(page.locator('#run-status')).toHaveText('Tour beendet: Die Preisseite vorgestellt.', { timeout: 20_000 });
   await expect(page.locator('plan-panel').locator('li .status').first()).toHaveText('Erledigt');
-  // The ask box it leaves for the next question speaks German too; the site around it stays English.
+  // The ask box it leaves for the next question speaks German too.
   await expect(page.getByRole('button', { name: 'Fragen', exact: true })).toBeVisible();
   await expect(page.getByLabel('Frag den Guide')).toBeEnabled();
   await expect(page.locator('#panel-guide')).toHaveAttribute('lang', 'de');
@@ -89,7 +90,47 @@ test('a Japanese ask is planned and narrated in Japanese, and the trial form is 
   expect(locales).toEqual(['ja']);
   expect(said).toContain('小さなチームの多くにはTeamがぴったりです。14日間のトライアルもこのプランで試せます。');
   expect(said.every((line) => /[\u3040-\u30ff]/.test(line))).toBe(true);
-  await expect(page.locator('#trial-result')).toContainText('Welcome aboard, Sam Rivera!');
+  // The site is Japanese too, and the offline model found its fields by their Japanese names.
+  await expect(page.locator('#trial-result')).toHaveText('ようこそ、Sam Riveraさん！Teamプランのトライアルを用意しました。詳細はsam@example.comにお送りしました。');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Orbitlyを試す');
+});
+
+test('the site, Notes and Settings follow the tour into German, and back into English', async ({ page }, testInfo) => {
+  await open(page, '/commercial?fast=1&read=200');
+  await ask(page, 'Zeig mir die Preise', 'Tour starten');
+  // The page toured, and the frame around the guide.
+  await expect(page.locator('html')).toHaveAttribute('lang', 'de');
+  await expect(page.getByRole('heading', { level: 1 })).toHaveText('Preise');
+  await expect(page.getByRole('navigation', { name: 'Website' }).getByRole('link')).toHaveText(['Start', 'Preise', 'Testen', 'Doku']);
+  await expect(page.getByRole('region', { name: 'Tarife vergleichen' })).toBeVisible();
+  await expect(page).toHaveTitle('Preise · Orbitly · planloop-Demo');
+  await expect(page.locator('#model-badge')).toContainText('Offline-Modell');
+  await page.keyboard.press('Space');
+  await expect(page.locator('#run-status')).toHaveText('Tour beendet: Die Preisseite vorgestellt.', { timeout: 20_000 });
+  await shot(page, testInfo, '2-german-site');
+  // Notes: its tab, its panel and what it says.
+  await page.getByRole('tab', { name: 'Notizen' }).click();
+  await expect(page.getByRole('heading', { name: 'Notizen' })).toBeVisible();
+  await page.getByRole('button', { name: 'Neue Notiz' }).click();
+  await expect(page.getByLabel('Titel')).toHaveValue('Notiz 1');
+  await page.getByRole('button', { name: 'Anwenden' }).click();
+  await expect(page.locator('#note-status')).toHaveText('Schreib zuerst eine Anweisung, z. B. „Mach eine Aufzählung daraus“.');
+  await shot(page, testInfo, '3-german-notes');
+  // Settings: its dialog, and the line it leaves when saved.
+  await page.getByRole('button', { name: 'Einstellungen' }).click();
+  const dialog = page.getByRole('dialog', { name: 'Einstellungen' });
+  await expect(dialog.getByRole('group', { name: 'Modell' })).toBeVisible();
+  await expect(dialog.getByRole('radio', { name: 'Offline-Modell (kein Schlüssel, kein Netz)' })).toBeChecked();
+  await shot(page, testInfo, '4-german-settings');
+  await dialog.getByRole('button', { name: 'Speichern' }).click();
+  await expect(page.locator('#run-status')).toHaveText('Einstellungen gespeichert: Offline-Modell, localStorage.');
+  // An English ask brings the whole demo back to English.
+  await page.getByRole('tab', { name: 'Tour' }).click();
+  await ask(page, 'Show me the docs', 'Start the tour', { label: 'Frag den Guide', button: 'Fragen' });
+  await expect(page.locator('html')).toHaveAttribute('lang', 'en');
+  await expect(page.getByRole('navigation', { name: 'Site' }).getByRole('link')).toHaveText(['Home', 'Pricing', 'Try it', 'Docs']);
+  await expect(page.getByRole('tab', { name: 'Notes' })).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Settings' })).toBeVisible();
 });
 
 test.describe('with a German browser', () => {

@@ -5,6 +5,7 @@
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { preparePage, readEndState } from '../eval/browser-page.js';
 import { runEval } from '../eval/main.js';
 import { startScriptedModel } from '../eval/scripted-model.js';
 import { TASKS } from '../eval/tasks/index.js';
@@ -62,6 +63,30 @@ test.describe('eval smoke', () => {
       }
     } finally {
       rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  test("the end state holds a submit's status even when it is read before the page's timers run (the CLI read it at once after a last action that submits)", async ({ browser, baseURL }) => {
+    // `npm run eval -- --model scripted-solve` failed demo-trial-refused-email in two arms on a quiet
+    // machine: the last turn submits, the end state was read at once, and the recorder's status read
+    // (a timer set at the submit) had not run: the accepted trial was recorded with no status.
+    // Here the page's timers never run after the submit, which is that order made certain.
+    const context = await browser.newContext();
+    try {
+      await preparePage(context);
+      const page = await context.newPage();
+      await page.goto(`${baseURL}/try`);
+      await page.waitForSelector('body[data-ready="true"]', { state: 'attached' });
+      await page.fill('#trial-name', 'Lin Chen');
+      await page.fill('#trial-email', 'lin.chen@example.com');
+      await page.evaluate(() => {
+        window.setTimeout = (() => 0) as unknown as typeof window.setTimeout;
+      });
+      await page.click('#trial-submit');
+      const end = await readEndState(page, []);
+      expect(end.submits).toEqual([{ page: '/try', form: 'trial-form', fields: expect.objectContaining({ name: 'Lin Chen', email: 'lin.chen@example.com' }), status: expect.stringMatching(/^Welcome aboard, Lin Chen!/) }]);
+    } finally {
+      await context.close();
     }
   });
 

@@ -6,12 +6,18 @@ import type { EndState } from './task.js';
 
 /**
  * Records, in sessionStorage under `__eval`, every page shown (loads, History API, hash changes),
- * every field change and every form submission with the form's status line right after. Plain
- * JavaScript in a string: it runs in the page before the page's own scripts.
+ * every field change and every form submission with the form's status line right after (a task
+ * later, or when the end state is read, whichever comes first: `__evalFlush`). Plain JavaScript in
+ * a string: it runs in the page before the page's own scripts.
  */
 const RECORDER = String.raw`(() => {
   if (window.__evalRecorder) return;
   window.__evalRecorder = true;
+  // Status lines not read yet. The end state can be read before a timer set at the submit runs
+  // (a run whose last action submits, on a quick machine: the CLI's runs read it at once): reading
+  // the end state reads them first.
+  const pending = [];
+  window.__evalFlush = () => { for (const capture of pending.splice(0)) capture(); };
   const KEY = '__eval';
   const read = () => { try { return JSON.parse(sessionStorage.getItem(KEY)) || { visits: [], changes: [], submits: [] }; } catch { return { visits: [], changes: [], submits: [] }; } };
   const write = (log) => sessionStorage.setItem(KEY, JSON.stringify(log));
@@ -44,17 +50,23 @@ const RECORDER = String.raw`(() => {
     const log = read();
     const index = log.submits.push({ page: location.pathname, form: form.id, fields, status: '' }) - 1;
     write(log);
-    setTimeout(() => {
+    let done = false;
+    const capture = () => {
+      if (done) return;
+      done = true;
       const status = form.querySelector('[role=status]');
       const later = read();
       if (later.submits[index]) later.submits[index].status = status ? status.textContent.trim() : '';
       write(later);
-    }, 0);
+    };
+    pending.push(capture);
+    setTimeout(capture, 0);
   });
 })();`;
 
 /** Reads the end state in the page: the recorder's log and the site's `app:*` storage. */
 const READ_END_STATE = String.raw`(() => {
+  window.__evalFlush?.();
   let log;
   try { log = JSON.parse(sessionStorage.getItem('__eval')); } catch {}
   log = log || { visits: [], changes: [], submits: [] };

@@ -5,6 +5,7 @@
 // as one failed test, so a crash never reads as success.
 // Use: node scripts/count-tests.mjs --unit-exit <code> --e2e-exit <code>
 import { readFileSync } from 'node:fs';
+import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
@@ -24,14 +25,28 @@ function readReport(path) {
   }
 }
 
-/** vitest's json reporter (jest-compatible fields). */
+/**
+ * vitest's json reporter (jest-compatible fields). Its `numFailedTestSuites` counts a file and each
+ * `describe` in it, so the failed files are counted from `testResults`. A file that failed with no
+ * failed test (it did not load) counts as one failed test.
+ */
 function countUnit(report) {
+  const failedFiles = (report.testResults ?? []).filter((file) => file.status === 'failed');
+  const unloaded = failedFiles.filter((file) => !(file.assertionResults ?? []).some((test) => test.status === 'failed'));
+  const notes = failedFiles.length ? [`${failedFiles.length} test file(s) failed: ${failedFiles.map((file) => shortName(file.name)).join(', ')}`] : [];
+  for (const file of unloaded) notes.push(`${shortName(file.name)} failed without a failed test (${firstLine(file.message) || 'it did not run'}); counted as 1 failed`);
   return {
     passed: report.numPassedTests ?? 0,
-    failed: report.numFailedTests ?? 0,
+    failed: (report.numFailedTests ?? 0) + unloaded.length,
     skipped: (report.numPendingTests ?? 0) + (report.numTodoTests ?? 0),
-    notes: report.numFailedTestSuites ? [`${report.numFailedTestSuites} test file(s) failed`] : [],
+    notes,
   };
+}
+
+/** A test file's path from the repository's root when it lies under it. */
+function shortName(path) {
+  const name = relative(process.cwd(), String(path ?? '?'));
+  return name.startsWith('..') || isAbsolute(name) ? String(path) : name;
 }
 
 /** Playwright's json reporter: flaky tests passed on a retry and count as passed, named below. */

@@ -10,7 +10,12 @@
  * deprecated overloads until 0.3.0; it shrinks when they go.
  */
 
-/** The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never change meaning. */
+/**
+ * The stable codes carried by {@link PlanloopError}. New codes may be added; existing ones never
+ * change meaning. Each code is thrown as one class, always: the subclass whose constructor takes it
+ * (`invalid_input` is a `ValidationError`, `timeout` an `AbortError`, …), else `PlanloopError`
+ * itself (test/error-codes.test.ts checks every `new XError(code, …)` in src).
+ */
 export type PlanloopErrorCode =
   /** A todo, markdown doc or other input failed validation. */
   | 'invalid_input'
@@ -67,7 +72,11 @@ export type PlanloopErrorCode =
   /** A model's answer grew past the limit set for it (characters) and was cut short. */
   | 'output_too_long'
   /** The model (or its provider's safety system) declined to answer: see {@link RefusalError}. */
-  | 'model_refused';
+  | 'model_refused'
+  /** A recorded tour failed validation (`TourError.issues` has the path of each problem); nothing ran. */
+  | 'tour_invalid'
+  /** A replayed tour stopped at a step it could not do and no model was there to repair it (`TourError.step`). */
+  | 'tour_step_failed';
 
 /** Options shared by every planloop error: the error that caused it. */
 export interface PlanloopErrorOptions {
@@ -511,6 +520,45 @@ export class EditError extends PlanloopError {
     this.raw = all.raw ?? '';
     this.issues = all.issues ?? [];
     this.provider = all.provider;
+  }
+}
+
+/** Why a replayed step could not be done: its target is gone or ambiguous, its todo's check failed, or the user refused it. */
+export type TourStepFailure = 'not-found' | 'ambiguous' | 'check-failed' | 'refused';
+
+/** What a {@link TourError} is built from. */
+export interface TourErrorOptions extends PlanloopErrorOptions {
+  /** `tour_invalid`: every problem found, with its path (`todos[2].steps[0].target.role`). Default `[]`. */
+  issues?: readonly ValidationIssue[] | undefined;
+  /** `tour_step_failed`: the step, by its todo's id in the tour and its index among the todo's steps, and why. */
+  step?: { readonly todoId: string; readonly index: number; readonly reason: TourStepFailure } | undefined;
+}
+
+/**
+ * A recorded tour that cannot be used: `tour_invalid` before anything ran (a malformed or
+ * oversized tour, a URL the tools must never open; `issues[0].path` is the first problem), or
+ * `tour_step_failed` when a replay without a model reached a step it cannot do (`step` says which
+ * and why; the todos played before it stay done).
+ *
+ * @example
+ * ```ts
+ * declare const stored: string;
+ * declare const locators: TourLocators;
+ * try { await replayTour(parseTour(stored), { plan, tools, locators }); }
+ * catch (error) { if (TourError.isInstance(error)) console.log(error.code, error.issues[0]?.path ?? error.step); }
+ * ```
+ */
+export class TourError extends PlanloopError {
+  protected static override readonly brand: symbol = brandOf('TourError');
+
+  declare readonly code: 'tour_invalid' | 'tour_step_failed';
+  readonly issues: readonly ValidationIssue[];
+  readonly step: TourErrorOptions['step'];
+
+  constructor(code: 'tour_invalid' | 'tour_step_failed', message: string, options: TourErrorOptions = {}) {
+    super(code, message, options);
+    this.issues = options.issues ?? [];
+    this.step = options.step;
   }
 }
 

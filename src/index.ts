@@ -65,6 +65,7 @@ export {
   StorageError,
   EditError,
   RefusalError,
+  TourError,
   refusalOf,
   type EditErrorCode,
   type PlanloopErrorCode,
@@ -77,6 +78,8 @@ export {
   type EditErrorOptions,
   type StorageErrorOptions,
   type StorageErrorReason,
+  type TourErrorOptions,
+  type TourStepFailure,
   type ValidationIssue,
 } from './errors.js';
 
@@ -187,3 +190,8 @@ export {
   type LoopToolContext,
   type NarrateDeltaContext,
 } from './loop/run-web-agent.js';
+
+// Recorded tours: replay one without a model (its format's validators, parseTour and validateTour, are on `planloop/loop`)
+export { replayTour, type ReplayTourOptions, type ReplayResult } from './loop/replay-tour.js';
+export type { Tour, TourTodo, TourStep } from './loop/tour.js';
+export type { TourLocators } from './loop/tour-recorder.js';

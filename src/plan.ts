@@ -310,7 +310,11 @@ export class Plan {
     return this.#core.setTaskPlan(taskPlan, 'host');
   }
 
-  /** `plan.adjust`, as part of this transaction. */
+  /**
+   * Applies one turn's `todo_adjust` (`{ remove, replace, complete_before }`) atomically and
+   * returns what it did. Outside any transaction: an open transaction's `rollback()` keeps it (use
+   * the transaction's own `adjust` for a change that rollback undoes).
+   */
   adjust(todoAdjust: TodoAdjustInput, options: ApplyAdjustOptions = {}): AdjustResult {
     return this.#core.adjust(todoAdjust, options);
   }
@@ -319,7 +323,9 @@ export class Plan {
    * Begins a transaction: a checkpoint of the whole state. `rollback()` restores it (summary,
    * task, ids, statuses, documents, and so what is stored), then re-applies the changes made
    * outside the transaction since (by the host, a tool, another tab), so only the transaction's
-   * own changes are undone. `runWebAgent` runs each turn in one. While the plan syncs (other
+   * own changes are undone: those made through it (`turn.adjust()`), not a `plan.adjust()` or an
+   * edit made meanwhile. A rollback with nothing of its own to undo changes nothing and emits no
+   * event. `runWebAgent` runs each turn in one. While the plan syncs (other
    * tabs' changes arrive as merges, which cannot be replayed), `rollback()` instead undoes the
    * transaction's own writes field by field, keeping what was written since here or elsewhere,
    * as a change with new clocks; and when this tab's run lost its lease to another tab by force,

@@ -118,6 +118,9 @@ export class Store<S, M> {
       rollback: (meta) => {
         const start = this.#open.get(owner);
         if (start === undefined) return;
+        // Nothing of its own to undo: the state stays as it is (replaying the others' updates would
+        // make an equal copy, and a commit, an event and a save for no change).
+        if (!this.#log.slice(start).some((entry) => entry.owner === owner)) return end();
         let state = checkpoint;
         for (const entry of this.#log.slice(start)) {
           if (entry.owner === owner) continue;

@@ -2,11 +2,31 @@
  * What each entry holds: the root what most hosts import, the rest on its subpath (package.json
  * "exports", vite.config.ts entries and tsconfig paths agree on the list).
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as root from '../src/index.js';
+import * as graph from '../src/graph/index.js';
+import * as dom from '../src/dom/index.js';
+import * as interop from '../src/interop/index.js';
 import * as loop from '../src/loop/index.js';
+import * as planning from '../src/planning/index.js';
 import * as storage from '../src/storage/index.js';
+import * as testing from '../src/testing.js';
+import * as ui from '../src/ui/index.js';
+
+/** Each entry's values (dist/ keeps one file per module, so a built entry exports exactly these). */
+const ENTRIES: Record<string, Record<string, unknown>> = {
+  planloop: root,
+  'planloop/loop': loop,
+  'planloop/storage': storage,
+  'planloop/planning': planning,
+  'planloop/interop': interop,
+  'planloop/graph': graph,
+  'planloop/dom': dom,
+  'planloop/ui': ui,
+  'planloop/testing': testing,
+};
 
 const MOVED_TO_LOOP = [
   'createEnvelopeStreamParser',
@@ -28,11 +48,11 @@ const MOVED_TO_LOOP = [
 const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_VERSION', 'parseSnapshot', 'safeParseSnapshot'];
 
 describe('entries', () => {
-  it('the root holds what most hosts import, and at most 32 values (it had 47)', () => {
-    for (const name of ['Plan', 'runWebAgent', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
+  it('the root holds what most hosts import, and at most 34 values (it had 47; replayTour and TourError came with recorded tours)', () => {
+    for (const name of ['Plan', 'runWebAgent', 'replayTour', 'TourError', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
       expect(Object.keys(root), name).toContain(name);
     }
-    expect(Object.keys(root).length).toBeLessThanOrEqual(32);
+    expect(Object.keys(root).length).toBeLessThanOrEqual(34);
   });
 
   it('the parts of a hand-written turn loop are on planloop/loop, the snapshot format on planloop/storage, and not on the root', () => {
@@ -58,4 +78,41 @@ describe('entries', () => {
       if (subpath !== '') expect(vite, name).toContain(`${subpath}: src(`);
     }
   });
+
+  it("the README's Developing section gives each entry's number of values as the entries export them", () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const sentence = /The root entry exports \d+ values[^]*?\.(?=\s)/.exec(readme)?.[0] ?? '';
+    expect(sentence, 'README: "The root entry exports N values …" in Developing').not.toBe('');
+    const said: Record<string, number> = { planloop: Number(/The root entry exports (\d+) values/.exec(sentence)![1]) };
+    for (const [, name, count] of sentence.matchAll(/`(planloop\/[\w-]+)` (\d+)/g)) said[name!] = Number(count);
+    const actual = Object.fromEntries(Object.entries(ENTRIES).map(([name, entry]) => [name, Object.keys(entry).length]));
+    expect(said).toEqual(actual);
+    const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
+    expect(Object.keys(ENTRIES).sort()).toEqual(Object.keys(pkg.exports).filter((key) => key !== './package.json').map((key) => `planloop${key.slice(1)}`).sort());
+  });
+
+  it('every name the README shows in backticks as an export of an entry is exported by that entry', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    // "… `validateTodoAdjust` (`planloop/loop`)": each name just before an entry in parentheses.
+    const claims = [...readme.matchAll(/((?:`\w+`(?:,| and| or|,? and)? ?)+)\(`(planloop(?:\/[\w-]+)?)`\)/g)].flatMap(([, names, entry]) =>
+      [...names!.matchAll(/`(\w+)`/g)].map(([, name]) => [name!, entry!] as const),
+    );
+    expect(claims.length).toBeGreaterThan(0);
+    expect(claims.filter(([name, entry]) => !(name in ENTRIES[entry]!)).map(([name, entry]) => `${name} is not exported by ${entry}`)).toEqual([]);
+  });
+
+  it('the README describes the JSON instruction helpers, and planloop/loop exports them', () => {
+    expect(Object.keys(loop)).toEqual(expect.arrayContaining(['describedInPrompt', 'jsonInstruction']));
+  });
+
+  it('every name that src/ or the README says comes "from `planloop/…`" is exported by that entry', () => {
+    const files = (dir: string): string[] =>
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
+    const texts = [['README.md', readFileSync(new URL('../README.md', import.meta.url), 'utf8')], ...files('src').map((file) => [file, readFileSync(file, 'utf8')])];
+    // "`renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`": the first name counts.
+    const claims = texts.flatMap(([file, text]) => [...text!.matchAll(/`(\w+)(?:\([^`]*\))?` from `(planloop(?:\/[\w-]+)?)`/g)].map(([, name, entry]) => [file!, name!, entry!] as const));
+    expect(claims.length).toBeGreaterThan(1);
+    expect(claims.filter(([, name, entry]) => !(name in (ENTRIES[entry] ?? {}))).map(([file, name, entry]) => `${file}: ${name} is not exported by ${entry}`)).toEqual([]);
+  });
 });
+

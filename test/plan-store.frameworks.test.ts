@@ -2,7 +2,9 @@
 /**
  * The store contract in the three frameworks, as the README shows it: a real React 19 component
  * (Testing Library), a Svelte 5 component compiled here with svelte/compiler, and a Vue 3
- * component, each rendering a plan that changes under it, and letting go of it when unmounted.
+ * single-file component and its composable, compiled here with vue/compiler-sfc, each rendering a
+ * plan that changes under it, and letting go of it when unmounted. The README's TypeScript blocks
+ * are type-checked too (test/readme-code.test.ts).
  */
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,7 +12,8 @@ import { act, cleanup, render, screen } from '@testing-library/react';
 import { createElement, useSyncExternalStore } from 'react';
 import { compile } from 'svelte/compiler';
 import type * as Svelte from 'svelte';
-import { createApp, defineComponent, h, nextTick, type PropType } from 'vue';
+import { createApp, nextTick, type Component } from 'vue';
+import { compileScript, parse } from 'vue/compiler-sfc';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Plan } from '../src/plan.js';
 
@@ -30,13 +33,12 @@ function readmeBlock(heading: string, lang: string): string {
 afterEach(() => cleanup());
 
 /**
- * A README block as written, in a module of its own beside this file (its imports of react and vue
- * resolve as an app's would; `Plan` is the type the README leaves to the reader).
+ * A README block as written, in a module of its own beside this file (its imports of react, vue
+ * and planloop resolve as an app's would, planloop through the vitest aliases to src/).
  */
-async function importReadmeBlock<T>(heading: string, lang: 'ts' | 'tsx', exports: readonly string[]): Promise<T> {
+async function importReadmeBlock<T>(heading: string, lang: 'ts' | 'tsx'): Promise<T> {
   const file = here(`readme-${lang}-${process.pid}-${heading.replace(/\W/g, '')}.tmp.${lang}`);
-  const code = readmeBlock(heading, lang);
-  writeFileSync(file, `import type { Plan } from '../src/plan.js';\n${code}\n${exports.length > 0 ? `export { ${exports.join(', ')} };\n` : ''}`);
+  writeFileSync(file, readmeBlock(heading, lang));
   try {
     return (await import(/* @vite-ignore */ file)) as T;
   } finally {
@@ -83,7 +85,7 @@ describe('React 19: useSyncExternalStore(plan.subscribe, plan.getSnapshot)', () 
   it('renders the plan, re-renders once per change, never loops, and unsubscribes on unmount', async () => {
     const { plan, change } = changingPlan();
     const live = countListeners(plan);
-    const { TodoList } = await importReadmeBlock<{ TodoList: (props: { plan: Plan }) => ReturnType<typeof createElement> }>('### React', 'tsx', ['TodoList']);
+    const { TodoList } = await importReadmeBlock<{ TodoList: (props: { plan: Plan }) => ReturnType<typeof createElement> }>('### React', 'tsx');
     let renders = 0;
     const Counted = (props: { plan: Plan }) => {
       renders += 1;
@@ -132,29 +134,40 @@ describe('Svelte 5: the plan is a store ($plan)', () => {
   });
 });
 
-describe('Vue 3: a shallowRef set from plan.subscribe', () => {
-  it('renders the plan and follows its changes; unmounting unsubscribes', async () => {
+describe('Vue 3: the README\'s component, a shallowRef set from plan.subscribe', () => {
+  it('compiles the single-file component, renders the plan and follows its changes; unmounting unsubscribes', async () => {
     const { plan, change } = changingPlan();
     const live = countListeners(plan);
-    const { usePlanState } = await importReadmeBlock<{ usePlanState: (plan: Plan) => { value: Plan['state'] } }>('### Vue', 'ts', []);
-    const TodoList = defineComponent({
-      props: { plan: { type: Object as PropType<Plan>, required: true } },
-      setup(props) {
-        const state = usePlanState(props.plan);
-        return () => h('ul', state.value.todos.map((todo) => h('li', { key: todo.id }, `${todo.status}: ${todo.description}`)));
-      },
-    });
-    const target = document.createElement('div');
-    document.body.append(target);
-    const app = createApp(TodoList, { plan });
-    app.mount(target);
-    expect(items()).toEqual(['pending: Open pricing', 'pending: Explain the tiers']);
-    change();
-    await nextTick();
-    expect(items()).toEqual(['completed: Open pricing', 'pending: Explain the tiers', 'pending: Start a trial']);
-    expect(live()).toBe(1);
-    app.unmount();
-    expect(live()).toBe(0);
-    target.remove();
+    // The composable as the README's use-plan-state.ts, and the component that imports it, compiled
+    // as Vite's Vue plugin compiles it (script setup, the template inlined into it).
+    const composable = here(`use-plan-state-${process.pid}.tmp.ts`);
+    const component = here(`todo-list-${process.pid}.tmp.ts`);
+    writeFileSync(composable, readmeBlock('### Vue', 'ts'));
+    const { descriptor, errors } = parse(readmeBlock('### Vue', 'vue'), { filename: 'TodoList.vue' });
+    expect(errors).toEqual([]);
+    const script = compileScript(descriptor, { id: 'todo-list', inlineTemplate: true });
+    writeFileSync(component, script.content.replace(`from './use-plan-state'`, `from './${composable.split('/').pop()!.replace(/\.ts$/, '.js')}'`));
+    try {
+      const { default: TodoList } = (await import(/* @vite-ignore */ component)) as { default: Component };
+      const target = document.createElement('div');
+      document.body.append(target);
+      const errorsSeen: unknown[] = [];
+      const app = createApp(TodoList, { plan });
+      app.config.errorHandler = (error) => void errorsSeen.push(error);
+      app.mount(target);
+      expect(errorsSeen).toEqual([]);
+      expect(items()).toEqual(['pending: Open pricing', 'pending: Explain the tiers']);
+      change();
+      await nextTick();
+      expect(items()).toEqual(['completed: Open pricing', 'pending: Explain the tiers', 'pending: Start a trial']);
+      expect(live()).toBe(1);
+      app.unmount();
+      expect(live()).toBe(0);
+      expect(errorsSeen).toEqual([]);
+      target.remove();
+    } finally {
+      rmSync(composable, { force: true });
+      rmSync(component, { force: true });
+    }
   });
 });

@@ -51,6 +51,23 @@ describe('Store', () => {
     expect(store.state).toBe(before);
   });
 
+  it('a rollback with nothing of its own to undo commits nothing and tells no one', () => {
+    const store = new Store<readonly number[], Meta>([1]);
+    const seen: string[] = [];
+    store.subscribe(({ meta }) => seen.push(meta));
+    const tx = store.begin();
+    store.update(add(9)); // someone else's change
+    const after = store.state;
+    tx.update(() => null); // the transaction's own update changed nothing
+    tx.rollback(() => 'rollback');
+    expect(store.state).toBe(after); // the same object: not replayed into an equal copy
+    expect(seen).toEqual(['add 9']);
+    // And with no change at all meanwhile.
+    const idle = store.begin();
+    idle.rollback(() => 'rollback');
+    expect(seen).toEqual(['add 9']);
+  });
+
   it('rollback keeps the changes others made during the transaction', () => {
     const store = new Store<readonly number[], Meta>([1]);
     const tx = store.begin();

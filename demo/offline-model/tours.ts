@@ -53,8 +53,25 @@ export const AT = {
 } as const;
 
 /**
- * The ref of the element `where` describes (see {@link AT}) in a page outline's lines, or
- * `undefined` when the outline does not list it (another page is open, or it is hidden).
+ * How the German and Japanese pages (index.html's `page-…-de` and `page-…-ja` templates) name what
+ * {@link AT} names in English: the site speaks the tour's language, and a model finds an element by
+ * what the outline shows.
+ */
+const LOCAL_NAMES: Partial<Record<string, readonly string[]>> = {
+  [AT.features]: ['region "Funktionen"', 'region "機能"'],
+  [AT.compare]: ['region "Tarife vergleichen"', 'region "プランを比較"'],
+  [AT.teamTrial]: ['link "14 Tage testen"', 'link "14日間のトライアルを始める"'],
+  [AT.name]: ['textbox "Dein Name"', 'textbox "お名前"'],
+  [AT.email]: ['textbox "Geschäftliche E-Mail"', 'textbox "仕事用メールアドレス"'],
+  [AT.plan]: ['combobox "Tarif"', 'combobox "プラン"'],
+  [AT.submit]: ['button "Testphase starten"', 'button "トライアルを開始"'],
+  [AT.quickstart]: ['block h2 "Schnellstart"', 'block h2 "クイックスタート"'],
+};
+
+/**
+ * The ref of the element `where` describes (see {@link AT}), in whichever language the page shows
+ * it, in a page outline's lines, or `undefined` when the outline does not list it (another page is
+ * open, or it is hidden).
  *
  * @example
  * ```ts
@@ -62,6 +79,14 @@ export const AT = {
  * ```
  */
 export function refIn(where: string, outline: readonly string[]): string | undefined {
+  for (const name of [where, ...(LOCAL_NAMES[where] ?? [])]) {
+    const ref = refOf(name, outline);
+    if (ref) return ref;
+  }
+  return undefined;
+}
+
+function refOf(where: string, outline: readonly string[]): string | undefined {
   const lines = outline.flatMap((line) => {
     const match = /^(\s*)\[(e\d+)\] (.*)$/.exec(line);
     return match ? [{ indent: match[1]?.length ?? 0, ref: match[2] as string, text: match[3] as string }] : [];

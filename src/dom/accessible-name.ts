@@ -1,5 +1,5 @@
 import { NAME_FROM_CONTENT, elementRole } from './element-role.js';
-import { textClippedBy, textUnseenBy, unseenReason } from './sighted.js';
+import { partSight, unseenReason } from './sighted.js';
 import { hiddenReason, styleOf } from './visibility.js';
 import { renderedNodes } from './flat-tree.js';
 import { passCached } from './read-pass.js';
@@ -128,9 +128,10 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   if (out.full || NOT_TEXT.has(element.localName)) return;
   const style = styleOf(element);
   if (!walk.hiddenOk && walk.inContent && hiddenForName(element, style)) return;
-  // Transparent or clipped away, nothing inside can be seen; other reasons (hidden, tiny or
-  // same-coloured text) a child can undo, so they leave out the element's own text only (addContent).
-  if (walk.sighted && walk.inContent && style && (Number.parseFloat(style.opacity) <= 0.05 || ownTextClipped(element, style))) return;
+  // Nothing it draws can be seen (the sight rule: transparent, clipped, masked, cut off, out of
+  // reach): nothing inside counts. Other reasons (hidden, tiny, transparent or same-coloured text)
+  // a child can undo, so they leave out the element's own text only (addContent).
+  if (walk.sighted && walk.inContent && partSight(element) === 'hidden') return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
   // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
@@ -215,11 +216,11 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
   const children = renderedNodes(element);
   // How the element draws its own text is judged only when it has some (text nodes, ::before or ::after content).
   const own = drawsText(element, children);
-  const drawn = own && (!walk.sighted || element === walk.root || ownTextUnseen(element, style) === undefined);
+  const drawn = own && (!walk.sighted || partSight(element) === undefined);
   const visibility = drawn && !walk.hiddenOk ? style?.visibility : undefined;
   const visible = drawn && (walk.hiddenOk || !style || (visibility !== 'hidden' && visibility !== 'collapse'));
   const transform = visible ? style?.textTransform : undefined;
-  if (visible) addPseudo(element, '::before', out);
+  if (visible) addPseudo(element, '::before', out, walk.sighted);
   for (let i = 0; i < children.length; i += 1) {
     const child = children[i] as Node;
     if (out.full) break;
@@ -229,7 +230,7 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
       alternative(child as Element, out, { ...walk, role: undefined, inContent: true });
     }
   }
-  if (visible) addPseudo(element, '::after', out);
+  if (visible) addPseudo(element, '::after', out, walk.sighted);
 }
 
 /** Whether `element` draws text of its own: a text node among `children` (its rendered child nodes), or ::before/::after content. */
@@ -239,27 +240,13 @@ function drawsText(element: Element, children: ArrayLike<Node>): boolean {
 }
 
 /**
- * Whether `element` is clipped away (`textUnseenBy` says 'clipped'): from the whole verdict when
- * its text will need it anyway, else from the clipping rules alone (no colours read).
- */
-function ownTextClipped(element: Element, style: CSSStyleDeclaration): boolean {
-  if (drawsText(element, renderedNodes(element))) return ownTextUnseen(element, style) === 'clipped';
-  return textClippedBy(style);
-}
-
-/** Why the text `element` draws itself is unseen, its parent's judged (`style`: its computed style); kept per element during an outline. */
-function ownTextUnseen(element: Element, style: CSSStyleDeclaration | undefined): ReturnType<typeof textUnseenBy> {
-  return passCached('own-text-unseen', element, () => textUnseenBy(element, style, true));
-}
-
-/**
  * The text a referenced element (aria-labelledby, a label, a caption) gives a name: what a person
  * sees of it, else (a visually hidden or display:none label) at most MAX_UNSEEN_LENGTH characters.
  */
 function referencedText(target: Element, walk: Walk, inLabelledBy: boolean): string {
   const hidden = isHidden(target);
   const base = { root: walk.root, role: undefined, inLabelledBy, inContent: true, visited: walk.visited };
-  if (!hidden && !unseenReason(target, { layout: false })) {
+  if (!hidden && !unseenReason(target)) {
     const seen = new NameText();
     const visited = new Set(walk.visited);
     alternative(target, seen, { ...base, hiddenOk: walk.hiddenOk, sighted: true, visited });
@@ -318,9 +305,9 @@ function fromContentInside(element: Element): boolean {
 }
 
 /** Adds a ::before or ::after box's text: set apart by spaces when it is CSS alternative text or not an inline box. */
-function addPseudo(element: Element, pseudo: '::before' | '::after', out: NameText): void {
+function addPseudo(element: Element, pseudo: '::before' | '::after', out: NameText, sighted: boolean): void {
   if (!mayHavePseudoContent(element)) return;
-  const { text, alt, inline } = pseudoText(element, pseudo);
+  const { text, alt, inline } = pseudoText(element, pseudo, sighted);
   if (!text) return;
   const apart = alt || !inline;
   if (apart) out.space();
@@ -465,7 +452,7 @@ function pseudoSelector(document: Document): string | null {
 const NO_TEXT = { text: '', alt: false, inline: true };
 
 /** The text of a ::before or ::after box: its CSS alternative text (`content: "★" / "Rated"`) when it has one. */
-function pseudoText(element: Element, pseudo: '::before' | '::after'): { text: string; alt: boolean; inline: boolean } {
+function pseudoText(element: Element, pseudo: '::before' | '::after', sighted: boolean): { text: string; alt: boolean; inline: boolean } {
   let style: CSSStyleDeclaration | undefined;
   try {
     style = element.ownerDocument.defaultView?.getComputedStyle(element, pseudo);
@@ -474,6 +461,7 @@ function pseudoText(element: Element, pseudo: '::before' | '::after'): { text: s
   }
   const content = style?.content;
   if (!content || content === 'none' || content === 'normal' || !content.includes('"')) return NO_TEXT;
+  if (sighted && style && pseudoUnseen(style)) return NO_TEXT;
   const strings = (part: string) => Array.from(part.matchAll(/"((?:[^"\\]|\\.)*)"/g), (match) => unescapeCss(match[1] ?? '')).join('');
   // A slash outside the quoted strings starts the alternative text.
   const outside = content.replace(/"((?:[^"\\]|\\.)*)"/g, (match) => ' '.repeat(match.length));
@@ -481,6 +469,15 @@ function pseudoText(element: Element, pseudo: '::before' | '::after'): { text: s
   const inline = style?.display === 'inline';
   if (slash >= 0) return { text: strings(content.slice(slash)), alt: true, inline };
   return { text: strings(content), alt: false, inline };
+}
+
+/** Whether a ::before or ::after box draws its text where no one reads it: not displayed, hidden, transparent (opacity or colour), under 6px. */
+function pseudoUnseen(style: CSSStyleDeclaration): boolean {
+  if (style.display === 'none' || style.visibility === 'hidden' || Number.parseFloat(style.opacity) <= 0.05) return true;
+  if (Number.parseFloat(style.fontSize) < 6) return true;
+  const alpha = /rgba\([^)]*,\s*([\d.]+)\)|\/\s*([\d.]+%?)\)/.exec(style.color);
+  const value = alpha ? Number.parseFloat(alpha[1] ?? alpha[2] ?? '1') / ((alpha[2] ?? '').endsWith('%') ? 100 : 1) : 1;
+  return value <= 0.05 || style.color === 'transparent';
 }
 
 function unescapeCss(text: string): string {

@@ -184,10 +184,10 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
   if (isDisabled(element)) return refuse('disabled', `${what} is disabled; it cannot be clicked until the page enables it.`);
   if (layout) {
     scrollIntoViewIfNeeded(element);
-    const unseen = unseenReason(element, { layout });
-    if (unseen) return refuse('hidden', `${what} is not visible to the user now (${unseen}); act on something the outline lists.`);
+    const unseen = unseenReason(element, { layout, acting: true });
+    if (unseen && unseen !== 'covered') return refuse('hidden', `${what} is not visible to the user now (${unseen}); act on something the outline lists.`);
     const cover = coveringElement(element, options.exclude);
-    if (cover) return refuse('covered', `${what} is covered by ${describe(cover)}; deal with that first (close it, or scroll).`);
+    if (cover || unseen) return refuse('covered', `${what} is covered by ${cover ? describe(cover) : 'something drawn over it'}; deal with that first (close it, or scroll).`);
   }
 
   const consequence = consequenceOf(element, document, options);
@@ -221,7 +221,7 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
     }
     approved = true;
     // The page may have changed while the user decided: the element must still be there and visible.
-    if (!element.isConnected || unseenReason(element, { layout })) return refuse('hidden', `${what} changed while the user decided; it was not clicked. Look at the outline again.`);
+    if (!element.isConnected || unseenReason(element, { layout, acting: true })) return refuse('hidden', `${what} changed while the user decided; it was not clicked. Look at the outline again.`);
   }
 
   const expected = approved ? consequence.expects : undefined;

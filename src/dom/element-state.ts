@@ -1,3 +1,5 @@
+import { looksSecret, saysSecret } from '../secret-text.js';
+
 /*
  * The state of an element a model needs to act on it: checked, expanded, disabled, selected,
  * current, required, pressed, and the value of a field. A value is never read from a secret
@@ -50,10 +52,9 @@ export const PRIVATE_ATTRIBUTE = 'data-planloop-private';
 
 // autocomplete tokens of secret fields (WHATWG autofill): card data, passwords, one-time codes.
 const SECRET_AUTOCOMPLETE = /(^|\s)(cc-[a-z-]+|current-password|new-password|one-time-code|transaction-amount)(\s|$)/i;
-// Field names and ids that say "secret", as whole words once camelCase is split (apiKey, user_pin),
-// and payment fields (card number, cardnum, ccnum, security code, IBAN, account and routing numbers).
-const SECRET_WORDS =
-  /(^|[^a-z])(pass(word|phrase|code)?|passwd|pwd|secret|token|api ?key|otp|totp|cvc2?|cvv2?|csc|ssn|pin|iban|card ?(num|number|no|nr)?|cardnum(ber)?|cc ?(num|number|no)|ccn|pan|security ?code|account ?(num|number|no)|routing ?(num|number|no)?|sort ?code)([^a-z]|$)/;
+const PASSWORD_AUTOCOMPLETE = /(^|\s)(current-password|new-password)(\s|$)/i;
+/** Words that name a password, in a field's name, id or label (camelCase and `-`/`_` split first). */
+const PASSWORD_WORDS = /(^|[^a-z\u00c0-\u024f])(pass ?(word|phrase)|passwd|pwd|passwort|kennwort|mot de passe|contrase[ñn]a|senha)([^a-z\u00c0-\u024f]|$)/;
 /** Input types that tell a model what to type or choose. */
 const TELLING_TYPES = new Set(['email', 'tel', 'url', 'number', 'range', 'date', 'datetime-local', 'time', 'month', 'week', 'color', 'file']);
 const ROLES_WITH_CHECKED = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
@@ -78,7 +79,26 @@ export function isPasswordField(element: Element): boolean {
     wasPassword.add(element);
     return true;
   }
-  return wasPassword.has(element);
+  if (wasPassword.has(element)) return true;
+  // Revealed before any outline saw it: a field that says it holds a password is one.
+  if (element.localName !== 'input') return false;
+  if (PASSWORD_AUTOCOMPLETE.test(element.getAttribute('autocomplete') ?? '')) return true;
+  return PASSWORD_WORDS.test(wordsOf(`${element.getAttribute('name') ?? ''} ${element.id} ${labelText(element)}`));
+}
+
+/** A field's words, camelCase split and lower case, `-` and `_` as spaces. */
+function wordsOf(text: string): string {
+  return text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[-_]/g, ' ');
+}
+
+/** What labels a field, as the page wrote it: its <label>s, aria-label, aria-labelledby's text, placeholder and title. */
+function labelText(element: Element): string {
+  const parts = [element.getAttribute('aria-label'), element.getAttribute('placeholder'), element.getAttribute('title')];
+  for (const label of Array.from((element as HTMLInputElement).labels ?? [])) parts.push(label.textContent);
+  const ids = element.getAttribute('aria-labelledby');
+  const root = element.getRootNode() as Document | ShadowRoot;
+  if (ids && typeof root.getElementById === 'function') for (const id of ids.split(/\s+/)) parts.push(id ? (root.getElementById(id)?.textContent ?? '') : '');
+  return parts.filter(Boolean).join(' | ').slice(0, 400);
 }
 
 /**
@@ -109,8 +129,9 @@ export function rememberPasswordFields(root: Document | Element | ShadowRoot): v
 /**
  * Whether `element` is a field whose value is a secret: a password input (or one that was a
  * password input before a "show password" button changed its type), an `autocomplete` of card
- * data (`cc-*`), a password or a one-time code, or a name, id or autocomplete that says password,
- * token, API key, PIN, card number (`cardnum`, `ccnum`), CVC, IBAN and the like.
+ * data (`cc-*`), a password or a one-time code, a name, id, autocomplete or label that says
+ * password, token, API key, PIN, card number (`cardnum`, `ccnum`), CVC, IBAN, one-time code and
+ * the like, or one of three or more short fields side by side that hold a card number together.
  *
  * @example
  * ```ts
@@ -122,50 +143,35 @@ export function isSecretField(element: Element): boolean {
   if (isPasswordField(element)) return true;
   const autocomplete = element.getAttribute('autocomplete') ?? '';
   if (SECRET_AUTOCOMPLETE.test(autocomplete)) return true;
-  const words = [element.getAttribute('name'), element.id, autocomplete]
-    .map((value) => (value ?? '').replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[-_]/g, ' '))
-    .join(' | ');
-  return SECRET_WORDS.test(words);
+  if (saysSecret([element.getAttribute('name'), element.id, autocomplete].join(' | '))) return true;
+  if (saysSecret(labelText(element), true)) return true;
+  return inSplitCardNumber(element);
 }
+
+/** Most characters a part of a split number takes (`maxlength`): 4 for a card number's groups. */
+const MAX_PART = 6;
 
 /**
- * Whether `text` holds something that looks like a secret, whatever field it is in: a card number
- * (13 to 19 digits, spaces or dashes allowed, that pass the Luhn check), a key or token with a
- * well-known prefix (`sk-`, `ghp_`, `xoxb-`, `AKIA`, `AIza`, a JWT), or a run of 24 or more
- * letters and digits with both in it, as API keys are.
- *
- * @example
- * ```ts
- * looksSecret('4242 4242 4242 4242'); // true
- * looksSecret('sk-live-8f3kq0d9x7'); // true
- * looksSecret('Order 1234'); // false
- * ```
+ * Whether `element` is one of three or more short fields side by side (`maxlength` up to 6, in the
+ * same fieldset, group or parent) that hold a card number together: their group's label says so,
+ * one of them is named as one, or their digits together pass the Luhn check.
  */
-export function looksSecret(text: string): boolean {
-  for (const match of text.matchAll(/\d[\d -]{11,}\d/g)) {
-    const digits = match[0].replace(/\D/g, '');
-    if (digits.length >= 13 && digits.length <= 19 && luhn(digits)) return true;
-  }
-  if (/(^|[^A-Za-z0-9])(sk|pk|rk)[-_](live|test|proj|ant)?[-_]?[A-Za-z0-9_-]{8,}/.test(text)) return true;
-  if (/\b(ghp|gho|ghs|ghu|github_pat|glpat|xox[abpors]|AKIA|ASIA|AIza)[-_A-Za-z0-9]{10,}/.test(text)) return true;
-  if (/\beyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/.test(text)) return true;
-  for (const token of text.match(/[A-Za-z0-9_\-+/=]{24,}/g) ?? []) {
-    if (/\d/.test(token) && /[A-Za-z]/.test(token) && !/^[a-z]+(-[a-z]+)+$/i.test(token)) return true;
-  }
-  return false;
+function inSplitCardNumber(element: Element): boolean {
+  if (element.localName !== 'input' || !isShortPart(element)) return false;
+  const group = element.closest('fieldset, [role=group]') ?? element.parentElement?.parentElement ?? element.parentElement;
+  if (!group) return false;
+  const parts = Array.from(group.querySelectorAll('input')).filter(isShortPart);
+  if (parts.length < 3) return false;
+  const named = parts.some((part) => part !== element && saysSecret([part.getAttribute('name'), part.id, part.getAttribute('autocomplete')].join(' | ')));
+  const legend = group.localName === 'fieldset' ? (group.querySelector('legend')?.textContent ?? '') : '';
+  if (named || saysSecret(`${group.getAttribute('aria-label') ?? ''} ${legend} ${parts.map(labelText).join(' ')}`, true)) return true;
+  return looksSecret(parts.map((part) => (part as HTMLInputElement).value ?? '').join(''));
 }
 
-function luhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i += 1) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) {
-      digit *= 2;
-      if (digit > 9) digit -= 9;
-    }
-    sum += digit;
-  }
-  return sum % 10 === 0;
+function isShortPart(element: Element): boolean {
+  const max = Number(element.getAttribute('maxlength'));
+  const type = (element.getAttribute('type') ?? 'text').toLowerCase();
+  return Number.isInteger(max) && max > 0 && max <= MAX_PART && (type === 'text' || type === 'tel' || type === 'number' || type === 'password');
 }
 
 /**
@@ -262,7 +268,7 @@ function linkTarget(element: Element): string | undefined {
     const url = new URL(raw, document.baseURI);
     if (url.origin !== document.location?.origin) return clip(url.host);
     // A token in a link (a reset link, a logout link's CSRF token) is not shown: only its key.
-    for (const [key, value] of Array.from(url.searchParams)) if (looksSecret(value) || SECRET_WORDS.test(key.toLowerCase().replace(/[-_]/g, ' '))) url.searchParams.set(key, '…');
+    for (const [key, value] of Array.from(url.searchParams)) if (looksSecret(value) || saysSecret(key)) url.searchParams.set(key, '…');
     return clip(`${url.pathname}${url.search.replace(/%E2%80%A6/g, '…')}`);
   } catch {
     return clip(raw);

@@ -1,12 +1,13 @@
 import { firstWords, readableText } from './readable-text.js';
-import { isElementVisible } from './visibility.js';
-import { looksSecret } from './element-state.js';
+import { isSeen } from './sighted.js';
+import { looksSecret } from '../secret-text.js';
 
 /*
  * What a page tells a person about a field besides its name: its description (aria-describedby,
  * aria-description, else a short hint right after it, such as "At least 8 characters") and,
- * when it is invalid, its error message (aria-errormessage, else its description). Only visible
- * text is read: a hint or an error the page hides is not shown to the model either.
+ * when it is invalid, its error message (aria-errormessage, else its description). Only what a
+ * sighted user can see is read (the sight rule, `isSeen`, then part by part): a hint or an error
+ * the page hides, visually hides, fades out or puts off-screen is not shown to the model either.
  */
 
 /** A field's help text and validity. */
@@ -68,7 +69,7 @@ function referencedText(element: Element, attribute: string): string {
   const parts: string[] = [];
   for (const id of ids.split(/\s+/)) {
     const target = id ? root.getElementById(id) : null;
-    if (target && isElementVisible(target, { layout: false })) {
+    if (target && isSeen(target)) {
       const text = firstWords(target, MAX_HELP);
       if (text) parts.push(text);
     }
@@ -89,7 +90,7 @@ function adjacentHint(element: Element): string {
   if ((next as HTMLElement).isContentEditable || next.getAttribute('contenteditable') === 'true' || next.closest('[data-planloop-private]') || next.querySelector('[contenteditable], [data-planloop-private]')) return '';
   if (next.querySelector('input, select, textarea, button, a[href], label, [role], [tabindex]')) return '';
   if (next.getAttribute('role') || (next.hasAttribute('id') && anchor.ownerDocument.querySelector(`[aria-labelledby~="${cssEscape(next.id)}"]`))) return '';
-  if (!isElementVisible(next, { layout: false })) return '';
+  if (!isSeen(next)) return '';
   const { text, more } = readableText(next, { maxChars: MAX_HINT });
   return text && more === 0 ? clip(text) : '';
 }

@@ -5,6 +5,7 @@ import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } f
 import { closestAcross } from './flat-tree.js';
 import { fenceEffects, type EffectFenceOptions } from './effect-fence.js';
 import { fillWords } from './effect-words.js';
+import { unseenReason } from './sighted.js';
 
 /*
  * Typing for a model, with secrets kept out of its sight: the model writes a placeholder such as
@@ -92,6 +93,10 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
   const role = elementRole(element) ?? element.localName;
   const name = accessibleName(element, role);
   const what = `${ref ? `${ref} ` : ''}(${role}${name ? ` "${clip(name)}"` : ''})`;
+  // The sight rule, as for an action: a field under something opaque (even one that lets clicks through) is not typed into.
+  if (unseenReason(element, { ...(options.layout === undefined ? {} : { layout: options.layout }), acting: true }) === 'covered') {
+    return refuse('hidden', `${what} is covered by something drawn over it; deal with that first (close it, or scroll).`);
+  }
   const text = typeof value === 'string' ? value : value === undefined || value === null ? '' : String(value);
 
   const tag = element.localName;

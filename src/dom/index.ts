@@ -26,12 +26,14 @@ export { fenceEffects, outsideFence, type EffectFenceOptions, type EffectKind, t
 export { clickWords, controlWords, fillWords, formFields, formName, whereTo } from './effect-words.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
-export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, looksSecret, rememberPasswordFields, type ElementState } from './element-state.js';
+export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, rememberPasswordFields, type ElementState } from './element-state.js';
+export { looksSecret, redactSecrets } from '../secret-text.js';
 export { estimateTokens } from './estimate-tokens.js';
 export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
 export { createPageTools, type PageTool, type PageToolContext, type PageTools, type PageToolsOptions } from './page-tools.js';
+export { createTourLocators, describeLocator, findLocator, locatorOf, type Locator, type LocatorFailure, type LocatorMatch, type LocatorOptions } from './locator.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export { readableText, type ReadableText } from './readable-text.js';
 export type { PageElementKind } from './page-elements.js';

@@ -88,8 +88,9 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
   const exclude = options.exclude;
   const privateSelector = options.privateSelector;
   const found: PageElement[] = [];
-  // What a sighted user sees (transparent, clipped, out of reach, unreadable heading text): the host's own UI and those are never listed.
-  const unseen = createSightCheck(layout, false);
+  // A first look at what a sighted user sees (transparent, clipped, out of reach): what it finds unseen is never listed;
+  // the outline judges what it keeps with the whole rule (unseenReason).
+  const unseen = createSightCheck(layout);
 
   const matches = (element: Element, selector: string | undefined): boolean => {
     if (!selector) return false;
@@ -111,8 +112,8 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     const privateHere = isPrivate || (element.hasAttributes() && element.hasAttribute(PRIVATE_ATTRIBUTE)) || matches(element, privateSelector);
     const inMainHere = inMain || role === 'main';
     const inContentHere = inContent || role === 'main' || role === 'article';
-    // A live region is listed while it has something to say.
-    const live = liveRole(element, role) && hasText(element) ? liveRole(element, role) : undefined;
+    // A live region is listed while it has something to say (and is not the host's private content).
+    const live = !privateHere && liveRole(element, role) && hasText(element) ? liveRole(element, role) : undefined;
     if (live) role = live;
     // Prose: a paragraph-like element with text, not inside a control or other prose (its text is read whole).
     const prose = !inText && !live && !role && !privateHere && isProse(element);
@@ -139,7 +140,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       const name = later ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
-      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, kind === 'heading', style, box) !== undefined)));
+      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;

@@ -8,8 +8,11 @@ import { fitOutline, type FitPriorities } from './fit-outline.js';
 import { summarizeOmitted } from './omitted-summary.js';
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { collectPageElements, nameOf, type CollectOptions, type PageElement } from './page-elements.js';
+import { redactSecrets } from '../secret-text.js';
 import { duringReadPass } from './read-pass.js';
 import { firstWords } from './readable-text.js';
+import { unseenReason } from './sighted.js';
+import { hasLayout } from './visibility.js';
 import { omittedLine, renderOutline, renderOutlineLine, type OutlineNode, type PageOutline } from './render-outline.js';
 
 /** Options of {@link outlinePage}. */
@@ -124,7 +127,7 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     ...(options.privateSelector ? { privateSelector: options.privateSelector } : {}),
   });
   const proseToo = options.prose ?? true;
-  const found =
+  let found =
     options.onlyViewport || !proseToo
       ? relinked(collected, (item) => (!options.onlyViewport || item.distance === 0) && (proseToo || item.kind !== 'text'))
       : collected;
@@ -139,7 +142,19 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const costAt = (i: number): number => (costs[i] ??= estimate(`${renderOutlineLine(draftAt(i))}\n`));
   // Room for the lines that say what was left out in a region, and for the last line.
   const summaryReserve = Math.min(SUMMARY_RESERVE_MAX, Math.floor(maxTokens * SUMMARY_RESERVE_SHARE));
-  const keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
+  // The walk took a first look at what a person sees; what the budget keeps is judged by the whole
+  // sight rule (unseenReason, kept for the pass), and what fails it is dropped and the budget filled again.
+  const layout = options.layout ?? hasLayout(document);
+  let keep: Uint8Array;
+  for (;;) {
+    keep = fitOutline(found, costAt, maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document), viewportFirst: options.viewportFirst === true });
+    const unseen = new Set<number>();
+    for (let i = 0; i < found.length; i += 1) if (keep[i] && !seenInOutline(found[i] as PageElement, draftAt(i), layout)) unseen.add(i);
+    if (unseen.size === 0) break;
+    found = withoutItems(found, unseen);
+    drafts.length = 0;
+    costs.length = 0;
+  }
 
   const nodes: OutlineNode[] = [];
   const nodeOf: Array<OutlineNode | undefined> = [];
@@ -173,27 +188,60 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   }
 }
 
+/** Fields: under a private mark they keep their name (what to fill in), never their value. */
+const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+
 /** At most this share of the budget is kept for the lines saying what a region left out… */
 const SUMMARY_RESERVE_SHARE = 0.12;
 /** …and at most this many tokens. */
 const SUMMARY_RESERVE_MAX = 60;
 
+/**
+ * Whether a kept element passes the whole sight rule, and (a heading, prose, a live region) says
+ * something a person can read: its line's words.
+ */
+function seenInOutline(item: PageElement, draft: OutlineNode, layout: boolean): boolean {
+  if (unseenReason(item.element, { layout }) !== undefined) return false;
+  return draft.name !== '' || (item.kind !== 'heading' && item.kind !== 'text' && item.kind !== 'live') || draft.state.withheld === 'private';
+}
+
+/** `found` without the elements at `drop`, the others re-linked to the nearest element they are inside that stays. */
+function withoutItems(found: readonly PageElement[], drop: ReadonlySet<number>): PageElement[] {
+  const index = new Int32Array(found.length).fill(-1);
+  const out: PageElement[] = [];
+  found.forEach((item, i) => {
+    const parent = item.parent >= 0 ? (index[item.parent] ?? -1) : -1;
+    if (drop.has(i)) {
+      index[i] = parent;
+      return;
+    }
+    index[i] = out.length;
+    out.push({ ...item, parent, depth: parent >= 0 ? (out[parent] as PageElement).depth + 1 : 0 });
+  });
+  return out;
+}
+
 function draftNode(item: PageElement, longRef: string, registry: RefRegistry, reveal: (element: Element) => boolean): OutlineNode {
   const id = item.element.id;
   const prose = item.kind === 'text' || item.kind === 'live';
-  const name = prose ? firstWords(item.element, PROSE_CHARS) : nameOf(item);
+  // What the host marked private is never read: not its values, not its names (a field keeps its label, to be filled with a secret).
+  const name = item.isPrivate && !FIELD_ROLES.has(item.role) ? '' : redactSecrets(prose ? firstWords(item.element, PROSE_CHARS) : nameOf(item));
   const state = prose ? {} : elementState(item.element, item.role, item.isPrivate, reveal(item.element));
+  if (item.isPrivate) state.withheld = 'private';
+  if (state.options) state.options = state.options.map(redactSecrets);
   // A link's target is shown only where it tells something: another site, or a download.
   if (state.href !== undefined && state.href.startsWith('/')) delete state.href;
   if (item.role === 'link' && item.element.hasAttribute('download')) state.href = 'download';
   const help = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
+  if (help.description) help.description = redactSecrets(help.description);
+  if (help.error) help.error = redactSecrets(help.error);
   return {
     ref: registry.refOf(item.element) ?? longRef,
     kind: item.kind,
     role: item.role,
     name,
     ...(item.level === undefined ? {} : { level: item.level }),
-    ...(id && !name ? { id } : {}),
+    ...(id && !name && !item.isPrivate ? { id } : {}),
     state,
     ...help,
     // Costed as new: whether it is is known once it is listed.

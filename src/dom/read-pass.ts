@@ -10,6 +10,8 @@ interface Pass {
   styles: WeakMap<Element, CSSStyleDeclaration | undefined>;
   tables: Map<string, WeakMap<Element, unknown>>;
   shared: Map<string, unknown>;
+  /** What to undo when the pass ends (a style sheet added for hit tests). */
+  undo: Array<() => void>;
 }
 
 let current: Pass | undefined;
@@ -25,11 +27,13 @@ let current: Pass | undefined;
  */
 export function duringReadPass<T>(read: () => T): T {
   if (current) return read();
-  current = { styles: new WeakMap(), tables: new Map(), shared: new Map() };
+  const pass: Pass = { styles: new WeakMap(), tables: new Map(), shared: new Map(), undo: [] };
+  current = pass;
   try {
     return read();
   } finally {
     current = undefined;
+    for (const undo of pass.undo.reverse()) undo();
   }
 }
 
@@ -90,4 +94,32 @@ export function passShared<T>(key: string, make: () => T): T {
   const value = make();
   current.shared.set(key, value);
   return value;
+}
+
+/**
+ * Runs `undo` when the current pass ends (before it returns), or now when there is none: for what
+ * a check puts in place for the pass only, such as a style sheet that makes every element hit-testable.
+ *
+ * @example
+ * ```ts
+ * const sheet = new CSSStyleSheet();
+ * document.adoptedStyleSheets = [...document.adoptedStyleSheets, sheet];
+ * atPassEnd(() => (document.adoptedStyleSheets = document.adoptedStyleSheets.filter((s) => s !== sheet)));
+ * ```
+ */
+export function atPassEnd(undo: () => void): void {
+  if (current) current.undo.push(undo);
+  else undo();
+}
+
+/**
+ * Whether a pass is running.
+ *
+ * @example
+ * ```ts
+ * inReadPass(); // false outside outlinePage and the checks
+ * ```
+ */
+export function inReadPass(): boolean {
+  return current !== undefined;
 }

@@ -1,14 +1,24 @@
+import { redactSecrets } from '../secret-text.js';
+import { duringReadPass } from './read-pass.js';
+import { partSight } from './sighted.js';
 import { styleOf } from './visibility.js';
 import { renderedNodes } from './flat-tree.js';
 
 /*
  * The text a person can read in an element, as one line: text nodes in rendering order (open
- * shadow roots, slots), an image's alt, nothing that is hidden (display:none, visibility:hidden,
- * `hidden`, aria-hidden="true", <script>/<style>/<template>, closed <details> content, a box of
- * no size that clips its overflow) and no
- * form control's value (a field's value is state, shown on its own line, and may be private).
+ * shadow roots, slots), a seen image's alt (at most 40 characters: no one sees it), nothing that
+ * is hidden (display:none, `hidden`, aria-hidden="true", <script>/<style>/<template>, closed
+ * <details> content) or that a sighted user cannot see (the sight rule, part by part: a span that
+ * is transparent, clipped, masked, cut off, out of reach, or whose text is invisible, tiny or the
+ * colour of its background adds no words), no form control's value (a field's value is state,
+ * shown on its own line, and may be private), and no value that looks secret (`[secret]` instead).
  * Blocks and line breaks become spaces; whitespace is collapsed.
  */
+
+/** Longest image description read: an alt is text no one sees (as in names). */
+const MAX_ALT = 40;
+/** Characters read past a stretch at least, so that a secret at its end is whole when it is redacted. */
+const SECRET_MARGIN = 48;
 
 /** Never read: not text, or a control whose value is not prose. */
 const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'iframe', 'object', 'svg', 'math', 'input', 'select', 'textarea', 'datalist', 'canvas', 'video', 'audio']);
@@ -33,10 +43,14 @@ export interface ReadableText {
  * ```
  */
 export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number } = {}): ReadableText {
+  return duringReadPass(() => readOnce(element, options));
+}
+
+function readOnce(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number }): ReadableText {
   const from = Math.max(0, Math.floor(options.from ?? 0));
   const maxChars = Math.max(1, Math.floor(options.maxChars ?? 2000));
   // Read a little past the stretch to cut at a word and to know whether more follows.
-  const limit = from + maxChars + Math.max(1, Math.floor(options.countMore ?? maxChars * 4));
+  const limit = from + maxChars + Math.max(SECRET_MARGIN, Math.floor(options.countMore ?? maxChars * 4));
   const skip = options.skip;
   let text = '';
   let stopped = false;
@@ -65,15 +79,15 @@ export function readableText(element: Element, options: { from?: number; maxChar
       if (el.hasAttributes() && (el.hasAttribute('hidden') || el.getAttribute('aria-hidden') === 'true' || el.hasAttribute('inert'))) continue;
       const style = styleOf(el);
       if (style?.display === 'none') continue;
-      // A box of no size that clips what overflows it shows nothing (1 px "visually hidden" text is read).
-      if (style && style.overflow !== 'visible' && hasNoSize(el)) continue;
-      const visibility = style?.visibility;
-      const shown = style ? visibility !== 'hidden' && visibility !== 'collapse' : visible;
+      // What a sighted user cannot see adds nothing; text they cannot read adds no words of its own.
+      const sight = partSight(el);
+      if (sight === 'hidden') continue;
+      const shown = sight === undefined;
       const display = style?.display;
       const block = el.localName === 'br' || (style ? display !== 'inline' && display !== 'contents' : true);
       if (block) add(' ');
       if (el.localName === 'img') {
-        if (shown) add(` ${el.getAttribute('alt') ?? ''} `);
+        if (shown) add(` ${clipAlt(el.getAttribute('alt') ?? '')} `);
       } else if (el.localName === 'details' && !el.hasAttribute('open')) {
         const summary = el.firstElementChild;
         if (summary?.localName === 'summary') visit(summary, shown);
@@ -81,10 +95,9 @@ export function readableText(element: Element, options: { from?: number; maxChar
       if (block) add(' ');
     }
   };
-  const style = styleOf(element);
-  const visibility = style?.visibility;
-  visit(element, !style || (visibility !== 'hidden' && visibility !== 'collapse'));
-  const whole = text.trim();
+  const sight = partSight(element);
+  if (sight !== 'hidden') visit(element, sight === undefined);
+  const whole = redactSecrets(text.trim());
   if (from >= whole.length) return { text: '', more: 0 };
   let end = Math.min(whole.length, from + maxChars);
   if (end < whole.length) {
@@ -109,11 +122,9 @@ export function firstWords(element: Element, maxChars: number): string {
   return more > 0 ? `${text}…` : text;
 }
 
-function hasNoSize(element: Element): boolean {
-  const box = element.getBoundingClientRect();
-  // Without layout (happy-dom) every box is 0×0: only a page with layout has boxes to trust.
-  const root = element.ownerDocument.documentElement.getBoundingClientRect();
-  return (root.width > 0 || root.height > 0) && (box.width === 0 || box.height === 0);
+function clipAlt(alt: string): string {
+  const collapsed = alt.replace(/\s+/g, ' ').trim();
+  return collapsed.length > MAX_ALT ? `${collapsed.slice(0, MAX_ALT - 1)}…` : collapsed;
 }
 
 function matches(element: Element, selector: string): boolean {

@@ -2,6 +2,7 @@ import { identityKeys, refRegistryFor, type RefEntry, type RefRegistry } from '.
 import { documentOf, pageRoot, type PageRoot } from './page-root.js';
 import { isOffLimits, offLimitsSelector } from './host-ui.js';
 import { collectPageElements, nameOf, type PageElement } from './page-elements.js';
+import { duringReadPass } from './read-pass.js';
 import { unseenReason } from './sighted.js';
 import { hasLayout } from './visibility.js';
 
@@ -84,6 +85,11 @@ const REF_PATTERN = /^(?:\[|#|ref\s*[:=]\s*)?(e\d+)\]?$/i;
  * ```
  */
 export function resolveTarget(target: unknown, options: ResolveTargetOptions = {}): ResolveTargetResult {
+  // One read pass: the page does not change while a target is looked for, and the sight rule's hit-test sheet goes in once.
+  return duringReadPass(() => resolveOnce(target, options));
+}
+
+function resolveOnce(target: unknown, options: ResolveTargetOptions): ResolveTargetResult {
   const root = pageRoot(options.root, 'resolveTarget');
   const text = typeof target === 'string' ? target.trim() : '';
   if (!text) {
@@ -108,9 +114,14 @@ interface Context {
   exclude: string | readonly string[] | undefined;
 }
 
-/** Whether a person can see `element` now (a visually hidden checkbox: through its visible label). */
+/**
+ * Whether a person can see `element` now, by the one sight rule (a visually hidden checkbox:
+ * through its visible label). What covers it is judged by the tool that acts (`activate` scrolls
+ * to it first and says what covers it; `fill` refuses a covered field).
+ */
 function seen(element: Element, layout: boolean): boolean {
-  return unseenReason(element, { layout }) === undefined;
+  const reason = unseenReason(element, { layout });
+  return reason === undefined || reason === 'covered';
 }
 
 function byRef(entry: RefEntry, context: Context): ResolveTargetResult {

@@ -1,19 +1,32 @@
 import { blend, contrastRatio, parseColor } from './colour.js';
-import { passCached, passShared } from './read-pass.js';
+import { atPassEnd, duringReadPass, passCached, passShared } from './read-pass.js';
 import { hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
+import { renderedNodes } from './flat-tree.js';
 
 /*
- * What a sighted user can see, which is stricter than what assistive technology is given:
- * `visibility.ts` says whether an element is rendered at all; this file also says whether a
- * person looking at the screen can make it out. An element is unseen when it (or what it is drawn
- * inside) is transparent, clipped away (the screen-reader-only pattern, `clip`, `clip-path`, an
- * overflow:hidden box that cuts it off), placed where no scrolling reaches, or, for text, drawn in
- * a colour (nearly) the same as its background or at a near-zero font size. The outline lists
- * no heading or text a person cannot see, and the tools act on nothing a person cannot see.
+ * What a sighted user can see now: the one rule every path to the model goes through (the
+ * outline's controls, headings, prose and live regions, names and their parts, field hints, the
+ * look tools, and what `activate` and `fill` act on). `visibility.ts` says whether an element is
+ * rendered at all; this file says whether a person looking at the screen can make it out:
  *
- * Every rule here reads only computed styles and boxes; what cannot be told (a background image
- * under the text, a colour format it does not parse) counts as seen, so a page is never hidden
- * from the model by a guess.
+ * - through the element and everything it is drawn inside: opacity (and `filter: opacity()`)
+ *   multiplied down to 0.05 or less, a mask that lets nothing through, `clip`/`clip-path`
+ *   (inset, polygon, circle) that leave nothing, `content-visibility: hidden`;
+ * - where the page has layout: a box cut away by an overflow:hidden container (a 0×0 box hiding
+ *   its overflow, the 1px screen-reader-only box), scaled to nothing, placed where no scrolling
+ *   reaches (left of or above the page, fixed outside the viewport, right of a page whose root
+ *   hides horizontal overflow), or, in the viewport, covered at every point looked at by an
+ *   opaque element drawn over it (or an opaque ancestor it is drawn behind);
+ * - for text: an element that draws text is seen only when some of its text is: text drawn
+ *   transparent (`color` or `-webkit-text-fill-color` alpha, times the opacity above it), in
+ *   (nearly) its background's colour, under 6px as drawn (font size times any scale), or pushed
+ *   out of sight by `text-indent`, is not.
+ *
+ * Every rule reads only computed styles, boxes and hit tests; what cannot be told (a background
+ * image under the text, a colour format it does not parse, a mask image, what is beyond the
+ * viewport for covering) counts as seen, so a page is never hidden from the model by a guess.
+ * During an outline (a read pass) every answer is kept per element, so the rule's cost is paid
+ * once per element however many paths ask.
  */
 
 /** Why a sighted user cannot see an element. */
@@ -21,221 +34,64 @@ export type UnseenReason = HiddenReason | 'transparent' | 'clipped' | 'off-scree
 
 /** Opacity (times that of everything it is drawn inside) at or below which nothing shows. */
 const MIN_OPACITY = 0.05;
-/** Font sizes (px) below which text cannot be read. */
+/** Font sizes (px, as drawn) below which text cannot be read. */
 const MIN_FONT_SIZE = 6;
 /** Contrast ratios (WCAG) below which text is taken as drawn in its background's colour: #eee on white is 1.16. */
 const MIN_CONTRAST = 1.2;
 /** A box this thin (px) or less shows nothing: the screen-reader-only pattern is 1×1. */
 const MAX_INVISIBLE_EXTENT = 1;
+/** Nodes a text check looks at before it takes an element's text as seen (a huge element is not walked whole). */
+const MAX_TEXT_NODES = 400;
+/** Elements drawn as one picture or control: seen, they show something whatever their text. */
+const REPLACED = new Set(['img', 'svg', 'canvas', 'video', 'iframe', 'object', 'embed', 'input', 'select', 'textarea', 'meter', 'progress', 'picture']);
+/** Never drawn as text. */
+const NOT_DRAWN = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'datalist']);
+
+/** Options of {@link unseenReason}. */
+export interface SightOptions {
+  /** Whether boxes have real sizes. Default: detected. */
+  layout?: boolean | undefined;
+  /** Also judge the text the element draws (it is seen only when some of it is). Default true. */
+  text?: boolean | undefined;
+  /**
+   * About to act on it: covers that let clicks through (`pointer-events: none`) are found too,
+   * by making every element hit-testable for the check (a style sheet added and removed within
+   * it: no DOM change). Costs two style recalculations of the page. Default false.
+   */
+  acting?: boolean | undefined;
+}
 
 /**
  * Why a sighted user cannot see `element` now, if they cannot; `undefined` when they can. Checks
- * everything {@link hiddenReason} does, then, through the element and what it is drawn inside:
- * opacity near 0, a `clip` or `clip-path` that leaves nothing, a 1-pixel box that hides its
- * overflow; where the page has layout, a box cut away by an overflow:hidden container or placed
- * where no scrolling reaches (left of or above the page, a fixed box outside the viewport). With
- * `text: true` (headings, text), also text drawn transparent, in (nearly) its background's
- * colour, or at a font size under 6px.
+ * everything {@link hiddenReason} does, then the rules at the top of this file: opacity, filter,
+ * mask, clipping and content-visibility through everything it is drawn inside; where the page has
+ * layout, overflow cut-offs, reach and (in the viewport) opaque covers; and, unless `text: false`,
+ * whether any of the text it draws can be read.
  *
  * @example
  * ```ts
  * unseenReason(document.querySelector('.sr-only')!); // 'clipped'
- * unseenReason(document.querySelector('h2.white-on-white')!, { text: true }); // 'same-colour'
+ * unseenReason(document.querySelector('h2.white-on-white')!); // 'same-colour'
  * ```
  */
-export function unseenReason(element: Element, options: { layout?: boolean; text?: boolean } = {}): UnseenReason | undefined {
-  const layout = options.layout ?? hasLayout(element.ownerDocument);
-  // During an outline, one checker (and what it keeps of every ancestor) serves every element asked about.
-  return hiddenReason(element, { layout }) ?? passShared(`sight:${String(layout)}`, () => createSightCheck(layout))(element, options.text ?? false);
-}
-
-/** What an element's ancestors do to what it draws. */
-interface Sight {
-  /** Opacity, times every ancestor's. */
-  opacity: number;
-  /** What overflow:hidden ancestors (and the element itself, for its children) leave visible, in viewport coordinates. */
-  window: Rect | undefined;
-  /** Inside (or is) a fixed box: it does not move when the page scrolls. */
-  fixed: boolean;
-  /** Clipped away (clip, clip-path, a 1px box hiding its overflow) by itself or an ancestor. */
-  clipped: boolean;
-}
-
-interface Rect {
-  left: number;
-  top: number;
-  right: number;
-  bottom: number;
-}
-
-/**
- * A checker of what a sighted user sees, for many elements of one page at one moment: what the
- * ancestors contribute is computed once per element and kept. It does not repeat
- * {@link hiddenReason}'s checks (the outline's walk has made them); {@link unseenReason} does both.
- *
- * `thorough` (what a tool is about to act on): opacity, `clip`/`clip-path` and overflow:hidden
- * cut-offs through every ancestor. Otherwise (the outline, over every element of a page, where
- * each computed-style property read costs): opacity through every ancestor (one read each), the
- * element's own clipping, and a 1px box whose own or parent's overflow is hidden; a heading
- * inside a clipped container is then left to the action-time check. `style` and `box` may be
- * passed when the caller has them.
- *
- * @example
- * ```ts
- * const unseen = createSightCheck(true);
- * const headings = [...document.querySelectorAll('h1, h2, h3')];
- * headings.filter((heading) => !unseen(heading, true));
- * ```
- */
-export function createSightCheck(
-  layout: boolean,
-  thorough = true,
-): (element: Element, text: boolean, style?: CSSStyleDeclaration, box?: DOMRect) => UnseenReason | undefined {
-  const cache = new WeakMap<Element, Sight>();
-  const opacities = new WeakMap<Element, number>();
-  const top: Sight = { opacity: 1, window: undefined, fixed: false, clipped: false };
-  let reach: Reach | null = null;
-  const reachFor = (element: Element): Reach | undefined => (reach ??= reachOf(element.ownerDocument) ?? null) ?? undefined;
-  const backgrounds = passShared('backgrounds', () => new WeakMap<Element, number[] | null>());
-  const sightOf = (element: Element): Sight => {
-    const known = cache.get(element);
-    if (known) return known;
-    const parent = composedParent(element);
-    const above = parent ? sightOf(parent) : top;
-    const style = styleOf(element);
-    let sight = above;
-    if (style) {
-      // The root's and body's overflow applies to the viewport, which scrolls: they cut nothing off.
-      const cuts = element !== element.ownerDocument.documentElement && element !== element.ownerDocument.body && cutsOverflow(style);
-      const box = layout && cuts ? element.getBoundingClientRect() : undefined;
-      sight = {
-        opacity: above.opacity * numberOr(style.opacity, 1),
-        window: box ? intersect(above.window, box) : above.window,
-        fixed: above.fixed || style.position === 'fixed',
-        clipped: above.clipped || clipsAll(style, box),
-      };
-    }
-    cache.set(element, sight);
-    return sight;
-  };
-  const opacityOf = (element: Element): number => {
-    const known = opacities.get(element);
-    if (known !== undefined) return known;
-    const parent = composedParent(element);
-    const value = (parent ? opacityOf(parent) : 1) * numberOr(styleOf(element)?.opacity, 1);
-    opacities.set(element, value);
-    return value;
-  };
-  // Chromium's checkVisibility looks for an opacity of exactly 0 up the tree natively, far faster than
-  // reading every ancestor's style; a faint ancestor (0.01) is then left to the action-time check.
-  const transparent = (element: Element, style: CSSStyleDeclaration | undefined): boolean => {
-    if (numberOr(style?.opacity, 1) <= MIN_OPACITY) return true;
-    const native = (element as Element & { checkVisibility?: (options: { opacityProperty: boolean }) => boolean }).checkVisibility;
-    if (layout && typeof native === 'function') return !native.call(element, { opacityProperty: true });
-    return opacityOf(element) <= MIN_OPACITY;
-  };
-  const check = (element: Element, text: boolean, given?: CSSStyleDeclaration, givenBox?: DOMRect): UnseenReason | undefined => {
-    let reason: UnseenReason | undefined;
-    let box: DOMRect | undefined;
-    if (thorough) {
-      const sight = sightOf(element);
-      if (sight.opacity <= MIN_OPACITY) reason = 'transparent';
-      else if (sight.clipped) reason = 'clipped';
-      else if (layout) {
-        const parent = composedParent(element);
-        box = givenBox ?? element.getBoundingClientRect();
-        const visible = intersect(parent ? sightOf(parent).window : undefined, box);
-        if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) {
-          // A box with no size of its own may still show its children (display:contents, floats): only a cut-off one is hidden here.
-          if (parent && sightOf(parent).window) reason = 'clipped';
-        } else if (unreachable(reachFor(element), visible, sight.fixed, element)) reason = 'off-screen';
+export function unseenReason(element: Element, options: SightOptions = {}): UnseenReason | undefined {
+  return duringReadPass(() => {
+    const layout = options.layout ?? hasLayout(element.ownerDocument);
+    const check = (): UnseenReason | undefined => {
+      const hidden = hiddenReason(element, { layout });
+      if (hidden) return hidden;
+      const box = boxUnseen(element, layout);
+      if (box) return box;
+      if (options.text !== false) {
+        const text = textUnseen(element, layout);
+        if (text) return text;
       }
-    } else {
-      const style = given ?? styleOf(element);
-      box = layout ? (givenBox ?? element.getBoundingClientRect()) : undefined;
-      if (transparent(element, style)) reason = 'transparent';
-      else if (style && clipsAll(style, box)) reason = 'clipped';
-      else if (box && (box.width <= MAX_INVISIBLE_EXTENT || box.height <= MAX_INVISIBLE_EXTENT)) {
-        const parent = composedParent(element);
-        const parentStyle = parent ? styleOf(parent) : undefined;
-        if (parentStyle && (cutsOverflow(parentStyle) || clipsAll(parentStyle, undefined))) reason = 'clipped';
-      } else if (box && unreachable(reachFor(element), box, style?.position === 'fixed', element)) reason = 'off-screen';
-    }
-    if (reason === 'transparent' || reason === 'clipped') {
-      // A visually hidden native checkbox or radio drawn by its label (a common styling pattern) is seen through that label.
-      const labels = (element as HTMLInputElement).labels;
-      if (labels && labels.length > 0 && Array.from(labels).some((label) => label !== element && !check(label, false))) return undefined;
-      return reason;
-    }
-    if (reason) return reason;
-    return text ? textUnseenBy(element, given, false, backgrounds) : undefined;
-  };
-  return check;
-}
-
-function intersect(a: Rect | undefined, b: Rect): Rect {
-  if (!a) return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
-  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
-}
-
-/**
- * Why the text `element` draws itself is unseen, from its own style only (its ancestors are the
- * caller's): transparent (opacity, `color` or `-webkit-text-fill-color` alpha 0), clipped away,
- * under 6px, or (nearly) the colour of the background behind it. Used for the parts of a name:
- * a white span inside a visible heading is not part of the heading's name.
- *
- * @example
- * ```ts
- * const span = document.querySelector('h1 span')!;
- * textUnseenBy(span, getComputedStyle(span)); // 'same-colour' for white text on a white page
- * ```
- */
-export function textUnseenBy(
-  element: Element,
-  style: CSSStyleDeclaration | undefined = styleOf(element),
-  parentChecked = false,
-  backgrounds?: WeakMap<Element, number[] | null>,
-): UnseenReason | undefined {
-  if (!style) return undefined;
-  const visibility = style.visibility;
-  if (visibility === 'hidden' || visibility === 'collapse') return 'visibility';
-  if (numberOr(style.opacity, 1) <= MIN_OPACITY) return 'transparent';
-  if (clipsAll(style, undefined)) return 'clipped';
-  const size = Number.parseFloat(style.fontSize);
-  if (Number.isFinite(size) && size < MIN_FONT_SIZE) return 'tiny-text';
-  const color = parseColor(style.getPropertyValue('-webkit-text-fill-color') || style.color);
-  if (!color) return undefined;
-  if (color[3] <= MIN_OPACITY) return 'transparent';
-  // Inside text already judged, colours unchanged from the parent's hide nothing new (and cost an ancestor walk).
-  if (parentChecked) {
-    const parent = composedParent(element);
-    const parentStyle = parent ? styleOf(parent) : undefined;
-    if (parentStyle && parentStyle.color === style.color) {
-      const background = style.backgroundColor;
-      if (background === parentStyle.backgroundColor) return undefined;
-      if ((parseColor(background)?.[3] ?? 1) === 0) return undefined;
-    }
-  }
-  const background = backgroundBehind(element, backgrounds ?? passShared('backgrounds', () => new WeakMap<Element, number[] | null>()));
-  if (!background) return undefined;
-  return contrastRatio(blend(color, background), background) < MIN_CONTRAST ? 'same-colour' : undefined;
-}
-
-/**
- * Whether {@link textUnseenBy} says 'clipped' for an element of computed style `style`, read
- * without its colour and size checks: visible, not transparent, and clipped away.
- *
- * @example
- * ```ts
- * const srOnlySpan = document.querySelector('.sr-only')!;
- * textClippedBy(getComputedStyle(srOnlySpan)); // true
- * ```
- */
-export function textClippedBy(style: CSSStyleDeclaration): boolean {
-  const visibility = style.visibility;
-  if (visibility === 'hidden' || visibility === 'collapse') return false;
-  if (numberOr(style.opacity, 1) <= MIN_OPACITY) return false;
-  return clipsAll(style, undefined);
+      return layout ? coveredReason(element, options.acting === true) : undefined;
+    };
+    const reason = passCached(`seen:${String(layout)}:${String(options.text !== false)}:${String(options.acting === true)}`, element, check);
+    if ((reason === 'transparent' || reason === 'clipped') && seenThroughLabel(element, layout)) return undefined;
+    return reason;
+  });
 }
 
 /**
@@ -247,8 +103,368 @@ export function textClippedBy(style: CSSStyleDeclaration): boolean {
  * isSeen(document.querySelector('#buy')!); // false while it is opacity:0 or off-screen
  * ```
  */
-export function isSeen(element: Element, options: { layout?: boolean; text?: boolean } = {}): boolean {
+export function isSeen(element: Element, options: SightOptions = {}): boolean {
   return unseenReason(element, options) === undefined;
+}
+
+/** A visually hidden native checkbox or radio drawn by its label (a common styling pattern) is seen through that label. */
+function seenThroughLabel(element: Element, layout: boolean): boolean {
+  const labels = (element as HTMLInputElement).labels;
+  if (!labels || labels.length === 0 || element.localName !== 'input') return false;
+  return Array.from(labels).some((label) => label !== element && hiddenReason(label, { layout }) === undefined && boxUnseen(label, layout) === undefined);
+}
+
+/** What an element's ancestors (and it) do to what it draws. */
+interface Sight {
+  /** Opacity (and filter opacity), times every ancestor's. */
+  alpha: number;
+  /** What overflow:hidden ancestors and the element itself leave visible of its children, in viewport coordinates. */
+  window: Rect | undefined;
+  /** Inside (or is) a fixed box: it does not move when the page scrolls. */
+  fixed: boolean;
+  /** Clipped or masked away by itself or an ancestor, or inside a `content-visibility: hidden` one. */
+  clipped: boolean;
+  /** Its children are not drawn (`content-visibility: hidden`). */
+  hidesContent: boolean;
+  /** It or an ancestor is transformed (its text may be drawn smaller than its font size). */
+  transformed: boolean;
+}
+
+interface Rect {
+  left: number;
+  top: number;
+  right: number;
+  bottom: number;
+}
+
+const TOP: Sight = { alpha: 1, window: undefined, fixed: false, clipped: false, hidesContent: false, transformed: false };
+
+/** The sight of `element` through everything it is drawn inside, kept per element during a pass. */
+function sightOf(element: Element, layout: boolean): Sight {
+  return passCached(layout ? 'sight:layout' : 'sight', element, (): Sight => {
+    const parent = composedParent(element);
+    const above = parent ? sightOf(parent, layout) : TOP;
+    const style = styleOf(element);
+    if (!style) return above;
+    const document = element.ownerDocument;
+    // The root's and body's overflow applies to the viewport, which scrolls: they cut nothing off.
+    const cuts = element !== document.documentElement && element !== document.body && cutsOverflow(style);
+    const box = layout && (cuts || style.clipPath !== 'none') ? element.getBoundingClientRect() : undefined;
+    return {
+      alpha: above.alpha * numberOr(style.opacity, 1) * filterOpacity(style.filter),
+      window: box && cuts ? intersect(above.window, box) : above.window,
+      fixed: above.fixed || style.position === 'fixed',
+      clipped: above.clipped || above.hidesContent || clipsAll(style, box) || masksAll(style),
+      hidesContent: style.contentVisibility === 'hidden',
+      transformed: above.transformed || style.transform !== 'none' || (style.scale !== 'none' && style.scale !== ''),
+    };
+  });
+}
+
+/** The product of a `filter`'s `opacity()` functions (1 without). */
+function filterOpacity(filter: string | undefined): number {
+  if (!filter || filter === 'none' || !filter.includes('opacity(')) return 1;
+  let alpha = 1;
+  for (const match of filter.matchAll(/opacity\(\s*([\d.]+)(%?)\s*\)/g)) alpha *= Number.parseFloat(match[1] ?? '1') / (match[2] ? 100 : 1);
+  return Number.isFinite(alpha) ? alpha : 1;
+}
+
+/** Whether a mask lets nothing through: a gradient mask whose every colour is (nearly) transparent, or a mask of no size. */
+function masksAll(style: CSSStyleDeclaration): boolean {
+  const image = style.maskImage || style.getPropertyValue('-webkit-mask-image');
+  if (!image || image === 'none') return false;
+  const size = style.maskSize || style.getPropertyValue('-webkit-mask-size');
+  if (size && /^0(px|%)?(\s|$)|\s0(px|%)?$/.test(size.trim())) return true;
+  if (!/gradient\(/.test(image) || /url\(/.test(image)) return false;
+  const colors = Array.from(image.matchAll(/(rgba?\([^)]*\)|transparent|#[0-9a-f]{3,8}\b|\b(?:black|white)\b)/gi), (match) => parseColor(match[0]));
+  return colors.length > 0 && colors.every((color) => color !== undefined && color[3] <= MIN_OPACITY);
+}
+
+/**
+ * Why the box of `element` shows nothing, from its sight and its box: transparent, clipped or
+ * masked, cut away by an overflow:hidden container, too thin to show, or where no scrolling
+ * reaches. (Not its text, not covers.)
+ */
+function boxUnseen(element: Element, layout: boolean): UnseenReason | undefined {
+  const sight = sightOf(element, layout);
+  if (sight.alpha <= MIN_OPACITY) return 'transparent';
+  if (sight.clipped) return 'clipped';
+  if (!layout) return undefined;
+  const style = styleOf(element);
+  // display:contents has no box of its own: its children are judged on their own.
+  if (style?.display === 'contents') return undefined;
+  const parent = composedParent(element);
+  const window = parent ? sightOf(parent, layout).window : undefined;
+  const box = element.getBoundingClientRect();
+  const visible = intersect(window, box);
+  // A thin box of its own may still show its children (floats, overflow): only one cut off by a
+  // container, or a picture (which has no children to show), is hidden here.
+  if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) return window || REPLACED.has(element.localName) ? 'clipped' : undefined;
+  if (unreachable(reachFor(element), visible, sight.fixed, element)) return 'off-screen';
+  return undefined;
+}
+
+/**
+ * How a walker over an element already judged seen (a name's parts, the text read from a
+ * paragraph) takes one of its descendants: `'hidden'` when nothing it draws can be seen (it
+ * and its content are left out), `'text-hidden'` when its own text cannot be read but its
+ * children may be (visibility, colour, size, text-indent), `undefined` when it is seen. A part
+ * in the viewport under an opaque cover is hidden too (as for reading: see `acting`).
+ *
+ * @example
+ * ```ts
+ * partSight(document.querySelector('p > span.sr-only')!); // 'hidden'
+ * partSight(document.querySelector('p > span.white-on-white')!); // 'text-hidden'
+ * ```
+ */
+export function partSight(element: Element): 'hidden' | 'text-hidden' | undefined {
+  return duringReadPass(() =>
+    passCached('part-sight', element, () => {
+      const layout = passShared('layout', () => hasLayout(element.ownerDocument));
+      if (boxUnseen(element, layout) || (layout && coveredReason(element, false))) return 'hidden';
+      return ownTextUnseen(element, layout) ? 'text-hidden' : undefined;
+    }),
+  );
+}
+
+/**
+ * Why the text `element` draws itself (its text nodes, its ::before and ::after) cannot be read,
+ * its box being seen: visibility, `content-visibility: hidden`, transparent colour (times the
+ * opacity above), its background's colour, under 6px as drawn, pushed out of sight by text-indent.
+ */
+function ownTextUnseen(element: Element, layout: boolean): UnseenReason | undefined {
+  return passCached(layout ? 'own-text:layout' : 'own-text', element, (): UnseenReason | undefined => {
+    const style = styleOf(element);
+    if (!style) return undefined;
+    const visibility = style.visibility;
+    if (visibility === 'hidden' || visibility === 'collapse') return 'visibility';
+    if (style.contentVisibility === 'hidden') return 'clipped';
+    const size = Number.parseFloat(style.fontSize);
+    if (Number.isFinite(size) && size * (layout && sightOf(element, layout).transformed ? drawnScale(element) : 1) < MIN_FONT_SIZE) return 'tiny-text';
+    const color = parseColor(style.getPropertyValue('-webkit-text-fill-color') || style.color);
+    if (color) {
+      const alpha = color[3] * sightOf(element, layout).alpha;
+      if (alpha <= MIN_OPACITY) return 'transparent';
+      const background = backgroundBehind(element, passShared('backgrounds', () => new WeakMap<Element, number[] | null>()));
+      if (background && contrastRatio(blend([color[0], color[1], color[2], alpha], background), background) < MIN_CONTRAST) return 'same-colour';
+    }
+    const indent = style.textIndent;
+    if (indent && indent !== '0px' && layout) return indentedAway(element, indent);
+    return undefined;
+  });
+}
+
+/** How much smaller than its font size an element is drawn (a transform's scale on it or above it), from its box; 1 when unknown. */
+function drawnScale(element: Element): number {
+  const height = (element as HTMLElement).offsetHeight;
+  if (!height) return 1;
+  const scale = element.getBoundingClientRect().height / height;
+  return Number.isFinite(scale) && scale < 1 ? scale : 1;
+}
+
+/** Whether text-indent put the element's own text where no one sees it: its text's boxes all outside what its container shows or out of reach. */
+function indentedAway(element: Element, indent: string): UnseenReason | undefined {
+  if (indent.endsWith('%')) {
+    const percent = Math.abs(Number.parseFloat(indent));
+    return percent >= 100 ? 'clipped' : undefined;
+  }
+  const range = element.ownerDocument.createRange();
+  let rects: DOMRect[] = [];
+  for (const node of Array.from(renderedNodes(element))) {
+    if (node.nodeType !== 3 || !/\S/.test(node.nodeValue ?? '')) continue;
+    range.selectNodeContents(node);
+    rects = rects.concat(Array.from(range.getClientRects()));
+  }
+  if (rects.length === 0) return undefined;
+  const window = sightOf(element, true).window;
+  const reach = reachFor(element);
+  const fixed = sightOf(element, true).fixed;
+  const seen = rects.some((rect) => {
+    const visible = intersect(window, rect);
+    return visible.right - visible.left > MAX_INVISIBLE_EXTENT && visible.bottom - visible.top > MAX_INVISIBLE_EXTENT && !unreachable(reach, visible, fixed, element);
+  });
+  return seen ? undefined : 'off-screen';
+}
+
+/**
+ * Why none of the text `element` draws (itself and through its descendants) can be read, when it
+ * draws any and none can; `undefined` when some can, when it draws none, or when it shows a
+ * picture or control that is seen.
+ */
+function textUnseen(element: Element, layout: boolean): UnseenReason | undefined {
+  if (REPLACED.has(element.localName)) return undefined;
+  let first: UnseenReason | undefined;
+  let looked = 0;
+  // True as soon as something drawn is seen: the walk ends there.
+  const visit = (node: Element, own: UnseenReason | undefined): boolean => {
+    const children = renderedNodes(node);
+    for (let i = 0; i < children.length; i += 1) {
+      if ((looked += 1) > MAX_TEXT_NODES) return true;
+      const child = children[i] as Node;
+      if (child.nodeType === 3) {
+        if (!/\S/.test(child.nodeValue ?? '')) continue;
+        if (!own) return true;
+        first ??= own;
+        continue;
+      }
+      if (child.nodeType !== 1) continue;
+      const el = child as Element;
+      if (NOT_DRAWN.has(el.localName) || el.hasAttribute('hidden') || styleOf(el)?.display === 'none') continue;
+      const box = boxUnseen(el, layout);
+      if (box) {
+        first ??= box;
+        continue;
+      }
+      if (REPLACED.has(el.localName) || visit(el, ownTextUnseen(el, layout))) return true;
+    }
+    return false;
+  };
+  return visit(element, ownTextUnseen(element, layout)) ? undefined : first;
+}
+
+/**
+ * Whether `element`, in the viewport, is hidden under something opaque at every point looked at
+ * (the centre and four inner points of its first box, the centres of its next two line boxes):
+ * 'covered' when each hits another element with an opaque background (or a picture) drawn over it,
+ * or an opaque ancestor it is drawn behind. Outside the viewport it cannot be told: seen. Without
+ * `acting`, an element that lets clicks through (`pointer-events: none`) cannot be hit-tested
+ * and counts as seen, and so does what lies under a cover that lets clicks through.
+ */
+function coveredReason(element: Element, acting: boolean): UnseenReason | undefined {
+  const document = element.ownerDocument;
+  const view = document.defaultView;
+  if (!view || typeof document.elementFromPoint !== 'function') return undefined;
+  const rects = Array.from(element.getClientRects()).slice(0, 3);
+  const parent = composedParent(element);
+  const window = intersect(parent ? sightOf(parent, true).window : undefined, { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight });
+  const points: Array<[number, number]> = [];
+  rects.forEach((rect, i) => {
+    const area = intersect(window, rect);
+    if (area.right - area.left <= 1 || area.bottom - area.top <= 1) return;
+    const at = (fx: number, fy: number): [number, number] => [area.left + (area.right - area.left) * fx, area.top + (area.bottom - area.top) * fy];
+    points.push(at(0.5, 0.5));
+    if (i === 0) points.push(at(1 / 3, 1 / 3), at(2 / 3, 1 / 3), at(1 / 3, 2 / 3), at(2 / 3, 2 / 3));
+  });
+  if (points.length === 0) return undefined;
+  if (acting) allowHits(document);
+  else if (styleOf(element)?.pointerEvents === 'none') return undefined;
+  for (const [x, y] of points) {
+    const hit = deepElementFromPoint(document, x, y, acting);
+    if (!hit || containsAcross(element, hit)) return undefined;
+    if (!coverIsOpaque(hit, element)) return undefined;
+  }
+  return 'covered';
+}
+
+/** Whether `hit` (what is drawn at a point of `element`) hides it there: it, or what holds it up to what holds `element` too, paints an opaque background or a picture; an ancestor `element` is drawn behind, by its own background. */
+function coverIsOpaque(hit: Element, element: Element): boolean {
+  for (let node: Element | null = hit; node; node = composedParent(node)) {
+    if (paintsOpaque(node)) return true;
+    if (containsAcross(node, element)) return false;
+  }
+  return false;
+}
+
+function paintsOpaque(element: Element): boolean {
+  return passCached('paints-opaque', element, () => {
+    // A picture hides what is under it once it has loaded (a transparent one cannot be told: it counts as opaque); one without a source draws nothing.
+    const picture = element as HTMLImageElement & HTMLVideoElement;
+    if (element.localName === 'img' && picture.complete && picture.naturalWidth > 0) return sightOf(element, true).alpha > 0.9;
+    if (element.localName === 'video' && picture.readyState >= 2) return sightOf(element, true).alpha > 0.9;
+    const style = styleOf(element);
+    if (!style) return false;
+    const image = style.backgroundImage;
+    const color = parseColor(style.backgroundColor || 'transparent');
+    const alpha = sightOf(element, true).alpha;
+    if (image && image !== 'none' && image !== 'initial') return alpha > 0.9;
+    return !!color && color[3] * alpha > 0.9;
+  });
+}
+
+/**
+ * Makes every element of `document` (and of the shadow roots hit tests go into) hit-testable for
+ * the rest of the pass: a constructed style sheet with `pointer-events: auto !important`, added
+ * to `adoptedStyleSheets` and removed when the pass ends (no DOM change a MutationObserver sees).
+ */
+function allowHits(scope: Document | ShadowRoot): void {
+  const added = passShared('hit-sheets', () => new WeakSet<Document | ShadowRoot>());
+  if (added.has(scope)) return;
+  added.add(scope);
+  const view = (scope.nodeType === 9 ? (scope as Document) : (scope as ShadowRoot).ownerDocument).defaultView as (Window & typeof globalThis) | null;
+  const Sheet = view?.CSSStyleSheet;
+  const holder = scope as (Document | ShadowRoot) & { adoptedStyleSheets?: CSSStyleSheet[] };
+  if (!Sheet || !Array.isArray(holder.adoptedStyleSheets)) return;
+  try {
+    const sheet = new Sheet();
+    sheet.replaceSync('*, *::before, *::after { pointer-events: auto !important; }');
+    holder.adoptedStyleSheets = [...holder.adoptedStyleSheets, sheet];
+    atPassEnd(() => {
+      holder.adoptedStyleSheets = (holder.adoptedStyleSheets ?? []).filter((known) => known !== sheet);
+    });
+  } catch {
+    // An engine without constructable style sheets: covers that let clicks through are not seen.
+  }
+}
+
+function deepElementFromPoint(document: Document, x: number, y: number, acting: boolean): Element | null {
+  let hit = document.elementFromPoint(x, y);
+  while (hit?.shadowRoot) {
+    if (acting) allowHits(hit.shadowRoot);
+    const inner = hit.shadowRoot.elementFromPoint(x, y);
+    if (!inner || inner === hit) break;
+    hit = inner;
+  }
+  return hit;
+}
+
+/** Whether `node` is `container` or inside it, across shadow roots and slots. */
+function containsAcross(container: Element, node: Element): boolean {
+  for (let current: Element | null = node; current; current = composedParent(current)) if (current === container) return true;
+  return false;
+}
+
+function intersect(a: Rect | undefined, b: Rect): Rect {
+  if (!a) return { left: b.left, top: b.top, right: b.right, bottom: b.bottom };
+  return { left: Math.max(a.left, b.left), top: Math.max(a.top, b.top), right: Math.min(a.right, b.right), bottom: Math.min(a.bottom, b.bottom) };
+}
+
+/** The viewport and the page's reach, read once per pass. */
+function reachFor(element: Element): Reach | undefined {
+  return passShared('reach', () => reachOf(element.ownerDocument) ?? null) ?? undefined;
+}
+
+/**
+ * A quick first look at an element the outline's walk may list, from what the walk has read
+ * (`style`, `box`): transparent by its own opacity or (natively) an ancestor's, clipped by its own
+ * clip or a parent that cuts a thin box off, out of reach. Anything it finds unseen
+ * {@link unseenReason} finds unseen too; the outline judges what it keeps with the whole rule.
+ *
+ * @example
+ * ```ts
+ * const firstLook = createSightCheck(true);
+ * [...document.querySelectorAll('button')].filter((button) => !firstLook(button));
+ * ```
+ */
+export function createSightCheck(layout: boolean): (element: Element, style?: CSSStyleDeclaration, box?: DOMRect) => UnseenReason | undefined {
+  const first = (element: Element, given: CSSStyleDeclaration | undefined, givenBox: DOMRect | undefined): UnseenReason | undefined => {
+    const style = given ?? styleOf(element);
+    const box = layout ? (givenBox ?? element.getBoundingClientRect()) : undefined;
+    if (numberOr(style?.opacity, 1) * filterOpacity(style?.filter) <= MIN_OPACITY) return 'transparent';
+    // Chromium's checkVisibility looks up the tree natively: opacity 0, content-visibility:hidden.
+    const native = (element as Element & { checkVisibility?: (options: { opacityProperty: boolean }) => boolean }).checkVisibility;
+    if (layout && typeof native === 'function' && style?.display !== 'contents' && !native.call(element, { opacityProperty: true })) return 'transparent';
+    if (style && clipsAll(style, box)) return 'clipped';
+    if (box && (box.width <= MAX_INVISIBLE_EXTENT || box.height <= MAX_INVISIBLE_EXTENT)) {
+      const parent = composedParent(element);
+      const parentStyle = parent ? styleOf(parent) : undefined;
+      if (parentStyle && (cutsOverflow(parentStyle) || clipsAll(parentStyle, undefined))) return 'clipped';
+    } else if (box && unreachable(reachFor(element), box, style?.position === 'fixed', element)) return 'off-screen';
+    return undefined;
+  };
+  return (element, style, box) => {
+    const reason = first(element, style, box);
+    return (reason === 'transparent' || reason === 'clipped') && seenThroughLabel(element, layout) ? undefined : reason;
+  };
 }
 
 /**
@@ -294,17 +510,52 @@ function clipsAll(style: CSSStyleDeclaration, box: DOMRect | undefined): boolean
     }
   }
   const path = style.clipPath;
-  if (path && path !== 'none') {
-    const inset = /^inset\(([^)]*)\)/.exec(path)?.[1];
-    if (inset) {
-      const parts = inset.split(/\s+round\s+/)[0]?.trim().split(/\s+/) ?? [];
-      const percent = (part: string | undefined) => (part?.endsWith('%') ? Number.parseFloat(part) : Number.NaN);
-      const [t, r = t, b = t, l = r] = parts.map(percent);
-      if ((t ?? 0) + (b ?? 0) >= 100 || (l ?? 0) + (r ?? 0) >= 100) return true;
-    }
-    if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(path)) return true;
-  }
+  if (path && path !== 'none' && clipPathLeavesNothing(path, box)) return true;
   if (box && (box.width <= MAX_INVISIBLE_EXTENT || box.height <= MAX_INVISIBLE_EXTENT) && cutsOverflow(style)) return true;
+  return false;
+}
+
+/**
+ * Whether a `clip-path` shape has no area: `inset()` whose sides meet (percentages, or lengths
+ * given the box), `circle(0)`/`ellipse(0 …)`, a `polygon()` whose points enclose (nearly) nothing.
+ */
+function clipPathLeavesNothing(path: string, box: DOMRect | undefined): boolean {
+  const length = (part: string | undefined, extent: number | undefined): number => {
+    if (!part) return Number.NaN;
+    const value = Number.parseFloat(part);
+    if (part.endsWith('%')) return extent === undefined ? (value >= 100 ? Number.POSITIVE_INFINITY : Number.NaN) : (value / 100) * extent;
+    return part.endsWith('px') || value === 0 ? value : Number.NaN;
+  };
+  const inset = /^inset\(([^)]*)\)/.exec(path)?.[1];
+  if (inset) {
+    const parts = inset.split(/\s+round\s+/)[0]?.trim().split(/\s+/) ?? [];
+    const [t, r = t, b = t, l = r] = parts;
+    const percents = parts.map((part) => (part.endsWith('%') ? Number.parseFloat(part) : Number.NaN));
+    const [pt, pr = pt, pb = pt, pl = pr] = percents;
+    if ((pt ?? 0) + (pb ?? 0) >= 100 || (pl ?? 0) + (pr ?? 0) >= 100) return true;
+    if (box) {
+      const vertical = length(t, box.height) + length(b, box.height);
+      const horizontal = length(l, box.width) + length(r, box.width);
+      if (vertical >= box.height - MAX_INVISIBLE_EXTENT || horizontal >= box.width - MAX_INVISIBLE_EXTENT) return true;
+    }
+    return false;
+  }
+  if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(path)) return true;
+  const polygon = /^polygon\(([^)]*)\)/.exec(path)?.[1];
+  if (polygon) {
+    const points = polygon.replace(/^\s*(nonzero|evenodd)\s*,/, '').split(',').map((pair) => {
+      const [x, y] = pair.trim().split(/\s+/);
+      return [length(x, box?.width ?? 100), length(y, box?.height ?? 100)] as const;
+    });
+    if (points.some(([x, y]) => !Number.isFinite(x) || !Number.isFinite(y))) return false;
+    let area = 0;
+    for (let i = 0; i < points.length; i += 1) {
+      const [x1, y1] = points[i] as readonly [number, number];
+      const [x2, y2] = points[(i + 1) % points.length] as readonly [number, number];
+      area += x1 * y2 - x2 * y1;
+    }
+    return Math.abs(area) / 2 <= MAX_INVISIBLE_EXTENT;
+  }
   return false;
 }
 
@@ -334,7 +585,13 @@ function reachOf(document: Document): Reach | undefined {
   const view = document.defaultView;
   if (!view) return undefined;
   const scroller = document.scrollingElement ?? document.documentElement;
-  return { x: view.scrollX, y: view.scrollY, width: Math.max(scroller.scrollWidth, view.innerWidth), height: Math.max(scroller.scrollHeight, view.innerHeight), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
+  let width = Math.max(scroller.scrollWidth, view.innerWidth);
+  // A root (or a body whose overflow goes to the viewport) that hides horizontal overflow: no one scrolls right of the viewport.
+  const rootX = styleOf(document.documentElement)?.overflowX;
+  const bodyX = document.body ? styleOf(document.body)?.overflowX : undefined;
+  const hides = (value: string | undefined) => value === 'hidden' || value === 'clip';
+  if (hides(rootX) || ((rootX === 'visible' || !rootX) && hides(bodyX))) width = view.scrollX + view.innerWidth;
+  return { x: view.scrollX, y: view.scrollY, width, height: Math.max(scroller.scrollHeight, view.innerHeight), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
 }
 
 /**

@@ -1,6 +1,6 @@
 import { safeParse, type z } from 'zod/mini';
 import { TypedEmitter } from '../emitter.js';
-import { PlannerOutputError, PlanloopError, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError, ValidationError, type ValidationIssue } from '../errors.js';
 import { throwIfAborted, untilAborted } from '../abort.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import { parseModelJson } from '../llm/model-json.js';
@@ -103,7 +103,9 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
   const maxTurns = options.maxTurns ?? 5;
   const retries = options.retries ?? 1;
   if (!(maxTurns >= 1) || !(retries >= 0)) {
-    throw new PlanloopError('invalid_input', `maxTurns must be at least 1 and retries at least 0 (got ${maxTurns} and ${retries}).`);
+    throw new ValidationError('invalid_input', `maxTurns must be at least 1 and retries at least 0 (got ${maxTurns} and ${retries}).`, {
+      issues: [...(maxTurns >= 1 ? [] : [{ path: 'maxTurns', message: 'must be at least 1' }]), ...(retries >= 0 ? [] : [{ path: 'retries', message: 'must be at least 0' }])],
+    });
   }
   const provider = resolveProvider(options.llm, 'plan');
   const state = options.state instanceof GraphState ? options.state : new GraphState(options.state);

@@ -1,7 +1,7 @@
 import { safeParseAsync } from 'zod/mini';
 import type { Listener, Unsubscribe } from '../emitter.js';
 import { TypedEmitter } from '../emitter.js';
-import { formatPath, PlanloopError, ValidationError } from '../errors.js';
+import { formatPath, ValidationError } from '../errors.js';
 import { toAbortError, untilAborted } from '../abort.js';
 import { formatIssues, toIssues } from '../validation.js';
 import { reviewToolPlan, type ApproveHook } from './approval.js';
@@ -120,7 +120,7 @@ export async function executeToolPlan(calls: readonly unknown[], options: RunToo
   if (options.signal?.aborted) throw toAbortError(options.signal.reason);
   const concurrency = options.concurrency ?? 4;
   if (!(concurrency >= 1)) {
-    throw new PlanloopError('invalid_input', `concurrency must be at least 1 (got ${concurrency}).`);
+    throw new ValidationError('invalid_input', `concurrency must be at least 1 (got ${concurrency}).`, { issues: [{ path: 'concurrency', message: 'must be at least 1' }] });
   }
   const input = options.input ?? {};
   const state = options.state instanceof GraphState ? options.state : new GraphState(options.state);
@@ -257,9 +257,10 @@ function execute(graph: ToolGraph, context: ExecuteContext): Promise<CallReport[
             const named = typeof value.alternative === 'number' ? `alternative ${value.alternative}` : `"${value.alternative}"`;
             outcome = {
               ok: false,
-              error: new PlanloopError(
+              error: new ValidationError(
                 'invalid_input',
                 `${call.tool.name} chose the outcome ${named}, which its _outputPath does not declare (${refs.map(formatReference).join(', ') || 'none'}).`,
+                { issues: [{ path: '_outputPath', message: `does not declare ${named}` }] },
               ),
             };
           }

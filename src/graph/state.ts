@@ -1,4 +1,4 @@
-import { PlanloopError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import { StateWriteOnceError } from './errors.js';
 import { readPath, UNSAFE_SEGMENTS } from './reference.js';
 
@@ -90,9 +90,10 @@ export class GraphState {
 function toSegments(path: string | readonly string[]): readonly string[] {
   const segments = typeof path === 'string' ? path.split('.') : path;
   if (segments.length === 0 || segments.some((segment) => segment === '' || UNSAFE_SEGMENTS.has(segment))) {
-    throw new PlanloopError(
+    throw new ValidationError(
       'invalid_input',
       `The state path "${segments.join('.')}" is not allowed: use non-empty dot-separated segments other than __proto__, constructor and prototype.`,
+      { issues: [{ path: segments.join('.'), message: 'must be non-empty segments other than __proto__, constructor and prototype' }] },
     );
   }
   return segments;

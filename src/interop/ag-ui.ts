@@ -88,8 +88,11 @@ export function toAGUIState(state: PlanState): AGUIPlanState {
  * (and a `STEP_STARTED` for each todo already in progress), then for each change a `STATE_DELTA` (an RFC 6902 JSON Patch from the state before, so a
  * frontend applying the deltas in order holds `toAGUIState(plan.state)`), followed by a
  * `STEP_FINISHED` for each started todo that was completed or left the plan and a `STEP_STARTED`
- * for each todo that went in progress (a todo completed without being started gets both). A change
- * that leaves the AG-UI state as it was sends nothing. Returns the function that stops.
+ * for each todo that went in progress (a todo completed without being started gets both). Each
+ * todo's step starts once and finishes once: a todo back to pending (a rolled-back or look-only
+ * turn, a user's edit) keeps its step open, and one back in progress after its step finished is
+ * not started again (the deltas carry every status). A change that leaves the AG-UI state as it
+ * was sends nothing. Returns the function that stops.
  * Defaults: step names `` `${id}: ${description}` ``, `timestamp` `Date.now()`.
  *
  * @example
@@ -104,6 +107,8 @@ export function streamPlanToAGUI(plan: Plan, send: (event: AGUIPlanEvent) => voi
   const stamp = <E extends AGUIPlanEvent>(event: E): E => (clock ? { ...event, timestamp: Math.trunc(clock()) } : event);
   /** Steps started and not finished: todo id to step name. */
   const open = new Map<string, string>();
+  /** Todos whose step finished: it is not started again. */
+  const done = new Set<string>();
   let sent = toAGUIState(plan.state);
   send(stamp({ type: 'STATE_SNAPSHOT', snapshot: sent }));
   // A todo already in progress is a step already started: said so, so that its finish has a start.
@@ -120,20 +125,27 @@ export function streamPlanToAGUI(plan: Plan, send: (event: AGUIPlanEvent) => voi
     sent = next;
     send(stamp({ type: 'STATE_DELTA', delta }));
     const byId = new Map(state.todos.map((todo) => [todo.id, todo]));
-    const finished = new Set<string>();
     for (const [id, step] of [...open]) {
-      if (byId.get(id)?.status === 'in_progress') continue;
+      // Back to pending (a rolled-back or look-only turn, a user's edit) is not finished: the step
+      // stays open until the todo is completed or leaves the plan.
+      const status = byId.get(id)?.status;
+      if (status === 'in_progress' || status === 'pending') continue;
       open.delete(id);
-      finished.add(id);
+      done.add(id);
       send(stamp({ type: 'STEP_FINISHED', stepName: step }));
     }
     for (const todo of state.todos) {
-      if (open.has(todo.id) || finished.has(todo.id) || todo.status === 'pending') continue;
+      // A step starts once: a todo back in progress after its step finished (a rolled-back turn
+      // restores the todo before it) is not started again; the state delta says its status.
+      if (open.has(todo.id) || done.has(todo.id) || todo.status === 'pending') continue;
       if (todo.status === 'completed' && was.get(todo.id) === 'completed') continue;
       const step = name(todo);
       send(stamp({ type: 'STEP_STARTED', stepName: step }));
       if (todo.status === 'in_progress') open.set(todo.id, step);
-      else send(stamp({ type: 'STEP_FINISHED', stepName: step }));
+      else {
+        done.add(todo.id);
+        send(stamp({ type: 'STEP_FINISHED', stepName: step }));
+      }
     }
   });
 }

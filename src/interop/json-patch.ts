@@ -20,10 +20,19 @@ function keyed(list: readonly unknown[]): list is ReadonlyArray<{ id: string }> 
 }
 
 /**
+ * Whether appliers refuse a path through `key` under `path`: `__proto__`, and `prototype` inside
+ * `constructor` (fast-json-patch, which AG-UI frontends use, throws on them to stop prototype pollution).
+ */
+const banned = (key: string, path: string): boolean => key === '__proto__' || (key === 'prototype' && path.endsWith('/constructor'));
+
+/**
  * The JSON Patch (RFC 6902) that turns `before` into `after`, both JSON values: objects key by
  * key; lists of objects with unique `id`s item by item (removes from the end first, then adds at
  * their places, then the changes inside items; a new order replaces the list); anything else is
- * replaced whole. Applying the patch to `before` gives a value deep-equal to `after`.
+ * replaced whole. Applying the patch to `before` gives a value deep-equal to `after`. No path
+ * goes through a key appliers refuse (`__proto__`, or `prototype` inside `constructor`): an
+ * object where such a key was added, removed or changed is replaced whole, so the patch applies
+ * with fast-json-patch's prototype guard on.
  *
  * @example
  * ```ts
@@ -35,11 +44,16 @@ export function diffJSON(before: unknown, after: unknown, path = ''): JsonPatchO
   if (Object.is(before, after)) return [];
   if (isObject(before) && isObject(after)) {
     const ops: JsonPatchOperation[] = [];
-    for (const key of Object.keys(before)) if (!Object.hasOwn(after, key)) ops.push({ op: 'remove', path: `${path}/${segment(key)}` });
+    for (const key of Object.keys(before)) {
+      if (Object.hasOwn(after, key)) continue;
+      if (banned(key, path)) return [{ op: 'replace', path, value: after }];
+      ops.push({ op: 'remove', path: `${path}/${segment(key)}` });
+    }
     for (const [key, value] of Object.entries(after)) {
       const at = `${path}/${segment(key)}`;
-      if (!Object.hasOwn(before, key)) ops.push({ op: 'add', path: at, value });
-      else ops.push(...diffJSON(before[key], value, at));
+      const changes: JsonPatchOperation[] = Object.hasOwn(before, key) ? diffJSON(before[key], value, at) : [{ op: 'add', path: at, value }];
+      if (changes.length > 0 && banned(key, path)) return [{ op: 'replace', path, value: after }];
+      ops.push(...changes);
     }
     return ops;
   }

@@ -1,5 +1,5 @@
 import type { Unsubscribe } from '../emitter.js';
-import { PlanloopError } from '../errors.js';
+import { ValidationError } from '../errors.js';
 import type { PlanEvents } from '../events.js';
 import type { Plan } from '../plan.js';
 import { emitPlanEvent, type IntegrationEventName } from '../plan/emit-plan-event.js';
@@ -24,9 +24,11 @@ const PREFIX = 'subagent.';
  */
 export function forwardSubagentEvents(child: Plan, parent: Plan, name: string): Unsubscribe {
   if (child === parent) {
-    throw new PlanloopError('invalid_input', `forwardSubagentEvents was given the same plan twice: pass the subagent's own Plan as \`child\`.`);
+    throw new ValidationError('invalid_input', `forwardSubagentEvents was given the same plan twice: pass the subagent's own Plan as \`child\`.`, {
+      issues: [{ path: 'child', message: 'is the parent plan' }],
+    });
   }
-  if (name.trim() === '') throw new PlanloopError('invalid_input', 'forwardSubagentEvents needs a subagent name: pass a non-empty `name`.');
+  if (name.trim() === '') throw new ValidationError('invalid_input', 'forwardSubagentEvents needs a subagent name: pass a non-empty `name`.', { issues: [{ path: 'name', message: 'must not be empty' }] });
   let forwarding = false;
   return child.onAny((event, payload) => {
     // Plans that forward to each other would echo an event forever: drop what comes back around.

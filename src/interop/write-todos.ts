@@ -184,7 +184,9 @@ function namesOf(tools: HostTools | readonly string[] | Readonly<Record<string, 
 export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): WriteTodosTool {
   const { toolName: name = 'write_todos', maxItems = 20, maxContentLength = 200, maxPlannerOnlyTurns = 2, intent = 'narrate' } = options;
   if (!TOOL_NAME.test(name)) {
-    throw new PlanloopError('invalid_input', `The tool name "${name}" is not usable by function-calling APIs: use 1 to 64 letters, digits, "_" or "-".`);
+    throw new ValidationError('invalid_input', `The tool name "${name}" is not usable by function-calling APIs: use 1 to 64 letters, digits, "_" or "-".`, {
+      issues: [{ path: 'name', message: 'must be 1 to 64 letters, digits, "_" or "-"' }],
+    });
   }
   if (namesOf(options.hostTools).includes(name)) {
     throw new PlanloopError(

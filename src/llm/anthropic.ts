@@ -33,7 +33,7 @@ interface AnthropicUsage {
 }
 interface AnthropicEvent {
   type?: string;
-  message?: { usage?: AnthropicUsage };
+  message?: { id?: unknown; usage?: AnthropicUsage };
   delta?: { type?: string; text?: string; stop_reason?: string | null; stop_details?: { explanation?: unknown } | null };
   usage?: AnthropicUsage;
   error?: { type?: string; message?: string };
@@ -54,8 +54,9 @@ interface AnthropicMessage {
  * System messages go to the top-level `system` field and consecutive messages of one role are
  * merged, as the API wants. The basic API has no JSON mode, so a request's `jsonSchema` becomes an
  * instruction appended to the system prompt (no assistant prefill is used). A `stop_reason:
- * "refusal"` finishes with `refusal` (words: `stop_details.explanation`); a second `message_start`
- * in one stream is a broken stream (a retryable `ProviderError`).
+ * "refusal"` finishes with `refusal` (words: `stop_details.explanation`). A `message_start` repeated
+ * with the open message's id is ignored (as the Vercel AI SDK does); one with another id inside an
+ * open message is a broken stream (a retryable `ProviderError`).
  * Defaults: `baseURL` `https://api.anthropic.com`, the API's temperature, no retries.
  *
  * @example
@@ -121,6 +122,7 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
       let finishReason: FinishReason | undefined;
       let usage: LLMUsage | undefined;
       let stopped = false;
+      let messageId: unknown; // the open message's id, once message_start came
       let started = false;
       let refusal: string | undefined;
       for await (const sse of parseSSE(responseBytes(response, PROVIDER, request.signal))) {
@@ -128,10 +130,16 @@ export function createAnthropicProvider(options: AnthropicOptions): LLMProvider 
         const event = payload<AnthropicEvent>(parseJSONData<unknown>(sse.data, PROVIDER));
         switch (event.type ?? sse.event) {
           case 'message_start':
-            // One stream carries one message (the official SDK's reader throws here too): a second
-            // start is a broken stream, and joining both messages' text would make one wrong answer.
-            if (started) throw splicedStream();
+            // One stream carries one message: another message's start inside it is a broken stream
+            // (a proxy spliced two), and joining both messages' text would make one wrong answer. The
+            // same message's start sent twice (a proxy's replay) changes nothing and is ignored, as the
+            // Vercel AI SDK ignores it (its fixture duplicate-message-start).
+            if (started) {
+              if (typeof messageId === 'string' && event.message?.id === messageId) break;
+              throw splicedStream();
+            }
             started = true;
+            messageId = event.message?.id;
             usage = mergeUsage(usage, event.message?.usage);
             break;
           case 'content_block_delta': {
@@ -180,11 +188,11 @@ function explanation(details: { explanation?: unknown } | null | undefined): str
   return typeof details?.explanation === 'string' && details.explanation.trim() !== '' ? details.explanation : undefined;
 }
 
-/** A second `message_start` in one stream: the stream is broken (a proxy spliced two), asking again can help. */
+/** Another message's `message_start` inside an open one: the stream is broken (a proxy spliced two), asking again can help. */
 function splicedStream(): ProviderError {
   return new ProviderError(
     'provider_error',
-    `${PROVIDER} sent a second message_start before the first message stopped: the stream is broken and its text was dropped. Retrying may help.`,
+    `${PROVIDER} sent a second message_start, for another message, before the first message stopped: the stream is broken and its text was dropped. Retrying may help.`,
     { provider: PROVIDER, retryable: true },
   );
 }

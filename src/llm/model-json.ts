@@ -1,5 +1,5 @@
 import { describeValue } from '../guards.js';
-import { repairJson } from './repair-json.js';
+import { closersOf, isQuote, repairJson } from './repair-json.js';
 
 /** The result of {@link parseModelJson}. */
 export type ModelJsonResult =
@@ -31,12 +31,14 @@ interface Candidate {
 /**
  * Reads the JSON value a model meant to send, tolerating what models do to it: code fences
  * (also with fences inside the JSON's strings), prose before and after, trailing commas, single
- * quotes, comments, a mismatched closing bracket, and an end cut off by the token limit. Tries the
+ * and typographic quotes, comments, a mismatched closing bracket, a reply stringified once
+ * (`"{\"todo\": …}"`), and an end cut off by the token limit. Tries the
  * balanced `{…}` spans in order (a reply that starts with an array of objects is read as that
  * array; other arrays only when no object parses), each strictly first and then repaired
  * (`repairJson`: Python literals, unquoted keys, unescaped quotes and line breaks too).
  * `__proto__` keys are dropped so parsed data can never reach an object's prototype. Repair is
- * only tried on the first 64 KiB of spans; valid JSON is read at any length.
+ * only tried on the first 64 KiB of spans; valid JSON is read at any length. `repair` replaces
+ * the repair (the tests compare ours with jsonrepair through the whole reader). Default `repairJson`.
  *
  * @example
  * ```ts
@@ -45,9 +47,9 @@ interface Candidate {
  * parseModelJson('I cannot help with that.');     // { ok: false, error: 'no JSON object found …', truncated: false }
  * ```
  */
-export function parseModelJson(text: string): ModelJsonResult {
+export function parseModelJson(text: string, repair: (text: string) => string = repairJson): ModelJsonResult {
   if (typeof text !== 'string') return { ok: false, error: `expected the model's answer as text, got ${describeValue(text)}`, truncated: false };
-  const source = text.replace(/^\uFEFF/, '');
+  const source = unescapeReply(text.replace(/^\uFEFF/, ''));
   const candidates = findCandidates(source);
   const first = candidates[0];
   if (!first) {
@@ -66,7 +68,7 @@ export function parseModelJson(text: string): ModelJsonResult {
     }
     budget -= candidate.text.length;
     try {
-      const value = tryParse(repairJson(candidate.text), true);
+      const value = tryParse(repair(candidate.text), true);
       if (value !== undefined) return { ok: true, value, repaired: true, truncated: candidate.truncated };
     } catch (error) {
       reason ||= error instanceof Error ? error.message : String(error);
@@ -96,6 +98,18 @@ function dropProto(key: string, value: unknown): unknown {
 }
 
 /**
+ * A reply stringified once (`"{\"todo\": \"t1\"}"`, with or without its outer quotes: a model
+ * or a proxy escaped its answer) with its escapes undone from its first bracket on, when the first
+ * quote after a bracket is escaped; any other reply as it is.
+ */
+function unescapeReply(text: string): string {
+  const start = /[{[]\s*\\?"/.exec(text);
+  return start?.[0].includes('\\')
+    ? text.slice(0, start.index) + text.slice(start.index).replace(/\\(u[\da-fA-F]{4}|["\\/bfnrt])/g, (escape) => JSON.parse(`"${escape}"`) as string)
+    : text;
+}
+
+/**
  * The spans that may hold the JSON, best first: a reply that starts (after an optional code
  * fence) with an array of objects, strings or arrays gives that array first; then the `{…}` spans in order; then the
  * JSON-looking `[…]` spans. Spans never overlap, so an inner object of a cut-off outer one is
@@ -121,7 +135,7 @@ function spansFrom(source: string, objectsOnly: boolean): Candidate[] {
     i = end;
   }
   const head = spans[0];
-  const leading = head?.array && /^\s*$/.test(source.slice(region, head.start)) && /^\[\s*[[{"']/.test(head.text) ? [head] : [];
+  const leading = head?.array && /^\s*$/.test(source.slice(region, head.start)) && /^\[\s*[[{"'“‘]/.test(head.text) ? [head] : [];
   const objects = spans.filter((span) => !span.array);
   const arrays = spans.filter((span) => span.array && !leading.includes(span));
   return [...leading, ...objects, ...arrays];
@@ -136,36 +150,36 @@ function regionStart(text: string): number {
   return 0;
 }
 
-/** `{"`, `{'`, `{}`, `{key:`, `{ // comment`, or a `{` the text ends after: an object, unlike the `{ to open` of prose. */
+/** `{"`, `{'`, `{“`, `{}`, `{key:`, `{ // comment`, or a `{` the text ends after: an object, unlike the `{ to open` of prose. */
 function looksLikeObject(text: string, start: number): boolean {
-  return /^\{\s*(?:$|["'}/]|[A-Za-z_$][\w$]*\s*(?:$|:))/.test(text.slice(start, start + 128));
+  return /^\{\s*(?:$|["'}/“”‘`]|[A-Za-z_$][\w$]*\s*(?:$|:))/.test(text.slice(start, start + 128));
 }
 
-/** `[{`, `["`, `[1`, `[]`…: an array, unlike the `[Note]` of prose. */
+/** `[{`, `["`, `[“`, `[1`, `[]`…: an array, unlike the `[Note]` of prose. */
 function looksLikeArray(text: string, start: number): boolean {
-  return /^\[\s*[[{"'\d\-\]]/.test(text.slice(start, start + 64));
+  return /^\[\s*[[{"'“‘\d\-\]]/.test(text.slice(start, start + 64));
 }
 
 /**
  * The index of the bracket that closes the one at `start`, or -1 when the text ends first.
- * Skips brackets inside strings (double- or single-quoted: small models write both) and inside
- * `//` and `/* *\/` comments. A closer that skips levels (`[{…}}`) closes them all, as models
- * mean it; a stray closer with no opener is ignored.
+ * Skips brackets inside strings (double- or single-quoted: small models write both; typographic
+ * quotes too) and inside `//` and `/* *\/` comments. A closer that skips levels (`[{…}}`) closes
+ * them all, as models mean it; a stray closer with no opener is ignored.
  */
 export function matchingClose(text: string, start: number): number {
   const stack: string[] = [];
   // How many of each closer the stack holds: a closer with none open is skipped at once, not by a
   // search of the whole stack (`[[[…}}}` would make that quadratic).
   const open: Record<string, number> = { '}': 0, ']': 0 };
-  let quote: string | null = null;
+  let quote: string | null = null; // what closes the open string
   for (let i = start; i < text.length; i++) {
     const ch = text[i];
     if (quote) {
       if (ch === '\\') i++;
-      else if (ch === quote) quote = null;
+      else if (quote.includes(ch as string)) quote = null;
       continue;
     }
-    if (ch === '"' || ch === "'") quote = ch;
+    if (isQuote(ch as string)) quote = closersOf(ch as string);
     else if (ch === '/' && text[i + 1] === '/') {
       const end = text.indexOf('\n', i);
       if (end < 0) return -1;

@@ -48,6 +48,11 @@ export type LoopTool =
       risk?: ActionRisk;
       /** What the action will do, for the user approving it ("Submit the form 'Start trial'"). */
       describe?: (args: Record<string, unknown>) => string;
+      /**
+       * The arguments that name an element on the page (an outline ref): a recorded tour stores
+       * them as locators, and a replay finds the element again before the tool runs. Default `['target']`.
+       */
+      targets?: readonly string[];
     };
 
 /** The host's side of the actions: its tools and its ways to speak and ask. */

@@ -10,7 +10,7 @@ import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
 import { createActionGate, type ActionGate } from './action-gate.js';
 import type { ActionRisk, ConfirmResult } from './action-policy.js';
-import { describeAction, dispatchAction, type ActionHandlers } from './dispatch-action.js';
+import { describeAction, dispatchAction, type ActionHandlers, type ActionOutcome } from './dispatch-action.js';
 import { clip, TURN_INSTRUCTIONS } from './turn-prompt.js';
 
 /** The bounds of one turn. Each ends the turn with a coded error that is fed back to the model once. */
@@ -39,6 +39,13 @@ export interface PlayTurnInput {
   onStep: (phase: ReasoningPhase, summary: string) => void;
   /** An action is about to be dispatched, or was refused (see the `action` event). */
   onAction: (action: TurnAction, index: number, decision: ActionDecision) => void;
+  /**
+   * An action is done with: it ran (`outcome`, and whether a step of it was refused through
+   * `ctx.confirm`), or it did not run at all (refused, past the action cap, the turn cancelled:
+   * `refused` true, `outcome` empty); with the turn's todo. Called once for every action the
+   * envelope carried, in order (a run's tour recorder files the action under the todo). Default: none.
+   */
+  onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void) | undefined;
   /**
    * The run's action policy (`createActionGate`). Default: a gate of this turn alone, without an
    * approval hook (`'irreversible'` tool actions are refused, the others run).
@@ -158,6 +165,17 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
   };
 
   const dispatch = async (action: TurnAction, index: number): Promise<void> => {
+    let settled: { outcome: ActionOutcome; refused: boolean } = { outcome: {}, refused: true };
+    try {
+      await act(action, index, (outcome, refused) => {
+        settled = { outcome, refused };
+      });
+    } finally {
+      input.onSettled?.(action, settled.outcome, settled.refused, planning?.todo_id);
+    }
+  };
+
+  const act = async (action: TurnAction, index: number, ran: (outcome: ActionOutcome, refused: boolean) => void): Promise<void> => {
     if (cancelled || gate.capped || signal?.aborted) return;
     if (action.type !== 'tool') {
       input.onAction(action, index, { decision: 'run' });
@@ -166,6 +184,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       const narration = narrations.get(index);
       if (narration) narration.dispatched = true;
       const outcome = await dispatchAction(action, input.handlers, context());
+      ran(outcome, false);
       if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
       if (outcome.observation) observe(outcome.observation);
       return;
@@ -193,6 +212,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       input.onAction(action, index, { decision: 'refused', risk: stepRisk, reason, detail });
     });
     const outcome = await dispatchAction(action, input.handlers, { ...context(), confirm });
+    ran(outcome, steps.length > 0);
     if (steps.length > 0 && outcome.observation) {
       // The tool stopped at a step the policy or the user refused: the model hears it as a refusal.
       refusals += 1;
@@ -260,9 +280,10 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     );
   } catch (error) {
     if (!signal?.aborted && AbortError.isInstance(error) && error.code === 'timeout') {
-      return fail(new PlanloopError(
+      return fail(new AbortError(
         'timeout',
         `Your reply took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
+        { cause: error },
       ));
     }
     if (!signal?.aborted && PlanloopError.isInstance(error) && error.code === 'output_too_long') return fail(error);

@@ -1,5 +1,5 @@
 import { nanoid } from 'nanoid';
-import { PlanloopError, ValidationError } from '../errors.js';
+import { EnvelopeError, PlanloopError, ValidationError } from '../errors.js';
 import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
@@ -12,8 +12,11 @@ import { DEFAULT_ACTION_POLICY, readActionPolicy, type ActionPolicyOptions } fro
 import type { ActionHandlers } from './dispatch-action.js';
 import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
 import { fenceBlock } from './prompt-fence.js';
+import { redactHostSecrets, type HostSecrets } from './redact-prompt.js';
 import { TurnMemory } from './turn-memory.js';
 import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
+import type { Tour } from './tour.js';
+import { createTourRecorder, type TourLocators } from './tour-recorder.js';
 
 export type { LoopTool, LoopToolContext, LoopToolHandler, NarrateDeltaContext } from './dispatch-action.js';
 
@@ -57,7 +60,7 @@ export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions 
   /** Earlier turns remembered in the prompt, one short line each. Default 4. */
   memorySize?: number | undefined;
   /**
-   * What the page shows now, asked before every turn (e.g. `describePage` from `planloop/dom`):
+   * What the page shows now, asked before every turn (e.g. `renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`):
    * its text goes into that turn's prompt under `Page:`, cut to `observeBudget`. A throw becomes
    * a line saying the page could not be read; the turn goes on.
    */
@@ -76,8 +79,22 @@ export interface RunWebAgentOptions extends ActionHandlers, ActionPolicyOptions 
   turnLimits?: Partial<TurnLimits> | undefined;
   /** Replaces the envelope instructions (the turn system prompt); the data rule (`DATA_RULE`: what the fences mean) is kept after it. */
   systemPrompt?: string | undefined;
+  /**
+   * The values the model must never read: pass the same secrets `fill` types for `{{secret:name}}`
+   * (a map, a list of values, or a function listing them). Every occurrence in a turn's messages
+   * (page text the page echoed them into, tool results, observations, the URL) becomes `[secret]`.
+   * Default none.
+   */
+  secrets?: HostSecrets | undefined;
   temperature?: number | undefined;
   maxTokens?: number | undefined;
+  /**
+   * Turns the targets the model names (outline refs) into locators for the run's `tour`, while
+   * the elements are on the page: `planloop/dom`'s `createTourLocators`, with the same `root` and
+   * `exclude` as the tools. Default none: the tour records each target as `null` (not replayable
+   * without a model).
+   */
+  locators?: TourLocators | undefined;
 }
 
 /** How a run ended (a run that fails rejects instead). */
@@ -90,6 +107,11 @@ export interface RunResult {
   summary?: string;
   /** The todos at the end. */
   todos: TodoItem[];
+  /**
+   * What the run did, as a tour `replayTour` plays again without a model (see `Tour`); absent when
+   * the plan ended empty (a declined plan). A resumed run's tour holds what this run did.
+   */
+  tour?: Tour;
 }
 
 /** What `observe` receives before each turn. */
@@ -203,6 +225,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
     typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name },
   );
   const runId = nanoid(10);
+  const recorder = createTourRecorder({ tools: options.tools, locators: options.locators });
   let turn = 0;
 
   const step = (phase: ReasoningPhase, summary: string): void => {
@@ -211,7 +234,9 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
   const finish = (reason: RunFinishReason, summary?: string): RunResult => {
     const extra = summary === undefined ? {} : { summary };
     emitPlanEvent(plan, 'run-finish', { runId, reason, turns: turn, ...extra });
-    return { runId, reason, turns: turn, ...extra, todos: plan.todos.list() };
+    const todos = plan.todos.list();
+    const tour = recorder.tour({ task: plan.task || task, locale: options.planInput?.locale, summary: plan.summary, todos });
+    return { runId, reason, turns: turn, ...extra, todos, ...(tour ? { tour } : {}) };
   };
 
   let run: RunHandle | undefined;
@@ -260,7 +285,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         outcome = await playTurn({
           plan,
           provider,
-          messages: [...buildTurnMessages(prompt, system), ...feedback],
+          messages: redactHostSecrets([...buildTurnMessages(prompt, system), ...feedback], options.secrets),
           handlers: options,
           runId,
           turn,
@@ -269,7 +294,11 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
           temperature: options.temperature,
           maxTokens: options.maxTokens,
           onStep: step,
-          onAction: (action, index, decision) => emitPlanEvent(plan, 'action', { runId, turn, index, action, ...decision }),
+          onAction: (action, index, decision) => {
+            if (decision.decision === 'run') recorder.admit(action);
+            emitPlanEvent(plan, 'action', { runId, turn, index, action, ...decision });
+          },
+          onSettled: (action, outcome, refusedStep, todoId) => recorder.settle(action, outcome, refusedStep, todoId),
           gate,
         });
         if (gate.capped) break;
@@ -287,7 +316,7 @@ export async function runWebAgent(options: RunWebAgentOptions): Promise<RunResul
         if (outcome?.ok) emitPlanEvent(plan, 'turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...(outcome.usage ? { usage: outcome.usage } : {}) });
         return finish('action_limit');
       }
-      if (!outcome?.ok) throw new PlanloopError('envelope_invalid', 'The turn produced no envelope.');
+      if (!outcome?.ok) throw new EnvelopeError('envelope_invalid', 'The turn produced no envelope.');
 
       const { envelope, adjust } = outcome;
       observations = outcome.observations;
@@ -348,7 +377,7 @@ function startOrResume(plan: Plan, options: RunWebAgentOptions): { resumed: bool
 }
 
 /** `observe`'s text for this turn, cut to its budget; a failure becomes a line the model can read. */
-async function observePage(observe: NonNullable<RunWebAgentOptions['observe']>, context: ObserveContext): Promise<string | undefined> {
+export async function observePage(observe: (context: ObserveContext) => string | undefined | Promise<string | undefined>, context: ObserveContext): Promise<string | undefined> {
   // A safety net for text that ignores the budget: 4 characters a token is generous for prose.
   const maxChars = context.maxTokens * 4;
   let text: string | undefined;
@@ -363,12 +392,13 @@ async function observePage(observe: NonNullable<RunWebAgentOptions['observe']>, 
 }
 
 /** The page's path, query and hash when running in a browser. */
-function browserUrl(): string | undefined {
+export function browserUrl(): string | undefined {
   const location = (globalThis as { location?: Location }).location;
   return location?.pathname ? `${location.pathname}${location.search}${location.hash}` : undefined;
 }
 
-function wholeNumber(value: number, name: string): number {
+/** `value`, when it is a whole number of at least 0; else a `ValidationError` naming the option. */
+export function wholeNumber(value: number, name: string): number {
   if (!Number.isSafeInteger(value) || value < 0) {
     throw new ValidationError(
       'invalid_input',
@@ -379,7 +409,8 @@ function wholeNumber(value: number, name: string): number {
   return value;
 }
 
-function definedOnly<T extends object>(value: T): Partial<T> {
+/** `value` without its `undefined` entries. */
+export function definedOnly<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, entry]) => entry !== undefined)) as Partial<T>;
 }
 

@@ -1,6 +1,7 @@
 import type { TodoItem } from '../artifacts/todos.js';
 import type { Observation } from '../events.js';
 import type { LLMMessage } from '../llm/provider.js';
+import { redactSecrets, redactUrl } from '../secret-text.js';
 import { fenceBlock } from './prompt-fence.js';
 import { NOTHING_LEFT_LINE, renderPlanForTurn } from './render-plan.js';
 
@@ -115,7 +116,7 @@ export interface TurnPromptInput {
   url?: string | undefined;
   /** The user's language (BCP-47), as the planning call had it: the model speaks it every turn. */
   locale?: string | undefined;
-  /** What the page shows now (e.g. `describePage()` from `planloop/dom`), already within its budget; shown inside `<data>`. */
+  /** What the page shows now (e.g. `renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`), already within its budget; shown inside `<data>`. */
   page?: string | undefined;
 }
 
@@ -142,11 +143,12 @@ export function turnUserPrompt(input: TurnPromptInput): string {
   if (!anyLeft) lines.push(NOTHING_LEFT_LINE);
   const own = [...(anyLeft ? [renderPlanForTurn(input.todos)] : []), ...(input.memory && input.memory.length > 0 ? [`Earlier: ${input.memory.join('; ')}`] : [])];
   const data: string[] = [];
-  if (input.url) data.push(`URL: ${oneLine(input.url)}`);
+  if (input.url) data.push(`URL: ${oneLine(redactUrl(input.url))}`);
   const heard = observations.filter((observation) => observation.kind !== 'answer');
   if (heard.length > 0) data.push('Last turn:', ...heard.map((observation) => `- ${oneLine(observation.summary)}`));
   if (input.page?.trim()) data.push(PAGE_MARKER, input.page.trim());
-  for (const block of [fenceBlock('plan', own.join('\n')), fenceBlock('data', data.join('\n'))]) if (block) lines.push(block);
+  // Values that look secret (a card number, a key, a token in the URL) never reach the model, whoever wrote them.
+  for (const block of [fenceBlock('plan', own.join('\n')), fenceBlock('data', redactSecrets(data.join('\n')))]) if (block) lines.push(block);
   if (input.nudge) lines.push(`Nudge: ${oneLine(input.nudge)}`);
   return lines.join('\n');
 }

@@ -28,9 +28,13 @@ import type { PlanSync, TodoWrite } from '../sync/plan-sync.js';
 export interface PlanTransaction {
   /** The plan's state when the transaction began. */
   readonly checkpoint: PlanState;
-  /** `plan.adjust`, as part of this transaction. */
+  /** Like `plan.adjust`, as this transaction's own change: the one `rollback()` undoes (a `plan.adjust()` meanwhile stays). */
   adjust(todoAdjust: TodoAdjustInput, options?: ApplyAdjustOptions): AdjustResult;
-  /** Puts back the state as it was at the checkpoint, keeping changes others made meanwhile; ends the transaction. */
+  /**
+   * Undoes this transaction's own changes (its `adjust`), keeping the changes others made
+   * meanwhile (`plan.adjust()`, edits, another tab); ends the transaction. With nothing of its own
+   * to undo it changes nothing and emits no event.
+   */
   rollback(): void;
   /** Keeps the transaction's changes; ends it. */
   commit(): void;

@@ -111,3 +111,27 @@ describe('fill', () => {
     expect((document.getElementById('email') as HTMLInputElement).value).toBe('');
   });
 });
+
+// Issue 31: secret fields known only by their label, split card numbers, a password revealed before any outline, private names.
+describe('the secret rule, by label and by group', () => {
+  it('withholds CVC, IBAN and one-time-code fields known only by their label, a card number split over four fields, and a password shown as text before the first outline', () => {
+    document.body.innerHTML = `<main>
+      <label for="a">Security code (CVC)</label><input id="a" value="737">
+      <label for="b">IBAN</label><input id="b" value="GB82 WEST 1234 5698 7654 32">
+      <label for="c">One-time code</label><input id="c" value="493817">
+      <fieldset><legend>Card</legend><input maxlength="4" value="4242" aria-label="1"><input maxlength="4" value="4242" aria-label="2"><input maxlength="4" value="4242" aria-label="3"><input maxlength="4" value="4242" aria-label="4"></fieldset>
+      <label for="d">Password</label><input id="d" type="text" autocomplete="current-password" value="hunter2-horse">
+      <label for="e">Town</label><input id="e" value="Leeds"></main>`;
+    const text = outline({ revealValues: '#d' });
+    for (const secret of ['737', 'GB82', '493817', '4242', 'hunter2']) expect(text).not.toContain(secret);
+    expect(lineOf(text, 'Town')).toContain('value="Leeds"');
+  });
+
+  it('withholds the names of headings, buttons and links under data-planloop-private; a field keeps its label', () => {
+    document.body.innerHTML = '<main><section data-planloop-private><h2>Wire to Mallory</h2><button>Approve transfer</button><a href="/s">Statement</a><label>Amount <input value="900"></label></section></main>';
+    const text = outline();
+    for (const name of ['Mallory', 'Approve', 'Statement', '900']) expect(text).not.toContain(name);
+    expect(text).toMatch(/button private$/m);
+    expect(lineOf(text, 'Amount')).toMatch(/private$/);
+  });
+});

@@ -39,6 +39,21 @@ describe('parseTurnEnvelope', () => {
     expect(parseTurnEnvelope(`Working on {the user's request}:\n${JSON.stringify(envelope)}`)).toEqual(envelope);
   });
 
+  it.each([
+    ['typographic double quotes', '{“todo”: “t1”, “actions”: []}', { todo_adjust: { remove: [], replace: [], complete_before: 't1' }, actions: [] }],
+    ['typographic single quotes', '{‘todo’: ‘t1’, ‘actions’: []}', { todo_adjust: { remove: [], replace: [], complete_before: 't1' }, actions: [] }],
+    [
+      'typographic quotes with a brace and an apostrophe inside',
+      'Sure! {“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Press } to close, it’s safe”}]}',
+      { todo_adjust: { remove: [], replace: [], complete_before: 't2' }, actions: [{ type: 'narrate', text: 'Press } to close, it’s safe' }] },
+    ],
+    ['a stringified reply', JSON.stringify('{"todo": "t1", "actions": [{"type": "narrate", "text": "Hi"}]}'), { todo_adjust: { remove: [], replace: [], complete_before: 't1' }, actions: [{ type: 'narrate', text: 'Hi' }] }],
+  ])('reads a reply in %s as 0.1 did', (_name, text, expected) => {
+    // Before: `{“todo”…` was skipped as prose and the `[]` inside taken for the reply (refused: not an envelope).
+    const result = safeParseTurnEnvelope(text);
+    expect(result.success && result.data).toMatchObject(expected);
+  });
+
   it('fills the defaults a model may leave out', () => {
     expect(parseTurnEnvelope('{"todo_adjust": {"remove": ["t1"]}, "actions": [{"type": "tool", "name": "click"}]}')).toEqual({
       todo_adjust: { remove: ['t1'], replace: [] },

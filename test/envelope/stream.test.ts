@@ -54,6 +54,17 @@ describe('createEnvelopeStreamParser', () => {
     expect(emitted.length).toBe(5); // end() emits nothing twice
   });
 
+  it('ends with the whole-text envelope when the model writes typographic quotes', () => {
+    const text = '{“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Use the } key”}, {“type”: “task_finish”, “summary”: “Done”}]}';
+    const { parser, emitted } = recorder(['t2']);
+    for (const piece of text.match(/[\s\S]{1,7}/g) ?? []) parser.push(piece);
+    const result = parser.end();
+    expect(result.success && result.data.actions).toEqual([{ type: 'narrate', text: 'Use the } key' }, { type: 'task_finish', summary: 'Done' }]);
+    expect(result).toEqual(safeParseTurnEnvelope(text, { remainingIds: ['t2'] }));
+    // Whatever went out while streaming is what the whole text says.
+    for (const entry of emitted) if (entry[0] === 'action') expect(entry[1]).toEqual(result.success && result.data.actions[entry[2]]);
+  });
+
   it('skips prose and a fence before the object, and handles keys and escapes split across deltas', () => {
     const text = 'Here you go:\n```json\n' + JSON.stringify(envelope, null, 2) + '\n```';
     const { parser, emitted } = recorder();
@@ -246,7 +257,7 @@ describe('createEnvelopeStreamParser (property)', () => {
     );
   });
 
-  it('parses a long reply streamed one character at a time in linear time', () => {
+  it('parses a long reply streamed one character at a time in linear time (timing guard)', () => {
     const text = JSON.stringify({
       turn_planning: { todo_id: 't1', does: 'Narrate', is_last_turn: false },
       actions: [...Array.from({ length: 2000 }, () => ({ type: 'narrate', text: 'Hello there.' })), { type: 'narrate', text: 'y'.repeat(150_000) }],

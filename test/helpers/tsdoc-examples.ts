@@ -226,6 +226,39 @@ function relativeImports(source: ts.SourceFile): Set<string> {
   return found;
 }
 
+/**
+ * One compiler host for a base program and a second one built on it: files in `files` are virtual
+ * (never written), and what the first program parsed and resolved is not parsed or resolved again.
+ * test/readme-code.test.ts compiles the README's blocks with it too.
+ *
+ * @example
+ * ```ts
+ * const files = new Map([['/repo/example.ts', 'export const a: number = 1;']]);
+ * const program = ts.createProgram([...files.keys()], options, virtualCompilerHost(options, files));
+ * ```
+ */
+export function virtualCompilerHost(options: ts.CompilerOptions, files: ReadonlyMap<string, string>): ts.CompilerHost {
+  const host = ts.createCompilerHost(options);
+  const { fileExists, readFile, getSourceFile } = host;
+  const parsed = new Map<string, ts.SourceFile>();
+  host.fileExists = (path) => files.has(path) || fileExists.call(host, path);
+  host.readFile = (path) => files.get(path) ?? readFile.call(host, path);
+  host.getSourceFile = (path, language, onError, create) => {
+    const content = files.get(path);
+    if (content !== undefined) return ts.createSourceFile(path, content, language, true);
+    let source = parsed.get(path);
+    if (!source) {
+      source = getSourceFile.call(host, path, language, onError, create);
+      if (source) parsed.set(path, source);
+    }
+    return source;
+  };
+  const resolutions = ts.createModuleResolutionCache(ROOT, (name) => name, options);
+  host.resolveModuleNameLiterals = (literals, containingFile, redirected, resolveOptions) =>
+    literals.map((literal) => ts.resolveModuleName(literal.text, containingFile, resolveOptions, host, resolutions, redirected));
+  return host;
+}
+
 /** A path an import can name: absolute, without the `.ts`. */
 const moduleOf = (file: string): string => file.replace(/\.ts$/, '');
 
@@ -254,27 +287,8 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   const skipped = examples.filter((example) => !CHECKED_LANGS.has(example.lang)).map((example) => `${example.where} (${example.lang})`);
   const entryList = entries();
   const entryFiles = entryList.map(([, file]) => file);
-  // One compiler host for both programs: the examples' files are virtual (never written), and
-  // what the first program parsed and resolved is not parsed or resolved again.
   const files = new Map<string, string>();
-  const host = ts.createCompilerHost(options);
-  const { fileExists, readFile, getSourceFile } = host;
-  const parsed = new Map<string, ts.SourceFile>();
-  host.fileExists = (path) => files.has(path) || fileExists.call(host, path);
-  host.readFile = (path) => files.get(path) ?? readFile.call(host, path);
-  host.getSourceFile = (path, language, onError, create) => {
-    const content = files.get(path);
-    if (content !== undefined) return ts.createSourceFile(path, content, language, true);
-    let source = parsed.get(path);
-    if (!source) {
-      source = getSourceFile.call(host, path, language, onError, create);
-      if (source) parsed.set(path, source);
-    }
-    return source;
-  };
-  const resolutions = ts.createModuleResolutionCache(ROOT, (name) => name, options);
-  host.resolveModuleNameLiterals = (literals, containingFile, redirected, resolveOptions) =>
-    literals.map((literal) => ts.resolveModuleName(literal.text, containingFile, resolveOptions, host, resolutions, redirected));
+  const host = virtualCompilerHost(options, files);
   const base = ts.createProgram([...entryFiles, HOST, ...new Set(checkedExamples.map((example) => example.file))], options, host);
   const checker = base.getTypeChecker();
 

@@ -90,6 +90,59 @@ describe('streamPlanToAGUI', () => {
     expect(late.events.map((event) => event.type)).toEqual(['STATE_SNAPSHOT', 'STEP_STARTED']);
     expect(seen.events.every((event) => Number.isInteger(event.timestamp))).toBe(true);
   });
+
+  it('starts and finishes each step once when a todo goes back: a rolled-back turn, a user edit', () => {
+    const plan = new Plan();
+    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain' }, { intent: 'ask', description: 'Ask' }]);
+    plan.adjust({}, { inProgress: 't1' });
+    const seen = frontend(plan);
+    // A turn on t2 completes t1 and starts t2; it fails and is rolled back: t1 in progress, t2 pending.
+    const turn = plan.transaction();
+    turn.adjust({ complete_before: 't2' }, { inProgress: 't2' });
+    turn.rollback();
+    expect(plan.todos.list().map((todo) => todo.status)).toEqual(['in_progress', 'pending', 'pending']);
+    expect(seen.steps()).toEqual(['STEP_STARTED t1: Open pricing', 'STEP_FINISHED t1: Open pricing', 'STEP_STARTED t2: Explain']);
+    // The retry does it again, then finishes t2; the user pauses t3 and takes it up again.
+    plan.adjust({ complete_before: 't2' }, { inProgress: 't2' });
+    plan.adjust({ complete_before: 't3' }, { inProgress: 't3' });
+    plan.todos.edit('t3', { status: 'pending' });
+    plan.todos.edit('t3', { status: 'in_progress' });
+    plan.adjust({ remove: ['t3'] });
+    expect(seen.steps()).toEqual([
+      'STEP_STARTED t1: Open pricing',
+      'STEP_FINISHED t1: Open pricing',
+      'STEP_STARTED t2: Explain',
+      'STEP_FINISHED t2: Explain',
+      'STEP_STARTED t3: Ask',
+      'STEP_FINISHED t3: Ask',
+    ]);
+    expect(seen.state()).toEqual(toAGUIState(plan.state));
+  });
+
+  it('a turn the loop rolls back and retries (a bad action after the plan change streamed), and a look-only turn, send each step once', async () => {
+    const llm = createScriptedProvider(
+      [
+        { task_summary: 'Tour', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain the tiers' }] },
+        { todo: 't1', actions: [{ type: 'narrate', text: 'Opening.' }] },
+        '{"todo": "t2", "actions": [{"type": "narrate", "text": "Three tiers."}, {"type": "dance"}]}',
+        { todo: 't2', actions: [{ type: 'tool', name: 'read', args: { target: '#tiers' } }] },
+        { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Three tiers.' }, { type: 'task_finish', summary: 'Done.' }] },
+      ],
+      { chunkSize: 8 },
+    );
+    const plan = new Plan({ llm });
+    const seen = frontend(plan);
+    const statuses: string[] = [];
+    plan.on('state-change', ({ state }) => statuses.push(state.todos.map((todo) => todo.status[0]).join('')));
+    const read = { risk: 'read' as const, description: 'read an element {target}', run: () => 'Starter, Team, Business.' };
+    const result = await runWebAgent({ plan, task: 'Show me the prices', tools: { read }, onNarrate: () => {} });
+    expect(result.reason).toBe('task_finish');
+    // The failed attempt started t2 and was rolled back (t1 in progress again, t2 pending), and so
+    // was the look-only turn, before the last one.
+    expect(statuses.join(' ')).toMatch(/ci ip ci ip ci/);
+    expect(seen.steps()).toEqual(['STEP_STARTED t1: Open pricing', 'STEP_FINISHED t1: Open pricing', 'STEP_STARTED t2: Explain the tiers', 'STEP_FINISHED t2: Explain the tiers']);
+    expect(seen.state()).toEqual(toAGUIState(plan.state));
+  });
 });
 
 describe('applyAGUIState: a frontend edits the plan', () => {

@@ -232,7 +232,7 @@ describe('seedFromChecklist', () => {
     expect(plan.todos.list()[0]?.intent).toBe('navigate');
   });
 
-  it('collapses line breaks in linear time, also in a description with a long run of spaces', () => {
+  it('collapses line breaks in linear time, also in a description with a long run of spaces (timing guard)', () => {
     const description = 'a' + ' '.repeat(400_000) + 'b';
     const started = performance.now();
     const text = toChecklist([{ description, status: 'pending' }, { description: 'x  \n\t y', status: 'pending' }]);

@@ -1,5 +1,40 @@
+import { jsonrepair } from 'jsonrepair';
 import { describe, expect, test } from 'vitest';
 import { matchingClose, parseModelJson } from '../../src/llm/model-json.js';
+
+const ENVELOPE = { todo: 't2', actions: [{ type: 'narrate', text: 'Use the } key, it’s “safe”' }] };
+
+/**
+ * Whole replies of the families the repair corpus (test/fixtures/broken-json.ts) lacked, as they
+ * reach parseModelJson: prose, fences and outer quotes around them. Each must read as `value`,
+ * and the same with jsonrepair (0.1's repair) in place of ours.
+ */
+const REPLIES: Array<[name: string, text: string, value: unknown]> = [
+  ['typographic quotes', '{“todo”: “t2”, “actions”: []}', { todo: 't2', actions: [] }],
+  ['typographic single quotes', '{‘todo’: ‘t2’, ‘actions’: []}', { todo: 't2', actions: [] }],
+  ['typographic quotes after prose, a brace inside a string', 'Sure! {“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Use the } key”}]}', { todo: 't2', actions: [{ type: 'narrate', text: 'Use the } key' }] }],
+  ['typographic quotes in a fence', '```json\n{“todo”: “t2”, “last”: true}\n```', { todo: 't2', last: true }],
+  ['a BOM and NBSPs', '\uFEFF{"todo":\u00a0"t2",\u00a0"actions": []}', { todo: 't2', actions: [] }],
+  ['a zero-width space', 'Here: {"todo":\u200b"t2", "actions": []}', { todo: 't2', actions: [] }],
+  ['a stringified reply', JSON.stringify(JSON.stringify(ENVELOPE)), ENVELOPE],
+  ['a stringified reply in a fence', `\`\`\`json\n${JSON.stringify(JSON.stringify(ENVELOPE))}\n\`\`\``, ENVELOPE],
+  ['a stringified reply without its outer quotes', JSON.stringify(JSON.stringify(ENVELOPE)).slice(1, -1), ENVELOPE],
+];
+
+describe('parseModelJson: replies of the families 0.1 read, whole', () => {
+  test.each(REPLIES)('%s', (_name, text, value) => {
+    const ours = parseModelJson(text);
+    expect(ours.ok && ours.value).toEqual(value);
+    const theirs = parseModelJson(text, jsonrepair);
+    expect(theirs.ok && theirs.value).toEqual(value);
+  });
+
+  test('full-width punctuation between tokens is refused, as jsonrepair refused it', () => {
+    // Reading it would cost bytes at start (the core's 15 KB budget) for a form no model we saw writes.
+    expect(parseModelJson('{"todo"："t2"，"actions"：[]}').ok).toBe(false);
+    expect(parseModelJson('{"todo"："t2"，"actions"：[]}', jsonrepair).ok).toBe(false);
+  });
+});
 
 describe('parseModelJson', () => {
   test.each([

@@ -42,9 +42,13 @@ const STREAMS: Array<[file: string, expected: Expected]> = [
   ['anthropic/refusal.sse', { text: '', finishReason: 'refusal', refusal: 'This request was blocked under the usage policy.', usage: { inputTokens: 18, outputTokens: 5 } }],
   ['anthropic/usage-in-message-delta.sse', { text: 'Sure.', finishReason: 'stop', usage: { inputTokens: 74, outputTokens: 3 } }],
   ['anthropic/overloaded-mid-stream.sse', { error: /reported overloaded_error: Overloaded/, retryable: true }],
-  // One stream carries one message: a second message_start is a broken stream (issue 26), worth a retry.
-  ['anthropic/duplicate-message-start.sse', { error: /second message_start/, retryable: true }],
-  ['anthropic/spliced-second-message.sse', { error: /second message_start/, retryable: true }],
+  // One stream carries one message: another message's start inside it is a broken stream (issue 26),
+  // worth a retry; the same message's start sent twice is ignored, usage and all (issue 36), as the
+  // Vercel AI SDK ignores it.
+  ['anthropic/duplicate-message-start.sse', { text: 'Fine.', finishReason: 'stop', usage: { inputTokens: 23, outputTokens: 4 } }],
+  ['anthropic/duplicate-message-start-after-text.sse', { text: '{"todo":"t2","actions":[]}', finishReason: 'stop', usage: { inputTokens: 23, outputTokens: 12 } }],
+  ['anthropic/spliced-second-message.sse', { error: /second message_start, for another message/, retryable: true }],
+  ['anthropic/second-message-start-without-id.sse', { error: /second message_start, for another message/, retryable: true }],
   ['anthropic/max-tokens.sse', { text: '{"todos":[{"id":"t1","description":"Open pri', finishReason: 'length', usage: { inputTokens: 312, outputTokens: 16 } }],
 ];
 

@@ -171,7 +171,7 @@ describe('a turn is bounded', () => {
     expect(plan.snapshot()).toEqual(before);
   });
 
-  it('stops a reply that trickles in slower than timeoutMs, rolls back, and says so', async () => {
+  it('stops a reply that trickles in slower than timeoutMs, rolls back, and says so (timing guard)', async () => {
     const { plan } = await startedPlan();
     const before = plan.snapshot();
     const slow = createScriptedProvider({ turn_planning: { todo_id: 't4', does: 'x' }, todo_adjust: { remove: ['t3'] }, actions: [] }, { chunkSize: 1, delayMs: 20 });

@@ -2,7 +2,6 @@ import { expect, it } from 'vitest';
 import { createLLMRouter } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import type { ApprovalRequest } from '../../src/loop/action-policy.js';
-import { runWebAgent } from '../../src/loop/run-web-agent.js';
 import { Plan } from '../../src/plan.js';
 import { runReadmeBlock } from '../helpers/readme-code.js';
 
@@ -26,7 +25,6 @@ it("runs the README's Safety example: asked before write and irreversible tools,
   const asked: string[] = [];
   await runReadmeBlock('## Safety', {
     scope: {
-      runWebAgent,
       plan,
       task: 'Sign me up for the newsletter',
       priceOf: (name: string) => void ran.push(`look ${name}`),

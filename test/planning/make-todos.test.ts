@@ -91,6 +91,9 @@ const MALFORMED: Array<[string, string | { text: string; finishReason: 'length' 
   ['200 todos', JSON.stringify({ task_summary: 'Too long', todos: big }), { error: 'planner_output_invalid' }],
   ['a very large answer around a small plan', `${'Thinking about it. '.repeat(20_000)}\n${GOOD_TEXT}\n${'More notes. '.repeat(20_000)}`, { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
   ['__proto__ keys', '{"__proto__": {"polluted": 1}, "task_summary": "Tour", "todos": [{"__proto__": {"intent": "click"}, "description": "Explain"}]}', { summary: 'Tour', todos: [['narrate', 'Explain']] }],
+  ['typographic quotes', '{“task_summary”: “Tour”, “todos”: [{“intent”: “navigate”, “description”: “Open the “Pro” tier”}, {“intent”: “narrate”, “description”: “Explain it’s 12 EUR”}]}', { summary: 'Tour', todos: [['navigate', 'Open the “Pro” tier'], ['narrate', 'Explain it’s 12 EUR']] }],
+  ['typographic single quotes', '{‘task_summary’: ‘Tour’, ‘todos’: [{‘intent’: ‘ask’, ‘description’: ‘Ask which plan’}]}', { summary: 'Tour', todos: [['ask', 'Ask which plan']] }],
+  ['a stringified answer', JSON.stringify(GOOD_TEXT), { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
   ['unicode and escapes', '{"task_summary": "Zeig dir die Preise \\u2014 \\"Team\\" 😀", "todos": [{"intent": "narrate", "description": "Tarife\\nerklären"}]}', { summary: 'Zeig dir die Preise — "Team" 😀', todos: [['narrate', 'Tarife\nerklären']] }],
 ];
 
@@ -341,7 +344,7 @@ describe('makeTodos: failures', () => {
     expect(plan.todos.list()).toEqual([]);
   });
 
-  test('the timeout holds against a provider that never answers', async () => {
+  test('the timeout holds against a provider that never answers (timing guard)', async () => {
     const plan = new Plan({ llm: { generate: () => new Promise(() => {}) } });
     const started = Date.now();
     expect((await rejection(plan.makeTodos({ task: 'Tour' }, { timeoutMs: 30 }))).code).toBe('timeout');
