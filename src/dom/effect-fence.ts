@@ -1,6 +1,8 @@
 import { checkNavigation } from './check-navigation.js';
 import type { ConsequenceKind } from './consequential-words.js';
 import { bodyFields, clip, fieldList, formFields, formName, quote, whereTo } from './effect-words.js';
+import { PRIVATE_ATTRIBUTE, isSecretField } from './element-state.js';
+import { redactSecrets, redactUrl, redactValues } from '../secret-text.js';
 
 /*
  * The effect fence: while a page action runs (a click, typing, a scroll) and for a bounded while
@@ -245,8 +247,11 @@ class Fence {
    * Decides about one effect: `release` it (now or after a yes) or `cancel` it. Reads never come
    * here. `refusal` is a rule that stops it unasked.
    */
-  hold(effect: PageEffect, release: () => void, cancel: () => void, refusal?: string): void {
+  hold(raw: PageEffect, release: () => void, cancel: () => void, refusal?: string): void {
     this.touch();
+    // The words, the URL and what the model reads of an effect never carry a secret: not a value that
+    // looks secret, not a credential in a URL, not what a secret field of the page holds now.
+    const effect = unsecret(raw, this.manager.win);
     const record = (outcome: 'released' | 'stopped', reason?: string): void => {
       const entry: FencedEffect = { ...effect, outcome, ...(reason ? { reason } : {}) };
       this.effects.push(entry);
@@ -260,14 +265,14 @@ class Fence {
     if (refusal) return stop(refusal);
     if (this.mode === 'late') return stop('it came from the action after it had ended, when no one could be asked');
     if (this.mode === 'read') return stop('a look (scroll, expand, read) must never change anything');
-    if (this.options.approved?.(effect)) {
+    if (this.options.approved?.(raw)) {
       record('released');
       safely(release);
       return;
     }
     const confirm = this.options.confirm;
     if (!confirm) return stop("nobody here can approve it");
-    const key = `${effect.kind} ${effect.method} ${effect.url}`;
+    const key = `${raw.kind} ${raw.method} ${raw.url}`;
     this.busy += 1;
     this.#queue = this.#queue.then(async () => {
       const started = now();
@@ -433,7 +438,8 @@ class Manager {
   patch<F extends AnyFn>(target: object | undefined, key: string, make: (original: F) => F): F | undefined {
     if (!target) return undefined;
     const descriptor = Object.getOwnPropertyDescriptor(target, key);
-    const original = (descriptor ? descriptor.value : (target as Record<string, unknown>)[key]) as F | undefined;
+    // A data property's value; for an accessor (some environments define globals with getters), what it gives now.
+    const original = (descriptor && 'value' in descriptor ? descriptor.value : (target as Record<string, unknown>)[key]) as F | undefined;
     if (typeof original !== 'function' || (descriptor && !descriptor.configurable)) return undefined;
     const patched = make(original);
     Object.defineProperty(patched, 'name', { value: original.name, configurable: true });
@@ -849,6 +855,24 @@ function downloadAgain(win: Window, manager: Manager, url: string, file: string)
   link.download = file;
   manager.passes.add(url);
   manager.within(OUTSIDE, () => link.click());
+}
+
+/** `effect` with every secret out of its words and URL (see {@link Fence.hold}). */
+function unsecret(effect: PageEffect, win: Window): PageEffect {
+  const values = secretValues(win.document);
+  const clean = (text: string): string => redactValues(redactSecrets(text), values);
+  return { ...effect, url: clean(redactUrl(effect.url)), words: clean(effect.words), what: clean(effect.what) };
+}
+
+/** What the page's secret fields hold now (password, card, one-time-code and private fields), to keep out of an effect's words. */
+function secretValues(document: Document | undefined): string[] {
+  if (!document) return [];
+  const values: string[] = [];
+  for (const field of Array.from(document.querySelectorAll<HTMLInputElement | HTMLTextAreaElement>('input, textarea'))) {
+    const value = field.value;
+    if (value && (isSecretField(field) || field.closest(`[${PRIVATE_ATTRIBUTE}]`) !== null)) values.push(value);
+  }
+  return values;
 }
 
 /** Makes a held XMLHttpRequest fail the way a network error does: readyState 4, status 0, `error` and `loadend`. */

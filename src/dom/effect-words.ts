@@ -2,6 +2,7 @@ import { accessibleName } from './accessible-name.js';
 import { elementRole } from './element-role.js';
 import { isSeen } from './sighted.js';
 import { hasLayout } from './visibility.js';
+import { redactUrl } from '../secret-text.js';
 
 /*
  * What an action does, in the user's words, built from the page and from what the action set off,
@@ -148,7 +149,8 @@ export function fieldList(fields: { seen: readonly string[]; hidden: number }): 
 
 /**
  * Where a URL leads, for the user: a path on this site (`/api/account`), the host and path
- * elsewhere (`evil.example/collect`); cut to 80 characters.
+ * elsewhere (`evil.example/collect`); credentials in its query (`?token=…`) and values that look
+ * secret redacted (see `redactUrl`); cut to 80 characters.
  *
  * @example
  * ```ts
@@ -161,10 +163,10 @@ export function whereTo(url: string, base: string): string {
     const target = new URL(url, base);
     const here = new URL(base);
     if (target.protocol !== 'http:' && target.protocol !== 'https:') return clip(target.href, 80);
-    const path = `${target.pathname}${target.search}`;
+    const path = redactUrl(`${target.pathname}${target.search}`);
     return clip(target.origin === here.origin ? path : `${target.host}${path === '/' ? '' : path}`, 80);
   } catch {
-    return clip(url, 80);
+    return clip(redactUrl(url), 80);
   }
 }
 
