@@ -2,6 +2,7 @@ import { accessibleName } from './accessible-name.js';
 import { consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
 import { elementRole } from './element-role.js';
 import { closestAcross } from './flat-tree.js';
+import { readableText } from './readable-text.js';
 import { isSeen } from './sighted.js';
 import { hasLayout } from './visibility.js';
 
@@ -52,8 +53,8 @@ export function controlRisk(element: Element, extra?: ConsequentialWords): Contr
   if (marked === 'read' || marked === 'write' || marked === 'irreversible') return { risk: marked, source: 'attribute' };
   const role = elementRole(element);
   const name = accessibleName(element, role);
-  const seen = isSeen(element, { layout: hasLayout(element.ownerDocument) });
-  const text = seen ? (element.textContent ?? '').replace(/\s+/g, ' ').trim().slice(0, 200) : '';
+  // What a person reads on it too (an aria-label may say something else; hidden text does not count).
+  const text = isSeen(element, { layout: hasLayout(element.ownerDocument) }) ? readableText(element, { maxChars: 200 }).text : '';
   const value = element.localName === 'input' ? ((element as HTMLInputElement).type === 'submit' || (element as HTMLInputElement).type === 'button' ? (element as HTMLInputElement).value : '') : '';
   const kind = consequenceInName(name, extra) ?? consequenceInName(text, extra) ?? consequenceInName(value, extra);
   return kind ? { risk: 'irreversible', kind, source: 'name' } : { risk: 'write', source: 'none' };

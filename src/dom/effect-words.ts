@@ -1,5 +1,6 @@
 import { accessibleName } from './accessible-name.js';
 import { elementRole } from './element-role.js';
+import { readableText } from './readable-text.js';
 import { isSeen } from './sighted.js';
 import { hasLayout } from './visibility.js';
 import { redactUrl } from '../secret-text.js';
@@ -197,8 +198,8 @@ export function clip(text: string, max = 60): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-/** The text of an element a person sees (its text content, when the element is seen). */
+/** The text of an element a person sees: its name from content (hidden parts left out), when the element is seen. */
 function visibleText(element: Element): string {
   if (!isSeen(element, { layout: hasLayout(element.ownerDocument) })) return '';
-  return (element.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return readableText(element, { maxChars: 200 }).text;
 }

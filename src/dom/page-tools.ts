@@ -1,5 +1,5 @@
 import { activate, type ActivateApproval, type ActivateOptions, type ActivateResult, type ActivateStep } from './activate.js';
-import { clickWords, fillWords, quote } from './effect-words.js';
+import { clickWords, fillWords } from './effect-words.js';
 import { fill, type FillResult, type SecretSource } from './fill.js';
 import { isSecretField, PRIVATE_ATTRIBUTE } from './element-state.js';
 import { closestAcross } from './flat-tree.js';
@@ -21,13 +21,13 @@ export interface PageTool<R> {
   readonly run: (args: Record<string, unknown>, context?: PageToolContext) => Promise<R>;
 }
 
-/** The page tools, by the names the model calls them. */
-export interface PageTools {
+/** The page tools, by the names the model calls them (a type, not an interface: it is assignable to `runWebAgent`'s `tools` as it is). */
+export type PageTools = {
   /** `click {target}`: clicks through `activate`. */
   click: PageTool<ActivateResult>;
   /** `fill {target, value}`: types through `fill`. */
   fill: PageTool<FillResult>;
-}
+};
 
 /** Options of {@link createPageTools}: those of `activate` (where to look, origins, downloads, the fence, consequential words) and `fill`'s secrets. */
 export interface PageToolsOptions extends Omit<ActivateOptions, 'confirm'> {
@@ -64,7 +64,11 @@ const PLACEHOLDER = /\{\{\s*secret\s*:\s*[\w.-]+\s*\}\}/;
 export function createPageTools(options: PageToolsOptions = {}): PageTools {
   const { secrets, ...shared } = options;
   const target = (args: Record<string, unknown>) => resolveTarget(args.target, shared);
-  const unknown = (args: Record<string, unknown>, verb: string) => `${verb} something the page does not show now (${quote(String(args.target ?? ''), 20) || 'no target'})`;
+  // The model's words are never the question: only a ref's own shape (e12) is repeated.
+  const unknown = (args: Record<string, unknown>, verb: string) => {
+    const given = typeof args.target === 'string' ? args.target.trim() : '';
+    return `${verb} something the page does not show now${/^e\d{1,6}$/.test(given) ? ` (${given})` : ''}`;
+  };
   return {
     click: {
       risk: 'write',
