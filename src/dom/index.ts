@@ -20,10 +20,10 @@
 export { accessibleName } from './accessible-name.js';
 export { activate, type ActivateApproval, type ActivateOptions, type ActivateRefusal, type ActivateResult, type ActivateStep } from './activate.js';
 export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
-export { CONSEQUENTIAL_WORDS, announces, consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
-export { CONSEQUENCE_PHRASES, RISK_ATTRIBUTE, controlRisk, type ControlRisk } from './control-risk.js';
+export { consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
+export { controlRisk, type ControlRisk } from './control-risk.js';
 export { fenceEffects, outsideFence, type EffectFenceOptions, type EffectKind, type EffectStep, type FenceResult, type FencedEffect, type PageEffect } from './effect-fence.js';
-export { clickWords, controlWords, fillWords, formFields, formName, whereTo } from './effect-words.js';
+export { clickWords, fillWords } from './effect-words.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
 export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, rememberPasswordFields, type ElementState } from './element-state.js';

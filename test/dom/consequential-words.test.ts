@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { announces, consequenceInName } from '../../src/dom/index.js';
+import { announces, consequenceInName } from '../../src/dom/consequential-words.js';
 
 describe('consequenceInName', () => {
   it('reads what a control says it does, in English, German and Japanese', () => {

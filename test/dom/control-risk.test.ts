@@ -1,6 +1,6 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { controlRisk, RISK_ATTRIBUTE } from '../../src/dom/index.js';
+import { controlRisk, RISK_ATTRIBUTE } from '../../src/dom/control-risk.js';
 
 afterEach(() => document.body.replaceChildren());
 

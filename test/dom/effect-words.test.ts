@@ -1,6 +1,7 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
-import { activate, clickWords, controlWords, createRefRegistry, fillWords, formFields, formName, outlinePage, renderOutline, whereTo, type ActivateStep } from '../../src/dom/index.js';
+import { activate, createRefRegistry, outlinePage, renderOutline, type ActivateStep } from '../../src/dom/index.js';
+import { clickWords, controlWords, fillWords, formFields, formName, whereTo } from '../../src/dom/effect-words.js';
 import { lineOf, refIn } from './fixtures.js';
 
 afterEach(() => document.body.replaceChildren());
