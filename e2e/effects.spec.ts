@@ -66,145 +66,162 @@ const answer = (page: Page, value: boolean | string) => page.evaluate((v) => voi
 const asked = (page: Page) => page.evaluate(() => window.__app.asked.map((step) => step.detail));
 const seen = (page: Page) => page.evaluate(() => window.__app.seen);
 const writes = (net: Net) => net.api.filter((hit) => hit.method !== 'GET').map((hit) => `${hit.method} ${hit.path}`);
-const settle = (page: Page) => page.waitForTimeout(400);
 /** Chromium's console line when the fence's probe refuses to follow a redirect to another site: expected, and not the page's error. */
 const dropRedirectNotices = (errors: string[]) => errors.splice(0, errors.length, ...errors.filter((error) => !/Unsafe attempt to load URL http:\/\/localhost:\d+\/fixtures\/effects-app\.html\?arrived=other-site/.test(error)));
 
-test.describe('script requests are held and asked about in words that name them', () => {
-  test('a button whose handler fetches DELETE: its name asks first, then the DELETE itself; a yes releases it with the real response', async ({ page }) => {
-    const net = await open(page);
-    expect(await click(page, 'Delete account now')).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the button "Delete account now". Its name says it closes an account, which may not be undone.']);
-    // A yes to the click only: the DELETE it sends is a question of its own.
-    await answer(page, 'Its name says');
-    const stopped = await click(page, 'Delete account now');
-    expect(stopped).toMatchObject({ ok: false, reason: 'denied' });
-    expect(stopped.message).toContain('send a DELETE to /api/account (stopped');
-    expect((await asked(page)).at(-1)).toBe('Click the button "Delete account now". It sends a DELETE to /api/account.');
-    await settle(page);
-    expect(await seen(page)).toEqual(['delete failed TypeError']);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Delete account now')).toMatchObject({ ok: true });
-    await expect.poll(() => seen(page)).toEqual(['delete failed TypeError', 'delete 200']);
-    expect(writes(net)).toEqual(['DELETE /api/account']);
+/** Between cases on one page: the user's answer back to no, the questions and the page's log emptied, the network log too. */
+async function next(page: Page, net: Net): Promise<void> {
+  await page.evaluate(() => {
+    window.__app.answer = false;
+    window.__app.asked = [];
+    window.__app.seen = [];
   });
+  for (const list of [net.api, net.other, net.popups, net.downloads] as unknown[][]) list.length = 0;
+}
 
-  test('a "Check display name" button that POSTs to the delete endpoint', async ({ page }) => {
-    const net = await open(page);
-    const result = await click(page, 'Check display name');
-    expect(result).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the button "Check display name". It sends a POST to /api/account/delete: confirm.']);
-    await settle(page);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Check display name')).toMatchObject({ ok: true });
-    await expect.poll(() => seen(page)).toEqual(['check-name failed TypeError', 'check-name 200']);
-    expect(writes(net)).toEqual(['POST /api/account/delete']);
-  });
+// One page load for every case that leaves the page where it is; each case ends with an exact
+// look at what reached the network after its yes, so an effect stopped earlier that went out
+// anyway would show there.
+test('script requests are held and asked about in words that name them: fetch DELETE, a POST behind a harmless name, XMLHttpRequest from a <div onclick>', async ({ page }) => {
+  const net = await open(page);
+  // A button whose handler fetches DELETE: its name asks first, then the DELETE itself; a yes releases it with the real response.
+  expect(await click(page, 'Delete account now')).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the button "Delete account now". Its name says it closes an account, which may not be undone.']);
+  await answer(page, 'Its name says');
+  const stopped = await click(page, 'Delete account now');
+  expect(stopped).toMatchObject({ ok: false, reason: 'denied' });
+  expect(stopped.message).toContain('send a DELETE to /api/account (stopped');
+  expect((await asked(page)).at(-1)).toBe('Click the button "Delete account now". It sends a DELETE to /api/account.');
+  await expect.poll(() => seen(page)).toEqual(['delete failed TypeError']);
+  await answer(page, true);
+  expect(await click(page, 'Delete account now')).toMatchObject({ ok: true });
+  await expect.poll(() => seen(page)).toEqual(['delete failed TypeError', 'delete 200']);
+  expect(writes(net)).toEqual(['DELETE /api/account']);
 
-  test('a <div onclick> "Upgrade to Pro €99" that POSTs with XMLHttpRequest', async ({ page }) => {
-    const net = await open(page);
-    await answer(page, 'Its name says');
-    expect(await click(page, 'Upgrade to Pro €99')).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual([
-      'Click "Upgrade to Pro €99". Its name says it buys something, which may not be undone.',
-      'Click "Upgrade to Pro €99". It sends a POST to /api/upgrade: plan.',
-    ]);
-    await expect.poll(() => seen(page)).toEqual(['upgrade failed error']);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Upgrade to Pro €99')).toMatchObject({ ok: true });
-    await expect.poll(() => seen(page)).toEqual(['upgrade failed error', 'upgrade 200']);
-    expect(writes(net)).toEqual(['POST /api/upgrade']);
-  });
+  // "Check display name" POSTs to the delete endpoint.
+  await next(page, net);
+  expect(await click(page, 'Check display name')).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the button "Check display name". It sends a POST to /api/account/delete: confirm.']);
+  await expect.poll(() => seen(page)).toEqual(['check-name failed TypeError']);
+  await answer(page, true);
+  expect(await click(page, 'Check display name')).toMatchObject({ ok: true });
+  await expect.poll(() => seen(page)).toEqual(['check-name failed TypeError', 'check-name 200']);
+  expect(writes(net)).toEqual(['POST /api/account/delete']);
+
+  // A <div onclick> "Upgrade to Pro €99" that POSTs with XMLHttpRequest.
+  await next(page, net);
+  await answer(page, 'Its name says');
+  expect(await click(page, 'Upgrade to Pro €99')).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual([
+    'Click "Upgrade to Pro €99". Its name says it buys something, which may not be undone.',
+    'Click "Upgrade to Pro €99". It sends a POST to /api/upgrade: plan.',
+  ]);
+  await expect.poll(() => seen(page)).toEqual(['upgrade failed error']);
+  await answer(page, true);
+  expect(await click(page, 'Upgrade to Pro €99')).toMatchObject({ ok: true });
+  await expect.poll(() => seen(page)).toEqual(['upgrade failed error', 'upgrade 200']);
+  expect(writes(net)).toEqual(['POST /api/upgrade']);
 });
 
-test.describe('forms are held in every form, named by what a person sees, with the real destination', () => {
-  test('"Continue" calls requestSubmit(): the form is named by its visible legend, not its hidden heading; fields by name, never values', async ({ page }) => {
-    const net = await open(page);
-    expect(await click(page, 'Continue')).toMatchObject({ ok: false, reason: 'denied' });
-    const words = await asked(page);
-    expect(words).toEqual(['Click the button "Continue". It sends the form "Payments" to /api/transfer: Recipient IBAN, Amount and 1 hidden field.']);
-    for (const value of ['DE89', '4900', 'csrf-7f3a', 'Update display name']) expect(words.join(' ')).not.toContain(value);
-    await settle(page);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Continue')).toMatchObject({ ok: true, did: 'submitted' });
-    await expect.poll(() => writes(net)).toEqual(['POST /api/transfer']);
-    expect(net.api[0]?.body).toContain('iban=DE89370400440532013000');
-  });
+test('forms are held in every form, named by what a person sees, with the real destination: requestSubmit, form.submit() from a timer, formaction, a select that submits', async ({ page }) => {
+  const net = await open(page);
+  // "Continue" calls requestSubmit(): the form is named by its visible legend, not its hidden heading; fields by name, never values.
+  expect(await click(page, 'Continue')).toMatchObject({ ok: false, reason: 'denied' });
+  const words = await asked(page);
+  expect(words).toEqual(['Click the button "Continue". It sends the form "Payments" to /api/transfer: Recipient IBAN, Amount and 1 hidden field.']);
+  for (const value of ['DE89', '4900', 'csrf-7f3a', 'Update display name']) expect(words.join(' ')).not.toContain(value);
+  await answer(page, true);
+  expect(await click(page, 'Continue')).toMatchObject({ ok: true, did: 'submitted' });
+  await expect.poll(() => writes(net)).toEqual(['POST /api/transfer']);
+  expect(net.api[0]?.body).toContain('iban=DE89370400440532013000');
 
-  test('"Next step" calls form.submit() from a timer, after the click returned', async ({ page }) => {
-    const net = await open(page);
-    const result = await click(page, 'Next step');
-    expect(result).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the button "Next step". It sends the form "Address" to /api/address: Street.']);
-    await page.waitForTimeout(800);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Next step')).toMatchObject({ ok: true, did: 'submitted' });
-    await expect.poll(() => writes(net)).toEqual(['POST /api/address']);
-  });
+  // "Next step" calls form.submit() from a timer, after the click returned.
+  await next(page, net);
+  expect(await click(page, 'Next step')).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the button "Next step". It sends the form "Address" to /api/address: Street.']);
+  await answer(page, true);
+  expect(await click(page, 'Next step')).toMatchObject({ ok: true, did: 'submitted' });
+  await expect.poll(() => writes(net)).toEqual(['POST /api/address']);
 
-  test('a second submit button whose formaction is the delete endpoint is described by where it really goes', async ({ page }) => {
-    const net = await open(page);
-    expect(await click(page, 'Check availability')).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the button "Check availability". It sends the form "Display name" to /api/account/delete: Display name.']);
-    await answer(page, true);
-    expect(await click(page, 'Check availability')).toMatchObject({ ok: true, did: 'submitted' });
-    await expect.poll(() => writes(net)).toEqual(['POST /api/account/delete']);
-    // Sent as the native submission would have: the form's fields, to the button's formaction, once.
-    expect(net.api[0]?.body).toBe('display=Grace');
-  });
+  // A second submit button whose formaction is the delete endpoint is described by where it really goes.
+  await next(page, net);
+  expect(await click(page, 'Check availability')).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the button "Check availability". It sends the form "Display name" to /api/account/delete: Display name.']);
+  await answer(page, true);
+  expect(await click(page, 'Check availability')).toMatchObject({ ok: true, did: 'submitted' });
+  await expect.poll(() => writes(net)).toEqual(['POST /api/account/delete']);
+  // Sent as the native submission would have: the form's fields, to the button's formaction, once.
+  expect(net.api[0]?.body).toBe('display=Grace');
 
-  test('fill choosing an option in a select whose onchange submits the form', async ({ page }) => {
-    const net = await open(page);
-    const result = (await page.evaluate(() => window.__app.fill('Language', 'Deutsch'))) as Result;
-    expect(result).toMatchObject({ ok: false, reason: 'effect-stopped' });
-    expect(result.message).toContain('send the form "Preferences" to /api/prefs: Language (stopped');
-    expect(await asked(page)).toEqual(['Choose "Deutsch" in the list "Language". It sends the form "Preferences" to /api/prefs: Language.']);
-    await settle(page);
-    expect(writes(net)).toEqual([]);
-    await answer(page, true);
-    expect(await page.evaluate(() => window.__app.fill('Language', 'Deutsch'))).toMatchObject({ ok: true });
-    await expect.poll(() => writes(net)).toEqual(['POST /api/prefs']);
-    expect(net.api[0]?.body).toBe('language=de');
-  });
+  // fill choosing an option in a select whose onchange submits the form.
+  await next(page, net);
+  const result = (await page.evaluate(() => window.__app.fill('Language', 'Deutsch'))) as Result;
+  expect(result).toMatchObject({ ok: false, reason: 'effect-stopped' });
+  expect(result.message).toContain('send the form "Preferences" to /api/prefs: Language (stopped');
+  expect(await asked(page)).toEqual(['Choose "Deutsch" in the list "Language". It sends the form "Preferences" to /api/prefs: Language.']);
+  await answer(page, true);
+  expect(await page.evaluate(() => window.__app.fill('Language', 'Deutsch'))).toMatchObject({ ok: true });
+  await expect.poll(() => writes(net)).toEqual(['POST /api/prefs']);
+  expect(net.api[0]?.body).toBe('language=de');
 });
 
-test.describe('navigations, windows and downloads', () => {
-  test('window.open to another site: stopped unless the host allows that site, then asked; a yes opens it', async ({ page }) => {
-    const net = await open(page);
-    await answer(page, true);
-    const refused = await click(page, 'Open partner offer');
-    expect(refused).toMatchObject({ ok: false, reason: 'effect-stopped' });
-    expect(refused.message).toContain('open a new window with other.example/offer (stopped: other.example is another site');
-    expect(await asked(page)).toEqual([]);
-    expect(await seen(page)).toEqual(['partner null']);
-    await answer(page, false);
-    expect(await click(page, 'Open partner offer', { allowedOrigins: ['http://other.example'] })).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the button "Open partner offer". It opens a new window with other.example/offer.']);
-    await settle(page);
-    expect(net.popups).toEqual([]);
-    expect(net.other).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Open partner offer', { allowedOrigins: ['http://other.example'] })).toMatchObject({ ok: true, did: 'opened-tab' });
-    await expect.poll(() => net.popups).toEqual(['http://other.example/offer']);
-  });
+test('windows, downloads, a plain link and the read-only scroll, on one page', async ({ page }) => {
+  const net = await open(page);
+  // window.open to another site: stopped unless the host allows that site, then asked; a yes opens it.
+  await answer(page, true);
+  const refused = await click(page, 'Open partner offer');
+  expect(refused).toMatchObject({ ok: false, reason: 'effect-stopped' });
+  expect(refused.message).toContain('open a new window with other.example/offer (stopped: other.example is another site');
+  expect(await asked(page)).toEqual([]);
+  expect(await seen(page)).toEqual(['partner null']);
+  await answer(page, false);
+  expect(await click(page, 'Open partner offer', { allowedOrigins: ['http://other.example'] })).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the button "Open partner offer". It opens a new window with other.example/offer.']);
+  await answer(page, true);
+  expect(await click(page, 'Open partner offer', { allowedOrigins: ['http://other.example'] })).toMatchObject({ ok: true, did: 'opened-tab' });
+  await expect.poll(() => net.popups).toEqual(['http://other.example/offer']);
 
+  // A download sent with Content-Disposition from an ordinary path.
+  await next(page, net);
+  await answer(page, true);
+  const download = await click(page, 'Statement');
+  expect(download).toMatchObject({ ok: false, reason: 'effect-stopped' });
+  expect(download.message).toContain('download a file "statement.csv" from /export/statement (stopped: downloads are not allowed here)');
+  await answer(page, false);
+  expect(await click(page, 'Statement', { allowDownloads: true })).toMatchObject({ ok: false, reason: 'denied' });
+  expect(await asked(page)).toEqual(['Click the link "Statement". It downloads a file "statement.csv" from /export/statement.']);
+  await answer(page, true);
+  expect(await click(page, 'Statement', { allowDownloads: true })).toMatchObject({ ok: true, did: 'downloaded' });
+  await expect.poll(() => net.downloads).toEqual(['statement.csv']);
+  expect(new URL(page.url()).pathname).toBe('/fixtures/effects-app.html');
+
+  // The read-only scroll tool is refused when scrolling makes the page POST (a scroll sentinel).
+  await next(page, net);
+  const answerText = await page.evaluate(() => window.__app.scroll());
+  expect(answerText).toMatch(/^refused: Scrolling made the page try to change something, so it was refused\. The page then tried to send a POST to \/api\/mark-all-read \(stopped: a look/);
+  await expect.poll(() => seen(page)).toEqual(['mark-all-read failed TypeError']);
+  expect(writes(net)).toEqual([]);
+
+  // A plain same-site link still goes where it points (a fragment passes unprobed).
+  await next(page, net);
+  expect(await click(page, 'Pricing')).toMatchObject({ ok: true, did: 'followed-link' });
+  expect(page.url()).toContain('#pricing');
+  expect(await asked(page)).toEqual([]);
+  // Nothing stopped earlier went out later.
+  expect([writes(net), net.popups, net.downloads]).toEqual([[], [], []]);
+});
+
+test.describe('navigations that leave the page', () => {
   test('a timer that sets location.href to another site', async ({ page }) => {
     const net = await open(page);
     await answer(page, true);
     expect(await click(page, 'Refresh')).toMatchObject({ ok: false, reason: 'effect-stopped' });
-    await page.waitForTimeout(600);
-    expect(net.other).toEqual([]);
-    expect(new URL(page.url()).pathname).toBe('/fixtures/effects-app.html');
     await answer(page, false);
     expect(await click(page, 'Refresh', { allowedOrigins: ['http://other.example'] })).toMatchObject({ ok: false, reason: 'denied' });
     expect(await asked(page)).toEqual(['Click the button "Refresh". It leaves the site for other.example/phish.']);
-    await page.waitForTimeout(600);
+    // Both timers have fired by now (each click waits for its fence): still here, nothing reached the other site.
     expect(net.other).toEqual([]);
+    expect(new URL(page.url()).pathname).toBe('/fixtures/effects-app.html');
     await answer(page, true);
     await click(page, 'Refresh', { allowedOrigins: ['http://other.example'] }).catch(() => undefined); // the page leaves: the evaluate may not return
     await page.waitForURL('http://other.example/phish');
@@ -215,7 +232,6 @@ test.describe('navigations, windows and downloads', () => {
     const net = await open(page);
     expect(await click(page, 'Help center')).toMatchObject({ ok: false, reason: 'denied' });
     expect(await asked(page)).toEqual(['Click the link "Help center". It opens /out?to=http://other.example/help, which the server sends on to another site.']);
-    await settle(page);
     expect(net.other).toEqual([]);
     expect(new URL(page.url()).pathname).toBe('/fixtures/effects-app.html');
     await answer(page, true);
@@ -224,41 +240,6 @@ test.describe('navigations, windows and downloads', () => {
     expect(net.other[0]).toMatch(/arrived=other-site$/);
     dropRedirectNotices(pageErrors);
   });
-
-  test('a download sent with Content-Disposition from an ordinary path', async ({ page }) => {
-    const net = await open(page);
-    await answer(page, true);
-    const refused = await click(page, 'Statement');
-    expect(refused).toMatchObject({ ok: false, reason: 'effect-stopped' });
-    expect(refused.message).toContain('download a file "statement.csv" from /export/statement (stopped: downloads are not allowed here)');
-    await settle(page);
-    expect(net.downloads).toEqual([]);
-    await answer(page, false);
-    expect(await click(page, 'Statement', { allowDownloads: true })).toMatchObject({ ok: false, reason: 'denied' });
-    expect(await asked(page)).toEqual(['Click the link "Statement". It downloads a file "statement.csv" from /export/statement.']);
-    await settle(page);
-    expect(net.downloads).toEqual([]);
-    await answer(page, true);
-    expect(await click(page, 'Statement', { allowDownloads: true })).toMatchObject({ ok: true, did: 'downloaded' });
-    await expect.poll(() => net.downloads).toEqual(['statement.csv']);
-    expect(new URL(page.url()).pathname).toBe('/fixtures/effects-app.html');
-  });
-
-  test('a plain same-site link still goes where it points (a fragment passes unprobed)', async ({ page }) => {
-    await open(page);
-    expect(await click(page, 'Pricing')).toMatchObject({ ok: true, did: 'followed-link' });
-    expect(page.url()).toContain('#pricing');
-    expect(await asked(page)).toEqual([]);
-  });
-});
-
-test('the read-only scroll tool is refused when scrolling makes the page POST (a scroll sentinel)', async ({ page }) => {
-  const net = await open(page);
-  const answerText = await page.evaluate(() => window.__app.scroll());
-  expect(answerText).toMatch(/^refused: Scrolling made the page try to change something, so it was refused\. The page then tried to send a POST to \/api\/mark-all-read \(stopped: a look/);
-  await settle(page);
-  expect(writes(net)).toEqual([]);
-  expect(await seen(page)).toEqual(['mark-all-read failed TypeError']);
 });
 
 test.describe('runWebAgent, a model that obeys the page, and a careful user', () => {
