@@ -180,7 +180,8 @@ export function createActionGate(plan: Plan, config: GateConfig): ActionGate {
         // Already approved (or allowed) at this risk or above when the action was admitted.
         if (ACTION_RISKS.indexOf(risk) <= ACTION_RISKS.indexOf(admitted)) return { approved: true };
         const url = typeof step?.url === 'string' && step.url ? step.url : undefined;
-        const verdict = await decide(risk, request(action, risk, detail, turn, url), turn.signal);
+        const said = { ...(typeof step?.effect === 'string' && step.effect ? { effect: clip(step.effect, 300) } : {}), ...(typeof step?.consequence === 'string' && step.consequence ? { consequence: clip(step.consequence, 40) } : {}) };
+        const verdict = await decide(risk, { ...request(action, risk, detail, turn, url), ...said }, turn.signal);
         if (verdict.approved) return { approved: true };
         onRefused(risk, detail, verdict.reason);
         return { approved: false, reason: verdict.reason };

@@ -64,6 +64,10 @@ export interface ApprovalRequest {
   readonly url?: string;
   /** What the model said the turn is for (`turn_planning.does`): untrusted text, show it as a quote. */
   readonly purpose?: string;
+  /** What the step does, as the page shows it or as observed (`It sends a DELETE to /api/account`), when a tool's `confirm` said (see {@link ConfirmStep}). */
+  readonly effect?: string;
+  /** What it amounts to, when a tool's `confirm` said: `send`, `delete`, `pay`, `buy`, `order`, `transfer`, `subscribe`, `unsubscribe`, `close-account`, `sign-out`, `leave`, `new-window`, `download`. */
+  readonly consequence?: string;
 }
 
 /**
@@ -102,6 +106,10 @@ export interface ConfirmStep {
   detail: string;
   /** The page it happens on (default: the run's `url`). */
   url?: string;
+  /** What it does, as the page shows it or as observed: `It sends a DELETE to /api/account` (passed on to the request). */
+  effect?: string;
+  /** What it amounts to (`send`, `delete`, `leave`, `download`…; passed on to the request, for a UI to compare with the todo). */
+  consequence?: string;
 }
 
 /**
