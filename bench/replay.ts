@@ -7,7 +7,7 @@ import { SITE_PAGES } from '../demo/site.js';
 import { createTourLocators, outlinePage, renderOutline, resolveTarget } from '../src/dom/index.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../src/llm/provider.js';
 import type { LoopTool } from '../src/loop/dispatch-action.js';
-import { replayTour } from '../src/loop/replay-tour.js';
+import { replayTour, type ReplayTourOptions } from '../src/loop/replay-tour.js';
 import { runWebAgent } from '../src/loop/run-web-agent.js';
 import type { Tour } from '../src/loop/tour.js';
 import { Plan } from '../src/plan.js';
@@ -204,12 +204,14 @@ async function liveRun(site: Site, ask: CannedAsk, timed: boolean): Promise<{ to
   const result = await runWebAgent({
     plan,
     task: ask.ask,
-    planInput: { task: ask.ask, sitemap: SITE_PAGES, locale: ask.lang },
+    start: { planInput: { task: ask.ask, sitemap: SITE_PAGES, locale: ask.lang } },
     tools: site.tools,
-    onNarrate: () => undefined,
-    observe: ({ maxTokens }) => renderOutline(outlinePage({ root: site.view, maxTokens })),
-    locators: createTourLocators({ root: site.view }),
-    url: site.path,
+    user: { narrate: () => undefined },
+    page: {
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: site.view, maxTokens })),
+      locators: createTourLocators({ root: site.view }),
+      url: site.path,
+    },
   });
   if (!result.tour) throw new Error(`the live run of "${ask.ask}" recorded no tour (${result.reason})`);
   return { tour: result.tour, figures: { modelCalls: model.calls, inputTokens: model.inputTokens, outputTokens: model.outputTokens, lastStepMs: round(last - started, 1) } };
@@ -221,14 +223,16 @@ async function replayRun(site: Site, tour: Tour, repairable = false): Promise<Re
   const started = performance.now();
   let last = started;
   plan.on('action', () => (last = performance.now()));
-  const options = {
+  const options: ReplayTourOptions = {
     plan,
     tools: site.tools,
-    onNarrate: () => undefined,
-    observe: ({ maxTokens }: { maxTokens: number }) => renderOutline(outlinePage({ root: site.view, maxTokens })),
-    locators: createTourLocators({ root: site.view }),
-    url: site.path,
-    origin: 'http://localhost:5173',
+    user: { narrate: () => undefined },
+    page: {
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: site.view, maxTokens })),
+      locators: createTourLocators({ root: site.view }),
+      url: site.path,
+    },
+    checks: { origin: 'http://localhost:5173' },
   };
   // Without a model first: what is found again. Then, for the share, with the offline model to repair.
   const bare = await replayTour(tour, options).then(
@@ -236,7 +240,7 @@ async function replayRun(site: Site, tour: Tour, repairable = false): Promise<Re
     () => undefined,
   );
   if (!bare && repairable) {
-    const repaired = await replayTour(tour, { ...options, plan: new Plan({ llm: offlineModel(false) }), llm: repair });
+    const repaired = await replayTour(tour, { ...options, plan: new Plan({ llm: offlineModel(false) }), model: { provider: repair } });
     return { modelCalls: repaired.modelCalls, inputTokens: repair.inputTokens, outputTokens: repair.outputTokens, lastStepMs: round(last - started, 1), lost: repaired.repairs.length, finished: false };
   }
   if (!bare) throw new Error(`the replay of "${tour.task}" failed on an unchanged page`);

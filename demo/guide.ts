@@ -1,4 +1,4 @@
-// The in-page guide: planloop's reference loop (runWebAgent) wired to the Orbitly site. It plans a
+// The in-page guide: planloop's reference loop (startRun) wired to the Orbitly site. It plans a
 // tour for the user's ask (in the user's language), streams the summary into the plan panel, lets
 // the user change the plan there and waits for their go (Start, or Space; Cancel or Escape
 // declines), then narrates, navigates, clicks and fills, with a Stop button that aborts at any
@@ -10,7 +10,8 @@
 // announced once: the run's start and end by the status line, steps by the panel
 // (`announce="steps"`), the narration by its own live region.
 
-import { replayTour, runWebAgent, type LoopToolContext, type Plan, type ReplayResult, type RunResult, type Tour, type TourLocators } from 'planloop';
+import { isPlanloopError, replayTour, startRun, type LoopToolContext, type Plan, type ReplayResult, type RunOptions, type RunResult, type Tour, type TourLocators } from 'planloop';
+import { followRuns } from 'planloop/loop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
 import { languageOf, type Lang } from './language.js';
@@ -280,54 +281,66 @@ export function createGuide(options: {
       planned = true;
       setStatus('planning');
     });
-    // A narration stays up until the guide does something else.
-    const offAction = plan.on('action', ({ action }) => {
-      if (action.type !== 'narrate') options.narrator.clear();
-    });
     let result: RunResult | undefined;
+    let offAction = (): void => {};
     try {
       // A canned ask plays its recorded tour: no planning call and no turn call, unless the page
       // changed under a step (then the model repairs that one step).
       if (!resuming && options.recordedTour) el.status.textContent = words.loadingRecorded;
       const recorded = resuming ? undefined : await options.recordedTour?.(task, signal);
       document.body.dataset.tourSource = recorded ? 'recorded' : 'live';
+      const announce = async (): Promise<boolean> => {
+        setStatus('announcing');
+        setState('announcing');
+        el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
+        const go = await confirmStart(signal);
+        if (go) {
+          setStatus('running');
+          setState('running');
+          el.status.textContent = recorded ? words.recordedTouring(stopHint()) : words.touring(stopHint());
+        }
+        return go;
+      };
       const shared = {
-        plan,
         tools,
         signal,
-        onNarrate: (text: string, target: string | undefined, context: LoopToolContext) => options.narrator.say(text, target, context.signal).then(() => undefined),
-        onAsk: (question: string, context: LoopToolContext) => askUser(question, context.signal),
+        // Each turn sees the page as it is: the model picks its targets from this outline's refs;
+        // the locators find them again (a live run records its tour with them, a replay plays it).
+        page: { observe: ({ maxTokens }) => options.observe(maxTokens), locators: options.locators },
+        user: {
+          narrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
+          ask: (question, context) => askUser(question, context.signal),
+        },
         // Moving around the site is the tour itself; what cannot be taken back (sending the trial
         // form) waits for the user's Allow, in a recorded tour too.
-        approvalLevel: 'irreversible' as const,
-        onApprove: (request: Parameters<typeof requestApproval>[2], { signal: asking }: { signal: AbortSignal }) => requestApproval(panel, el.status, request, asking),
-        // Each turn sees the page as it is: the model picks its targets from this outline's refs.
-        observe: ({ maxTokens }: { maxTokens: number }) => options.observe(maxTokens),
-        locators: options.locators,
-        announcePlan: async () => {
-          setStatus('announcing');
-          setState('announcing');
-          el.status.textContent = options.touch() ? words.readyTouch : words.readyKeys;
-          const go = await confirmStart(signal);
-          if (go) {
-            setStatus('running');
-            setState('running');
-            el.status.textContent = recorded ? words.recordedTouring(stopHint()) : words.touring(stopHint());
-          }
-          return go;
-        },
+        approval: { level: 'irreversible', ask: (request, { signal: asking }) => requestApproval(panel, el.status, request, asking) },
+      } satisfies Omit<RunOptions, 'task' | 'start'>;
+      // A narration stays up until the guide does something else (in a live run or a replay: the plan's current run).
+      let offRunAction = (): void => {};
+      const offRuns = followRuns(plan, (run) => {
+        offRunAction();
+        offRunAction = run.on('action', ({ action }) => {
+          if (action.type !== 'narrate') options.narrator.clear();
+        });
+      });
+      offAction = () => {
+        offRuns();
+        offRunAction();
       };
       result = recorded
         ? // The demo's model (the offline one, or the endpoint in Settings) repairs a step the page no longer has.
-          await replayTour(recorded, { ...shared, llm: plan.provider('turn') })
-        : await runWebAgent({
+          await replayTour(recorded, { ...shared, plan, start: { announce }, model: { provider: plan.provider('turn') } })
+        : await startRun(plan, {
             ...shared,
             task,
-            // The user's language: the ask's own, else the browser's.
-            planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
-            // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
-            resume: resuming,
-          });
+            start: {
+              // The user's language: the ask's own, else the browser's.
+              planInput: { task, sitemap: SITE_PAGES, locale: languageOf(task) ?? options.fallbackLanguage() },
+              // A new ask plans afresh even if a finished tour left todos undone; only Continue resumes.
+              resume: resuming,
+              announce,
+            },
+          }).result;
       options.onResult?.(result);
       if (result.reason === 'declined') {
         el.status.textContent = words.cancelled;
@@ -340,7 +353,7 @@ export function createGuide(options: {
         setStatus('finished');
       }
     } catch (error) {
-      const aborted = (error as { code?: string }).code === 'aborted';
+      const aborted = isPlanloopError(error, 'aborted');
       const message = (error as Error).message;
       // A failure before the plan was made is a failed ask, not a failed tour: nothing toured.
       el.status.textContent = aborted ? words.stopped : planned ? words.failed(message) : words.couldNotPlan(message);

@@ -117,7 +117,7 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
   // A new page load (at the normal fast pace), as after a reload or a link from elsewhere.
   await open(page, '/commercial?fast=1');
   // Sending the trial form waits for the user: nothing is sent until Allow.
-  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Click the button "Start my trial"\. It sends the form .* to \/try/)).toBeVisible({ timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');
   await page.getByRole('button', { name: 'Allow', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText('Tour finished: Compared the plans and started a Team trial.', { timeout: 20_000 });
@@ -142,7 +142,7 @@ test('the trial form is sent only with the user\'s Allow: Deny leaves it unsent,
   });
   await page.getByRole('button', { name: 'Compare the plans and start a trial' }).click();
   await page.getByRole('button', { name: 'Start the tour' }).click();
-  await expect(page.getByText('Submit the form "Start my trial" on /try')).toBeVisible({ timeout: 20_000 });
+  await expect(page.getByText(/^Click the button "Start my trial"\. It sends the form .* to \/try/)).toBeVisible({ timeout: 20_000 });
   await page.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText(/^Tour finished/, { timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');

@@ -134,7 +134,7 @@ test.describe('a click never goes where it must not (item 4)', () => {
       expect(result.message?.length, name).toBeGreaterThan(20);
     }
     // The new tab asked the user (who said no); nothing else got as far as asking.
-    expect(await page.evaluate(() => window.__hostilePage.asked.map((step) => step.detail))).toEqual([expect.stringContaining('in a new tab')]);
+    expect(await page.evaluate(() => window.__hostilePage.asked.map((step) => step.detail))).toEqual(['Click the link "Terms (new tab)". It opens a new window with /terms.']);
     // A same-page link is a plain click.
     expect(await click(page, refIn(text, 'Details'))).toMatchObject({ ok: true, did: 'followed-link' });
     await page.waitForTimeout(300); // give a stray navigation, download or popup the time to show up
@@ -151,7 +151,16 @@ test.describe('a click never goes where it must not (item 4)', () => {
     const denied = await click(page, send);
     expect(denied).toMatchObject({ ok: false, reason: 'denied' });
     expect(await page.evaluate(() => window.__hostilePage.submits)).toEqual([]);
-    expect(await page.evaluate(() => window.__hostilePage.asked)).toEqual([{ risk: 'irreversible', detail: 'Submit the form "Transfer" on /fixtures/hostile-page.html', url: expect.stringMatching(/\/transfer$/) }]);
+    // Issue 30: in the page's words, with the real destination; the form's aria-label no one sees does not name it.
+    expect(await page.evaluate(() => window.__hostilePage.asked)).toEqual([
+      {
+        risk: 'irreversible',
+        detail: 'Click the button "Confirm transfer". It sends the form "Confirm transfer" to /transfer: Amount and 1 hidden field.',
+        effect: 'It sends the form "Confirm transfer" to /transfer: Amount and 1 hidden field',
+        consequence: 'send',
+        url: expect.stringMatching(/\/transfer$/),
+      },
+    ]);
     // Without a way to ask, it is refused outright.
     const unasked = await page.evaluate((t) => window.__hostilePage.dom.activate(t, { exclude: '#guide' }), send);
     expect(unasked).toMatchObject({ ok: false, reason: 'needs-approval' });

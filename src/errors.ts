@@ -544,7 +544,7 @@ export interface TourErrorOptions extends PlanloopErrorOptions {
  * ```ts
  * declare const stored: string;
  * declare const locators: TourLocators;
- * try { await replayTour(parseTour(stored), { plan, tools, locators }); }
+ * try { await replayTour(parseTour(stored), { plan, tools, page: { locators } }); }
  * catch (error) { if (TourError.isInstance(error)) console.log(error.code, error.issues[0]?.path ?? error.step); }
  * ```
  */

@@ -60,6 +60,13 @@ export interface Observation {
 /** Why a run ended without an error. */
 export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'action_limit' | 'declined' | 'output';
 
+/**
+ * The events of one run (`run.on(name, listener)`), by name: the run's start, each turn's start
+ * and end, each action (run or refused), the run's end, and the reasoning trail. Until 0.4.0 each
+ * is also emitted on the run's plan.
+ */
+export type RunEventMap = Pick<PlanEventMap, 'run-start' | 'turn-start' | 'action' | 'turn-end' | 'run-finish' | 'run-error' | 'reasoning-step'>;
+
 /** The events of one plan, by name. Every payload is one readonly object. */
 export interface PlanEventMap {
   /** The plan's state changed: once per commit, whatever changed (todos, documents, summary, task). */
@@ -98,15 +105,22 @@ export interface PlanEventMap {
   'run-holder-change': { readonly holder: string | null; readonly self: boolean };
   /** Something the host should know that is not an error (e.g. a checklist file too large to seed). */
   'plan-warning': { readonly code: string; readonly message: string };
-  /** A loop run started. */
+  /**
+   * A loop run started.
+   * @deprecated since 0.3.0 on the plan: listen on the run (`startRun(plan, options).on('run-start', …)`); the plan stops emitting the run's events in 0.4.0
+   */
   'run-start': { readonly runId: string; readonly task: string; readonly resumed: boolean };
-  /** A turn started (`attempt` 2 when a bad envelope is retried; the turn number stays). */
+  /**
+   * A turn started (`attempt` 2 when a bad envelope is retried; the turn number stays).
+   * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('turn-start', …)`), or read `run.state`; the plan stops emitting it in 0.4.0
+   */
   'turn-start': { readonly runId: string; readonly turn: number; readonly maxTurns: number; readonly attempt?: number };
   /**
    * An action is about to run (`decision: 'run'`) or was refused (`'refused'`, with the `reason`
    * the model is told): by the action policy, the user, or the run's action cap. A tool that asks
    * at run time for a riskier step (`ctx.confirm`) and is refused is reported a second time, with
    * the same index, as `'refused'` with that step's `risk` and `detail`.
+   * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('action', …)`); the plan stops emitting it in 0.4.0
    */
   'action': {
     readonly runId: string;
@@ -116,14 +130,17 @@ export interface PlanEventMap {
     readonly decision: 'run' | 'refused';
     /** The tool's declared risk (or the refused step's); absent for narrate, ask, task_finish and unknown tools. */
     readonly risk?: 'read' | 'write' | 'irreversible';
-    /** Who let it run: the policy (no approval needed) or the user (`onApprove` said yes). */
+    /** Who let it run: the policy (no approval needed) or the user (`approval.ask` said yes). */
     readonly approvedBy?: 'policy' | 'user';
     /** Why it was refused. */
     readonly reason?: string;
     /** What the action does, in words for the user (tool actions). */
     readonly detail?: string;
   };
-  /** A turn ended. */
+  /**
+   * A turn ended.
+   * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('turn-end', …)`); the plan stops emitting it in 0.4.0
+   */
   'turn-end': {
     readonly runId: string;
     readonly turn: number;
@@ -132,11 +149,20 @@ export interface PlanEventMap {
     readonly observations: Observation[];
     readonly usage?: LLMUsage;
   };
-  /** A run ended normally. */
+  /**
+   * A run ended normally.
+   * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('run-finish', …)`), or read `run.state.end`; the plan stops emitting it in 0.4.0
+   */
   'run-finish': { readonly runId: string; readonly reason: RunFinishReason; readonly turns: number; readonly summary?: string };
-  /** A run ended with an error. */
+  /**
+   * A run ended with an error.
+   * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('run-error', …)`), or read `run.state.end`; the plan stops emitting it in 0.4.0
+   */
   'run-error': { readonly runId: string; readonly turn: number; readonly error: PlanloopError | Error };
-  /** A tagged line of the reasoning trail: plan, act, obs or reflect. */
+  /**
+   * A tagged line of the reasoning trail: plan, act, obs or reflect. The turn loop's steps are on
+   * the run too (`run.on('reasoning-step', …)`); from 0.4.0 only there (`write_todos` keeps emitting its own here).
+   */
   'reasoning-step': {
     readonly runId?: string;
     readonly phase: ReasoningPhase;

@@ -1,8 +1,8 @@
 /**
  * planloop: a planner SDK for in-page LLM agents. The root entry holds what most hosts import
  * (the plan, the turn loop, the turn envelope's parser, models, storage adapters, errors), as an
- * explicit list. The parts of a hand-written turn loop (the streaming envelope parser, `applyAdjust`,
- * the turn prompt) are on `planloop/loop`; the stored snapshot's format on `planloop/storage`; the
+ * explicit list. The parts of a hand-written turn loop (the action gate, `playTurn`, the finish
+ * rules, the streaming envelope parser, `applyAdjust`, the turn prompt) are on `planloop/loop`; the stored snapshot's format on `planloop/storage`; the
  * planner and the document editor as pure functions (which `Plan` loads on first use) on
  * `planloop/planning`; other dialects (plan.md checklists, write_todos, plan-update streams,
  * subagents) on `planloop/interop`, tool-call graphs on `planloop/graph`, the page outline on
@@ -168,7 +168,8 @@ export {
   safeParseTodoAdjust,
 } from './envelope/todo-adjust.js';
 
-// The turn loop (its parts for a hand-written loop, the turn prompt and the policy's defaults, are on `planloop/loop`)
+// The turn loop: a run (`startRun`), or one promise (`runWebAgent`). Its parts, for a hand-written
+// loop with the same safety (the gate, playTurn, the finish rules, the turn prompt), are on `planloop/loop`.
 export type { TurnToolSpec } from './loop/turn-prompt.js';
 export type {
   ActionRisk,
@@ -180,6 +181,19 @@ export type {
   ConfirmStep,
   ConfirmResult,
 } from './loop/action-policy.js';
+export { startRun } from './loop/start-run.js';
+export type { Run, RunState, RunPhase, RunEnd, PendingApproval } from './loop/run-state.js';
+export type {
+  RunOptions,
+  RunStartOptions,
+  RunApprovalOptions,
+  RunPageOptions,
+  RunPromptOptions,
+  RunModelOptions,
+  RunBoundsOptions,
+} from './loop/run-options.js';
+export type { UserChannels } from './loop/dispatch-action.js';
+export type { FlatRunOptions } from './loop/flat-run-options.js';
 export {
   runWebAgent,
   type RunWebAgentOptions,
@@ -192,6 +206,6 @@ export {
 } from './loop/run-web-agent.js';
 
 // Recorded tours: replay one without a model (its format's validators, parseTour and validateTour, are on `planloop/loop`)
-export { replayTour, type ReplayTourOptions, type ReplayResult } from './loop/replay-tour.js';
+export { replayTour, type ReplayTourOptions, type ReplayChecks, type ReplayResult } from './loop/replay-tour.js';
 export type { Tour, TourTodo, TourStep } from './loop/tour.js';
 export type { TourLocators } from './loop/tour-recorder.js';

@@ -48,11 +48,11 @@ const MOVED_TO_LOOP = [
 const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_VERSION', 'parseSnapshot', 'safeParseSnapshot'];
 
 describe('entries', () => {
-  it('the root holds what most hosts import, and at most 34 values (it had 47; replayTour and TourError came with recorded tours)', () => {
-    for (const name of ['Plan', 'runWebAgent', 'replayTour', 'TourError', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
+  it('the root holds what most hosts import, and at most 35 values (it had 47; replayTour and TourError came with recorded tours, startRun with the run object)', () => {
+    for (const name of ['Plan', 'startRun', 'runWebAgent', 'replayTour', 'TourError', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
       expect(Object.keys(root), name).toContain(name);
     }
-    expect(Object.keys(root).length).toBeLessThanOrEqual(34);
+    expect(Object.keys(root).length).toBeLessThanOrEqual(35);
   });
 
   it('the parts of a hand-written turn loop are on planloop/loop, the snapshot format on planloop/storage, and not on the root', () => {

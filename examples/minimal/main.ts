@@ -39,13 +39,15 @@ $('start').addEventListener('click', async () => {
     const result = await runWebAgent({
       plan,
       task: 'Show me around this page',
-      announcePlan: () => panel.review(), // the user may change the plan, then approves it
-      observe: ({ maxTokens }) => renderOutline(outlinePage({ maxTokens })), // what a turn sees
-      onNarrate: (text) => {
-        $('say').textContent = text;
-        return new Promise((done) => setTimeout(done, 400)); // time to read it
+      start: { announce: () => panel.review() }, // the user may change the plan, then approves it
+      page: { observe: ({ maxTokens }) => renderOutline(outlinePage({ maxTokens })) }, // what a turn sees
+      user: {
+        narrate: (text) => {
+          $('say').textContent = text;
+          return new Promise((done) => setTimeout(done, 400)); // time to read it
+        },
+        ask: (question) => prompt(question) ?? '',
       },
-      onAsk: (question) => prompt(question) ?? '',
     });
     $('status').textContent = `${result.reason}: ${result.summary ?? ''}`;
   } catch (error) {

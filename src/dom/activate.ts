@@ -1,5 +1,9 @@
-import { accessibleName } from './accessible-name.js';
 import { checkNavigation, type NavigationCheckOptions } from './check-navigation.js';
+import type { ConsequentialWords } from './consequential-words.js';
+import { CONSEQUENCE_PHRASES, controlRisk } from './control-risk.js';
+import { fenceEffects, opensNewContext, type EffectFenceOptions, type FencedEffect, type PageEffect } from './effect-fence.js';
+import { clickWords, fieldList, formFields, formName, quote, whereTo } from './effect-words.js';
+import { accessibleName } from './accessible-name.js';
 import { elementRole, INTERACTIVE_ROLES } from './element-role.js';
 import { isOffLimits } from './host-ui.js';
 import { documentOf, pageRoot } from './page-root.js';
@@ -13,17 +17,24 @@ import { closestAcross } from './flat-tree.js';
  * (refs the model was shown, nothing hidden, nothing of the host's own UI), makes sure a person
  * could see it and click it now, works out what the click would do, refuses what must never
  * happen (javascript: and other non-web URLs, other sites, downloads), asks the user through
- * `confirm` before what cannot be undone (a form submission, a new tab, leaving the site), and
- * only then clicks. Every refusal is a result with a message for the model, never a throw.
+ * `confirm` before what cannot be undone (a form submission, a new tab, leaving the site, a
+ * control whose name says it deletes, pays, sends…), and clicks inside an effect fence: what the
+ * page's handlers then set off (a request, a form, a navigation, a window, a download) is held and
+ * asked about in words that say what it does. Every refusal is a result with a message for the
+ * model, never a throw.
  */
 
 /** A step riskier than a plain click, for the user to approve. Structurally `LoopToolContext.confirm`'s argument. */
 export interface ActivateStep {
   risk: 'write' | 'irreversible';
-  /** What will happen, in words for the user: `Submit the form "Start my trial" on /try`. */
+  /** The whole question, in words for the user: `Click the button "Continue". It sends the form "Payments" to /api/transfer: IBAN, Amount.` */
   detail: string;
   /** Where it leads, when it leads somewhere. */
   url?: string;
+  /** What it does, as seen on the page or observed: `It sends a DELETE to /api/account`. */
+  effect?: string;
+  /** What it amounts to: `send`, `delete`, `pay`, `leave`, `new-window`, `download`… (see `ConsequenceKind`). */
+  consequence?: string;
 }
 
 /** The user's answer to an {@link ActivateStep}: anything but `approved: true` is a no. */
@@ -32,19 +43,26 @@ export interface ActivateApproval {
   reason?: string;
 }
 
-/** Options of {@link activate}: where to look (as {@link resolveTarget}), which origins, downloads, and how to ask. */
-export interface ActivateOptions extends ResolveTargetOptions, Pick<NavigationCheckOptions, 'allowedOrigins'> {
-  /** Follow links that download a file (a `download` attribute, or a path ending in .zip, .exe, .dmg…), after `confirm`. Default `false`: refused. */
+/** Options of {@link activate}: where to look (as {@link resolveTarget}), which origins, downloads, the fence, and how to ask. */
+export interface ActivateOptions
+  extends ResolveTargetOptions,
+    Pick<NavigationCheckOptions, 'allowedOrigins'>,
+    Pick<EffectFenceOptions, 'readOrigins' | 'probeNavigations' | 'settleMs' | 'maxMs' | 'onLate'> {
+  /** Follow links that download a file (a `download` attribute, a path ending in .zip, .exe, .dmg…, a response sent as an attachment), after `confirm`. Default `false`: refused. */
   allowDownloads?: boolean | undefined;
   /**
-   * Asks the user before an irreversible click: a form submission, a new tab or window, leaving
-   * the site, a download. Pass the loop's `context.confirm`. A throw or anything but
-   * `{ approved: true }` is a no. Default none: such clicks are refused, with a reason for the model.
+   * Asks the user before an irreversible click (a form submission, a new tab or window, leaving
+   * the site, a download, a control whose name says it deletes, pays, sends…) and about each
+   * effect the click sets off that is held. Pass the loop's `context.confirm`. A throw or anything
+   * but `{ approved: true }` is a no. Default none: such clicks are refused, and held effects are
+   * stopped, with a reason for the model.
    */
   confirm?: ((step: ActivateStep) => Promise<ActivateApproval> | ActivateApproval) | undefined;
+  /** Words that make a control's name consequential, besides the built-in ones: `{ delete: ['purge'] }`. */
+  consequentialWords?: ConsequentialWords | undefined;
 }
 
-/** Why {@link activate} did not click: a resolution failure, or a guard. */
+/** Why {@link activate} did not click, or why what it set off did not happen: a resolution failure, a guard, a stopped effect. */
 export type ActivateRefusal =
   | ResolveFailureReason
   | 'not-actionable'
@@ -54,7 +72,8 @@ export type ActivateRefusal =
   | 'other-origin'
   | 'download'
   | 'needs-approval'
-  | 'denied';
+  | 'denied'
+  | 'effect-stopped';
 
 /** What {@link activate} did, or why it did not; JSON-able, so a tool can return it as it is. */
 export type ActivateResult =
@@ -86,8 +105,12 @@ const DOWNLOAD_PATH = /\.(exe|msi|msix|dmg|pkg|deb|rpm|apk|ipa|appimage|bat|cmd|
 interface Consequence {
   did: 'clicked' | 'followed-link' | 'submitted' | 'opened-tab' | 'downloaded';
   risk: 'write' | 'irreversible';
-  detail: string;
+  /** What it does, in the user's words (`It sends the form "Transfer" to /transfer: Amount`); '' for a plain click. */
+  effect: string;
   url?: string;
+  /** The effect the click is expected to set off, released without a second question once the click is approved. */
+  expects?: { kind: PageEffect['kind']; url: string };
+  consequence?: string;
   refusal?: { reason: ActivateRefusal; message: string };
 }
 
@@ -106,14 +129,21 @@ const ACTIONABLE_ANCESTOR = 'a[href], button, summary, label, [onclick], [tabind
  * - a download (`download` attribute, a path like `.zip` or `.exe`): refused unless `allowDownloads`, then irreversible;
  * - a form submission (a submit button, `input type=submit|image`, a `<button>` in a form without a
  *   type), `target=_blank` or any other new window: irreversible;
+ * - a control whose visible name says it deletes, pays, buys, orders, sends, transfers,
+ *   subscribes, cancels a subscription, closes an account or signs out (English, German,
+ *   Japanese; `consequentialWords` adds words), unless `data-planloop-risk` says otherwise: irreversible;
  * - anything else (a same-origin link, an in-page button): a plain click.
  *
- * An irreversible click happens only when `confirm` says yes; without `confirm` it is refused.
- * Where the browser has the Navigation API, a navigation the click sets off anyway (a script
- * sending the tab elsewhere, submitting a form) is checked the same way and cancelled when refused.
+ * An irreversible click happens only when `confirm` says yes to words built from the page
+ * (`Click the button "Continue". It sends the form "Payments" to /api/transfer: IBAN, Amount.`);
+ * without `confirm` it is refused. The click itself runs inside an effect fence (see
+ * `fenceEffects`): a request, form, navigation, window or download the page's handlers set off,
+ * then or from a timer shortly after, is held and asked about in words that say what it does; a
+ * no stops it and the result says so (`effect-stopped`, or `denied` when the user said no).
  * Never throws on what the model sent (a host mistake, such as a bad `allowedOrigins`, throws a
  * `ValidationError`).
- * Defaults: refs only, same origin only, no downloads, no `confirm` (irreversible clicks refused).
+ * Defaults: refs only, same origin only, no downloads, no `confirm` (irreversible clicks refused,
+ * held effects stopped), navigations probed, the fence's 150 ms of quiet and 3 s at most.
  *
  * @example
  * ```ts
@@ -162,12 +192,23 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
 
   const consequence = consequenceOf(element, document, options);
   if (consequence.refusal) return refuse(consequence.refusal.reason, consequence.refusal.message);
-  let approvedIrreversible = false;
-  if (consequence.risk === 'irreversible') {
+  const action = clickWords(element);
+  const named = controlRisk(element, options.consequentialWords);
+  // What the page says of the control wins over the guess from its name; a form, a new tab, leaving or a download always asks.
+  const nameAsks = named.risk === 'irreversible';
+  let approved = false;
+  if (consequence.risk === 'irreversible' || nameAsks) {
+    const effect = consequence.effect || (named.kind ? `Its name says it ${CONSEQUENCE_PHRASES[named.kind]}, which may not be undone` : 'The page marks it as a step that cannot be undone');
+    const step: ActivateStep = {
+      risk: 'irreversible',
+      detail: `${action}. ${effect}.`,
+      effect,
+      ...(consequence.url ? { url: consequence.url } : {}),
+      ...((consequence.consequence ?? named.kind) ? { consequence: consequence.consequence ?? named.kind } : {}),
+    };
     if (!options.confirm) {
-      return refuse('needs-approval', `${consequence.detail} cannot be undone, and nobody here can approve it, so it was not done; tell the user what you would do instead.`);
+      return refuse('needs-approval', `${action} (${effect.replace(/^It /, 'it ').replace(/^Its /, 'its ')}) cannot be undone, and nobody here can approve it, so it was not done; tell the user what you would do instead.`);
     }
-    const step: ActivateStep = { risk: 'irreversible', detail: consequence.detail, ...(consequence.url ? { url: consequence.url } : {}) };
     let answer: ActivateApproval | undefined;
     try {
       answer = await options.confirm(step);
@@ -176,25 +217,60 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
     }
     if (answer?.approved !== true) {
       const reason = typeof answer?.reason === 'string' && answer.reason.trim() ? `: ${answer.reason.trim()}` : '';
-      return refuse('denied', `The user did not approve "${consequence.detail}"${reason}. It was not done; do not try it again another way.`);
+      return refuse('denied', `The user did not approve "${step.detail}"${reason}. It was not done; do not try it again another way.`);
     }
-    approvedIrreversible = true;
+    approved = true;
     // The page may have changed while the user decided: the element must still be there and visible.
     if (!element.isConnected || unseenReason(element, { layout, acting: true })) return refuse('hidden', `${what} changed while the user decided; it was not clicked. Look at the outline again.`);
   }
 
-  const blocked = guardNavigations(document, options, approvedIrreversible, () => click(element));
-  if (blocked) return refuse(blocked.reason, blocked.message);
-  // Let handlers that finish in a microtask (frameworks' event delegation) run before the next action.
-  await Promise.resolve();
+  const expected = approved ? consequence.expects : undefined;
+  const fenced = await fenceEffects(() => click(element), {
+    action,
+    confirm: options.confirm,
+    allowedOrigins: options.allowedOrigins,
+    allowDownloads: options.allowDownloads,
+    readOrigins: options.readOrigins,
+    probeNavigations: options.probeNavigations,
+    settleMs: options.settleMs,
+    maxMs: options.maxMs,
+    onLate: options.onLate,
+    window: document.defaultView ?? undefined,
+    approved: (effect) => expected !== undefined && effect.kind === expected.kind && sameUrl(effect.url, expected.url),
+  });
+  const released = fenced.effects.filter((effect) => effect.outcome === 'released');
+  const then = released.length > 0 ? ` It then did what was approved: ${released.map((effect) => effect.what).join('; ')}.` : '';
+  if (fenced.stopped) {
+    const byUser = fenced.effects.some((effect) => effect.outcome === 'stopped' && isUserNo(effect));
+    return refuse(byUser ? 'denied' : 'effect-stopped', `Clicked ${what}.${then} ${fenced.stopped}`);
+  }
+  const did = didOf(released, consequence.did);
   return {
     ok: true,
     target: given,
     ...(ref ? { ref } : {}),
-    did: consequence.did,
-    detail: consequence.did === 'clicked' ? `Clicked ${what}` : `${consequence.detail} (${what})`,
-    ...(consequence.url ? { url: consequence.url } : {}),
+    did,
+    detail: consequence.did === 'clicked' && released.length === 0 ? `Clicked ${what}` : `${consequence.effect ? `${consequence.effect} (${what})` : `Clicked ${what}`}${then}`,
+    ...(consequence.url ? { url: consequence.url } : released[0] ? { url: released[0].url } : {}),
   };
+}
+
+/** Whether an effect was stopped by the user's no (not by a rule). */
+function isUserNo(effect: FencedEffect): boolean {
+  return !/^(nobody here|downloads are not|a look|it came from|a synchronous|it was sent in a way)/.test(effect.reason ?? '') && !/another site, and this host opens only/.test(effect.reason ?? '');
+}
+
+/** What a click did, from what it set off. */
+function didOf(released: readonly FencedEffect[], forecast: Consequence['did']): Consequence['did'] {
+  if (released.some((effect) => effect.kind === 'form')) return 'submitted';
+  if (released.some((effect) => effect.kind === 'download')) return 'downloaded';
+  if (released.some((effect) => effect.kind === 'window')) return 'opened-tab';
+  if (released.some((effect) => effect.kind === 'navigation')) return 'followed-link';
+  return forecast;
+}
+
+function sameUrl(a: string, b: string): boolean {
+  return a.split('#')[0] === b.split('#')[0];
 }
 
 /** Works out what clicking `element` would do, before clicking. */
@@ -206,15 +282,17 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
   if (submitter) {
     const form = submitter.form as HTMLFormElement;
     const method = (submitter.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').toLowerCase();
-    const formName = nameOfForm(form, submitter);
-    const where = `on ${document.location?.pathname ?? 'this page'}`;
-    if (method === 'dialog') return { did: 'clicked', risk: 'write', detail: `Close the dialog with ${describe(submitter)}` };
+    if (method === 'dialog') return { did: 'clicked', risk: 'write', effect: '' };
     const action = submitter.getAttribute('formaction') ?? form.getAttribute('action') ?? '';
     const check = checkNavigation(action || document.location?.href || document.baseURI, navigation);
-    const detail = `Submit the form "${clip(formName)}" ${where}`;
-    if (!check.ok) return { did: 'submitted', risk: 'irreversible', detail, refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${detail} was refused: ${check.message}` } };
+    const name = formName(form, submitter);
+    const form_ = `the form${name ? ` ${quote(name)}` : ''}`;
+    if (!check.ok) {
+      return { did: 'submitted', risk: 'irreversible', effect: '', refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${describe(submitter)} sends ${form_}, and was refused: ${check.message}` } };
+    }
     const newTab = opensNewContext(submitter.getAttribute('formtarget') ?? form.getAttribute('target'));
-    return { did: newTab ? 'opened-tab' : 'submitted', risk: 'irreversible', detail: newTab ? `${detail}, in a new tab` : detail, url: check.url };
+    const effect = `It sends ${form_} to ${whereTo(check.url, document.baseURI)}${newTab ? ', in a new tab' : ''}${fieldList(formFields(form))}`;
+    return { did: newTab ? 'opened-tab' : 'submitted', risk: 'irreversible', effect, url: check.url, expects: { kind: 'form', url: check.url }, consequence: 'send' };
   }
 
   const link = closestAcross(acting, 'a[href], area[href]');
@@ -222,27 +300,25 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
     const href = link.getAttribute('href') ?? '';
     const label = describe(link);
     const check = checkNavigation(href, navigation);
-    if (!check.ok) return { did: 'followed-link', risk: 'irreversible', detail: '', refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${label}: ${check.message}` } };
+    if (!check.ok) return { did: 'followed-link', risk: 'irreversible', effect: '', refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${label}: ${check.message}` } };
     const url = new URL(check.url);
+    const where = whereTo(check.url, document.baseURI);
     const download = link.hasAttribute('download') || DOWNLOAD_PATH.test(url.pathname);
     if (download) {
       if (!options.allowDownloads) {
-        return { did: 'downloaded', risk: 'irreversible', detail: '', refusal: { reason: 'download', message: `${label} downloads a file (${clip(url.pathname, 40)}); downloads are not allowed here, so it was not followed.` } };
+        return { did: 'downloaded', risk: 'irreversible', effect: '', refusal: { reason: 'download', message: `${label} downloads a file (${clip(url.pathname, 40)}); downloads are not allowed here, so it was not followed.` } };
       }
-      return { did: 'downloaded', risk: 'irreversible', detail: `Download ${clip(url.pathname, 60)} from ${url.host} (${label})`, url: check.url };
+      return { did: 'downloaded', risk: 'irreversible', effect: `It downloads a file from ${where}`, url: check.url, expects: { kind: 'download', url: check.url }, consequence: 'download' };
     }
     if (opensNewContext(link.getAttribute('target'))) {
-      return { did: 'opened-tab', risk: 'irreversible', detail: `${check.detail} in a new tab (${label})`, url: check.url };
+      return { did: 'opened-tab', risk: 'irreversible', effect: `It opens a new window with ${where}`, url: check.url, expects: { kind: 'window', url: check.url }, consequence: 'new-window' };
     }
-    return { did: 'followed-link', risk: check.risk, detail: check.risk === 'irreversible' ? `${check.detail} (${label})` : `${check.detail}`, url: check.url };
+    if (check.risk === 'irreversible') {
+      return { did: 'followed-link', risk: 'irreversible', effect: `It leaves the site for ${where}`, url: check.url, expects: { kind: 'navigation', url: check.url }, consequence: 'leave' };
+    }
+    return { did: 'followed-link', risk: 'write', effect: '', url: check.url };
   }
-  return { did: 'clicked', risk: 'write', detail: `Click ${describe(element)}` };
-}
-
-/** A form's name for the user: its accessible name, else its first heading or legend, else the submit button's name. */
-function nameOfForm(form: HTMLFormElement, submitter: Element): string {
-  const heading = form.querySelector('h1, h2, h3, h4, legend')?.textContent?.replace(/\s+/g, ' ').trim();
-  return accessibleName(form, 'form') || heading || accessibleName(submitter, 'button') || 'form';
+  return { did: 'clicked', risk: 'write', effect: '' };
 }
 
 /** The submit button `element` is, with its form: a submit button, `input type=submit|image`, a button in a form without a type. */
@@ -253,52 +329,6 @@ function submitterOf(element: Element): (HTMLButtonElement | HTMLInputElement) |
   const type = (element.getAttribute('type') ?? (tag === 'button' ? 'submit' : 'text')).toLowerCase();
   const submits = tag === 'button' ? type !== 'button' && type !== 'reset' && type !== 'menu' : type === 'submit' || type === 'image';
   return submits && control.form ? control : undefined;
-}
-
-/** Whether a `target` opens another browsing context: `_blank` or a named window (not `_self`, `_parent`, `_top`). */
-function opensNewContext(target: string | null): boolean {
-  const value = (target ?? '').trim().toLowerCase();
-  return value !== '' && value !== '_self' && value !== '_parent' && value !== '_top';
-}
-
-/**
- * Runs `click` while watching the navigations it sets off (where the browser has the Navigation
- * API): one to a refused URL, or (without approval) a form submission or a move to another
- * origin, is cancelled, and the refusal returned.
- */
-function guardNavigations(
-  document: Document,
-  options: ActivateOptions,
-  approved: boolean,
-  click: () => void,
-): { reason: ActivateRefusal; message: string } | undefined {
-  const navigation = (document.defaultView as (Window & { navigation?: EventTarget }) | null)?.navigation;
-  if (!navigation || typeof navigation.addEventListener !== 'function') {
-    click();
-    return undefined;
-  }
-  let blocked: { reason: ActivateRefusal; message: string } | undefined;
-  const onNavigate = (event: Event): void => {
-    const navigate = event as Event & { destination?: { url?: string }; formData?: unknown; cancelable: boolean };
-    const url = navigate.destination?.url ?? '';
-    const check = checkNavigation(url, { allowedOrigins: options.allowedOrigins, base: document.baseURI });
-    let refusal: { reason: ActivateRefusal; message: string } | undefined;
-    if (!check.ok) refusal = { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `The click tried to open another page: ${check.message}` };
-    else if (!approved && (check.risk === 'irreversible' || navigate.formData)) {
-      refusal = { reason: 'needs-approval', message: `The click tried to ${navigate.formData ? 'submit a form' : check.detail.toLowerCase()}, which needs the user's approval; it was stopped.` };
-    }
-    if (refusal && navigate.cancelable) {
-      event.preventDefault();
-      blocked = refusal;
-    }
-  };
-  navigation.addEventListener('navigate', onNavigate);
-  try {
-    click();
-  } finally {
-    navigation.removeEventListener('navigate', onNavigate);
-  }
-  return blocked;
 }
 
 function click(element: Element): void {

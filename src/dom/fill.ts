@@ -3,6 +3,8 @@ import { PRIVATE_ATTRIBUTE, isSecretField } from './element-state.js';
 import { elementRole } from './element-role.js';
 import { resolveTarget, type ResolveFailureReason, type ResolveTargetOptions } from './resolve-target.js';
 import { closestAcross } from './flat-tree.js';
+import { fenceEffects, type EffectFenceOptions } from './effect-fence.js';
+import { fillWords } from './effect-words.js';
 import { unseenReason } from './sighted.js';
 
 /*
@@ -20,14 +22,22 @@ export type SecretSource =
   | Readonly<Record<string, string>>
   | ((name: string, field: Element) => string | undefined | Promise<string | undefined>);
 
-/** Options of {@link fill}: where to look (as {@link resolveTarget}) and where secrets come from. */
-export interface FillOptions extends ResolveTargetOptions {
+/** Options of {@link fill}: where to look (as {@link resolveTarget}), where secrets come from, and the effect fence's (see `fenceEffects`). */
+export interface FillOptions
+  extends ResolveTargetOptions,
+    Pick<EffectFenceOptions, 'allowedOrigins' | 'readOrigins' | 'allowDownloads' | 'probeNavigations' | 'settleMs' | 'maxMs' | 'onLate'> {
   /** The secrets a model may name (never see): `{{secret:name}}` in a value is replaced by this source's value. Default: none. */
   secrets?: SecretSource | undefined;
+  /**
+   * Asks the user about what typing sets off (a select whose `change` handler submits its form, a
+   * field that saves as you type to another site): pass the loop's `context.confirm`. Default
+   * none: whatever typing sets off that is held is stopped.
+   */
+  confirm?: EffectFenceOptions['confirm'];
 }
 
 /** Why {@link fill} did not type. */
-export type FillRefusal = ResolveFailureReason | 'not-a-field' | 'disabled' | 'no-such-option' | 'secret-literal' | 'secret-elsewhere' | 'unknown-secret';
+export type FillRefusal = ResolveFailureReason | 'not-a-field' | 'disabled' | 'no-such-option' | 'secret-literal' | 'secret-elsewhere' | 'unknown-secret' | 'effect-stopped';
 
 /** What {@link fill} did, or why it did not; JSON-able. A secret's value is never in it. */
 export type FillResult =
@@ -53,7 +63,12 @@ export type FillResult =
  * only placeholders, `{{secret:name}}`, which `secrets` fills in now; a literal value is refused,
  * and so is a placeholder into an ordinary field (where the page, and so the model, could read
  * it back). The result never carries a secret's value.
- * Defaults: refs only, no secrets.
+ *
+ * The typing runs inside an effect fence (see `fenceEffects`): a select whose `change` handler
+ * submits its form, or a field that sends what is typed to another site, is held and asked about
+ * through `confirm` (`Choose "Express" in the list "Shipping". It sends the form "Order" to
+ * /order: Shipping.`); a no or no `confirm` stops it, and the result says so (`effect-stopped`).
+ * Defaults: refs only, no secrets, no `confirm` (held effects stopped), the fence's defaults.
  *
  * @example
  * ```ts
@@ -118,30 +133,53 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
     );
   }
 
+  let option: HTMLOptionElement | undefined;
   if (tag === 'select') {
     const select = element as HTMLSelectElement;
     const wanted = typed.trim().toLowerCase();
-    const option = Array.from(select.options).find((o) => o.value === typed || (o.textContent ?? '').trim().toLowerCase() === wanted);
+    option = Array.from(select.options).find((o) => o.value === typed || (o.textContent ?? '').trim().toLowerCase() === wanted);
     if (!option) {
       const choices = Array.from(select.options, (o) => (o.textContent ?? '').trim()).slice(0, 8).join(', ');
       return refuse('no-such-option', `"${clip(text)}" is not an option of ${what}; the options: ${choices}.`);
     }
-    select.value = option.value;
-  } else if (tag === 'input' || tag === 'textarea') {
-    (element as HTMLElement).focus?.({ preventScroll: true });
-    setNativeValue(element as HTMLInputElement, typed);
-  } else {
-    (element as HTMLElement).focus?.({ preventScroll: true });
-    element.textContent = typed;
   }
-  element.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
-  element.dispatchEvent(new Event('change', { bubbles: true }));
+  // Typing runs the page's input and change handlers: what they set off is held like a click's.
+  const chosen = option;
+  const fenced = await fenceEffects(
+    () => {
+      if (chosen) (element as HTMLSelectElement).value = chosen.value;
+      else if (tag === 'input' || tag === 'textarea') {
+        (element as HTMLElement).focus?.({ preventScroll: true });
+        setNativeValue(element as HTMLInputElement, typed);
+      } else {
+        (element as HTMLElement).focus?.({ preventScroll: true });
+        element.textContent = typed;
+      }
+      element.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+      element.dispatchEvent(new Event('change', { bubbles: true }));
+    },
+    {
+      action: fillWords(element, chosen ? (chosen.textContent ?? '').trim() : typed, secretField),
+      confirm: options.confirm,
+      allowedOrigins: options.allowedOrigins,
+      readOrigins: options.readOrigins,
+      allowDownloads: options.allowDownloads,
+      probeNavigations: options.probeNavigations,
+      settleMs: options.settleMs,
+      maxMs: options.maxMs,
+      onLate: options.onLate,
+      window: element.ownerDocument.defaultView ?? undefined,
+    },
+  );
 
   const shown = secretField ? 'withheld' : clip(typed, 60);
   const detail = secretField
     ? `Filled ${what} with ${names.length > 0 ? `secret ${[...new Set(names)].map((n) => `"${n}"`).join(', ')}` : 'nothing'}`
     : `Filled ${what} with "${shown}"`;
-  return { ok: true, target: given, ...(ref ? { ref } : {}), detail, value: shown };
+  if (fenced.stopped) return refuse('effect-stopped', `${detail}. ${fenced.stopped}`);
+  const released = fenced.effects.filter((effect) => effect.outcome === 'released');
+  const then = released.length > 0 ? `; then, as approved: ${released.map((effect) => effect.what).join('; ')}` : '';
+  return { ok: true, target: given, ...(ref ? { ref } : {}), detail: `${detail}${then}`, value: shown };
 }
 
 async function secretValue(source: SecretSource | undefined, name: string, field: Element): Promise<string | undefined> {

@@ -3,7 +3,9 @@
  * a model within a token budget, {@link renderOutline} writes it as compact text for the turn
  * prompt, and {@link resolveTarget} turns the refs it gives (`e12`), or a CSS selector, back into
  * elements for the tools; {@link createLookTools} gives the model read-only tools to see more
- * (expand a region, read a section's text, scroll). Nothing here touches `document` or `window` at import.
+ * (expand a region, read a section's text, scroll), and {@link createPageTools} the click and fill
+ * tools, whose effects {@link fenceEffects} holds until the user approves them. Nothing here
+ * touches `document` or `window` at import.
  *
  * @example
  * ```ts
@@ -18,6 +20,10 @@
 export { accessibleName } from './accessible-name.js';
 export { activate, type ActivateApproval, type ActivateOptions, type ActivateRefusal, type ActivateResult, type ActivateStep } from './activate.js';
 export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
+export { consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
+export { controlRisk, type ControlRisk } from './control-risk.js';
+export { fenceEffects, outsideFence, type EffectFenceOptions, type EffectKind, type EffectStep, type FenceResult, type FencedEffect, type PageEffect } from './effect-fence.js';
+export { clickWords, fillWords } from './effect-words.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
 export { PRIVATE_ATTRIBUTE, isPasswordField, isSecretField, rememberPasswordFields, type ElementState } from './element-state.js';
@@ -26,6 +32,7 @@ export { estimateTokens } from './estimate-tokens.js';
 export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretSource } from './fill.js';
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
+export { createPageTools, type PageTool, type PageToolContext, type PageTools, type PageToolsOptions } from './page-tools.js';
 export { createTourLocators, describeLocator, findLocator, locatorOf, type Locator, type LocatorFailure, type LocatorMatch, type LocatorOptions } from './locator.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export { readableText, type ReadableText } from './readable-text.js';

@@ -163,7 +163,7 @@ export function describeLocator(locator: Locator): string {
  * import { createTourLocators } from 'planloop/dom';
  *
  * const locators = createTourLocators({ root: document.querySelector('main')!, exclude: '#guide' });
- * const { tour } = await runWebAgent({ plan, task, tools, locators });
+ * const { tour } = await runWebAgent({ plan, task, tools, page: { locators } });
  * localStorage.setItem('tour:pricing', JSON.stringify(tour));
  * ```
  */

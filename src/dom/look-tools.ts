@@ -6,6 +6,7 @@ import { pageRoot, documentOf, type PageRoot } from './page-root.js';
 import { readableText } from './readable-text.js';
 import { renderOutline } from './render-outline.js';
 import { resolveTarget } from './resolve-target.js';
+import { fenceEffects } from './effect-fence.js';
 
 /*
  * Read-only tools a turn model uses to see more of the page than the outline's budget shows:
@@ -14,13 +15,13 @@ import { resolveTarget } from './resolve-target.js';
  * change of a turn that only looks (it completes nothing) and keeps the answer for the next prompt.
  */
 
-/** One look tool, in the shape `runWebAgent`'s `tools` take. */
-export interface LookTool {
+/** One look tool, in the shape `runWebAgent`'s `tools` take; `R` is what `run` returns (`scroll`'s is a promise: it waits for the page). */
+export interface LookTool<R extends string | Promise<string> = string> {
   readonly risk: 'read';
   /** The one line the model sees. */
   readonly description: string;
-  /** Returns what the model sees next turn; throws (an observation the model reads) on a target it cannot use. */
-  readonly run: (args: Record<string, unknown>) => string;
+  /** Returns what the model sees next turn; throws (an observation the model reads) on a target it cannot use, or when the page answered a scroll with a write. */
+  readonly run: (args: Record<string, unknown>) => R;
 }
 
 /** The look tools, by the names the model calls them. */
@@ -29,8 +30,8 @@ export interface LookTools {
   expand: LookTool;
   /** `read_text {target, from}`: the readable text of an element (default: the main content), from a character on. */
   read_text: LookTool;
-  /** `scroll {to}`: `down`, `up`, `top`, `bottom`, or a target to bring into view. */
-  scroll: LookTool;
+  /** `scroll {to}`: `down`, `up`, `top`, `bottom`, or a target to bring into view; refused when the page answers the scroll with a write. */
+  scroll: LookTool<Promise<string>>;
 }
 
 /** Options of {@link createLookTools}. */
@@ -47,6 +48,8 @@ export interface LookToolsOptions {
   registry?: RefRegistry | undefined;
   /** Counts tokens for `expand`. Default `estimateTokens`. */
   estimateTokens?: ((text: string) => number) | undefined;
+  /** How long `scroll` waits for the page to be quiet after scrolling (its effect fence), in ms. Default 150. */
+  settleMs?: number | undefined;
 }
 
 /** The default budget of one look: 800 estimated tokens. */
@@ -56,7 +59,9 @@ const DEFAULT_LOOK_TOKENS = 800;
  * Read-only tools to see more of the page than an outline's budget shows, ready for
  * `runWebAgent`'s `tools`: `expand` (a region's outline, by ref, or the viewport's), `read_text`
  * (an element's readable text, paged with `from`), `scroll` (by a screenful, to an end, or to a
- * target). Each declares `risk: 'read'`, answers within `maxTokens`, never reads hidden text,
+ * target). `scroll` runs the page's scroll handlers inside a read-only effect fence: a request,
+ * form, navigation, window or download they set off is stopped and the scroll refused (a look
+ * never writes). `expand` and `read_text` run no page code. Each declares `risk: 'read'`, answers within `maxTokens`, never reads hidden text,
  * secret values or private and excluded regions, and throws on a target it cannot use, which the
  * loop turns into an observation the model can act on.
  *
@@ -124,17 +129,26 @@ export function createLookTools(options: LookToolsOptions = {}): LookTools {
     scroll: {
       risk: 'read',
       description: 'scroll the page {to: down|up|top|bottom or a target}',
-      run: ({ to }) => {
+      run: async ({ to }) => {
         const document = documentOf(root());
         const view = document.defaultView;
         if (!view) throw new Error('This page cannot scroll.');
         const where = typeof to === 'string' ? to.trim().toLowerCase() : 'down';
         const step = Math.round(view.innerHeight * 0.8);
-        if (where === 'down' || where === '') view.scrollBy({ top: step });
-        else if (where === 'up') view.scrollBy({ top: -step });
-        else if (where === 'top') view.scrollTo({ top: 0 });
-        else if (where === 'bottom') view.scrollTo({ top: document.documentElement.scrollHeight });
-        else find(to).scrollIntoView({ block: 'start' });
+        const target = where === 'down' || where === '' || where === 'up' || where === 'top' || where === 'bottom' ? undefined : find(to);
+        // A scroll runs the page's scroll handlers and observers (an infinite list, a "mark as read"
+        // sentinel): inside a read-only fence, so that whatever they would send or open is stopped.
+        const fenced = await fenceEffects(
+          () => {
+            if (where === 'down' || where === '') view.scrollBy({ top: step });
+            else if (where === 'up') view.scrollBy({ top: -step });
+            else if (where === 'top') view.scrollTo({ top: 0 });
+            else if (where === 'bottom') view.scrollTo({ top: document.documentElement.scrollHeight });
+            else target?.scrollIntoView({ block: 'start' });
+          },
+          { mode: 'read', window: view, ...(options.settleMs !== undefined ? { settleMs: options.settleMs } : {}) },
+        );
+        if (fenced.stopped) throw new Error(`Scrolling made the page try to change something, so it was refused. ${fenced.stopped}`);
         const top = Math.round(view.scrollY);
         const height = document.documentElement.scrollHeight;
         return `Scrolled: the viewport shows ${top}–${top + view.innerHeight} of ${height} px. The next page outline starts there.`;

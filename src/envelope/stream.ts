@@ -42,7 +42,7 @@ export interface EnvelopeStreamOptions extends ParseTurnEnvelopeOptions {
    * change and the actions before it, and before `onAction` for this narrate; put together, the
    * pieces are the narrate's (trimmed) text. A narrate whose `type` comes after its text starts
    * when the type is read; one held back (actions before any `todo`) comes whole before `onAction`.
-   * The same signature as `runWebAgent`'s `onNarrateDelta`: the piece, the `target` when known, the rest.
+   * The same signature as a run's `user.narrateDelta`: the piece, the `target` when known, the rest.
    */
   onNarrateDelta?: (delta: string, target: string | undefined, narrate: NarrateDelta) => void;
   /** Each action, validated, as soon as its object closes (and after `onTodoAdjust`). */

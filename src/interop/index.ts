@@ -1,8 +1,9 @@
 /**
  * `planloop/interop`: the other planning dialects agents speak, on a planloop `Plan`: `plan.md`
  * checklists, the `write_todos` full-replace tool (with tool definitions for OpenAI, Anthropic,
- * the AI SDK and LangChain), plan-update streams, subagent event forwarding, context capsules, and
- * AG-UI state events (`STATE_SNAPSHOT`, `STATE_DELTA`, steps) both ways.
+ * the AI SDK and LangChain), plan-update streams, subagent event forwarding, context capsules,
+ * AG-UI state events (`STATE_SNAPSHOT`, `STATE_DELTA`, steps) both ways, and a run's approvals as
+ * AG-UI interrupts (and their resume).
  */
 export {
   parseChecklist,
@@ -74,3 +75,11 @@ export {
   type ContextCapsule,
   type ContextCapsuleInput,
 } from './context-capsule.js';
+export {
+  toAGUIInterrupt,
+  toAGUIRunInterrupted,
+  applyAGUIResume,
+  APPROVAL_RESPONSE_SCHEMA,
+  type AGUIInterrupt,
+  type AGUIRunInterruptedEvent,
+} from './ag-ui-interrupts.js';

@@ -1,18 +1,9 @@
 import type { TodoAdjust, ToolAction } from '../envelope/schema.js';
+import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
-import {
-  ACTION_RISKS,
-  approvalLevelOf,
-  askApproval,
-  DEFAULT_ACTION_POLICY,
-  needsApproval,
-  type ActionPolicyOptions,
-  type ActionRisk,
-  type ApprovalRequest,
-  type ConfirmResult,
-  type ConfirmStep,
-} from './action-policy.js';
-import type { LoopTool } from './dispatch-action.js';
+import { ACTION_RISKS, askApproval, needsApproval, type ActionRisk, type ApprovalRequest, type ApproveHook, type ConfirmResult, type ConfirmStep } from './action-policy.js';
+import type { ApprovalConfig, RunConfig } from './run-options.js';
+import type { ToolEntry, ToolTable } from './tool-table.js';
 import { clip } from './turn-prompt.js';
 
 /** What the gate needs to know about the turn an action belongs to. */
@@ -39,7 +30,9 @@ export type GateDecision =
 
 /** The per-run side of the action policy (see {@link createActionGate}). */
 export interface ActionGate {
-  /** Whether a tool action was refused because the run's `maxActions` were used up. */
+  /** The run's tools, each with its risk: what the turn dispatches to. */
+  readonly tools: ToolTable;
+  /** Whether a tool action was refused because the run's `bounds.runActions` were used up. */
   readonly capped: boolean;
   /** Whether `replace`s are marked `rewritten` (the run has an approval hook). */
   readonly marksRewrites: boolean;
@@ -51,45 +44,49 @@ export interface ActionGate {
   confirmFor(action: ToolAction, admitted: ActionRisk, turn: GateTurn, onRefused: (risk: ActionRisk, detail: string, reason: string) => void): (step: ConfirmStep) => Promise<ConfirmResult>;
 }
 
-/** What {@link createActionGate} takes: the run's policy options, its plan and tools, and where the page is. */
-export interface ActionGateOptions extends ActionPolicyOptions {
-  plan: Plan;
-  tools?: Record<string, LoopTool> | undefined;
-  /** The page's URL for requests (the run's `url`). */
-  url?: (() => string | undefined) | undefined;
+/**
+ * What {@link createActionGate} reads of a run's resolved options (`resolveRunOptions`): the tools,
+ * the approval rules, the run's action cap and where the page is.
+ */
+export interface GateConfig {
+  readonly tools: ToolTable;
+  readonly approval: ApprovalConfig;
+  readonly bounds: Pick<RunConfig['bounds'], 'runActions'>;
+  readonly page: Pick<RunConfig['page'], 'url'>;
 }
 
 /**
- * The action policy of one run: counts tool actions against `maxActions`, asks `onApprove` before
- * actions at or above the approval level (and refuses them without a hook), and, with a hook, has
- * the user approve a todo the model rewrote before the next tool action runs: a refused rewrite is
- * put back to the text the user approved (when this run knows it) and the action is not run.
+ * The action policy of one run: counts tool actions against `bounds.runActions`, asks
+ * `approval.ask` before actions at or above `approval.level` (and refuses them without a hook),
+ * and, with a hook, has the user approve a todo the model rewrote before the next tool action
+ * runs: a refused rewrite is put back to the text the user approved (when this run knows it) and
+ * the action is not run. `playTurn` takes it; a hand-written loop makes one per run.
  *
  * @example
  * ```ts
- * const gate = createActionGate({ plan, tools, onApprove });
+ * const gate = createActionGate(plan, resolveRunOptions({ task, tools, approval: { ask: onApprove } }));
  * const decision = await gate.admit({ type: 'tool', name: 'submit', args: {} }, { todoId: 't3', purpose: 'Send the form', signal });
  * if (!decision.run) console.log(decision.reason);
  * ```
  */
-export function createActionGate(options: ActionGateOptions): ActionGate {
-  const { plan, onApprove } = options;
-  const tools = options.tools ?? {};
-  const level = approvalLevelOf(options);
-  const maxActions = options.maxActions ?? DEFAULT_ACTION_POLICY.maxActions;
-  const timeoutMs = options.approvalTimeoutMs ?? DEFAULT_ACTION_POLICY.approvalTimeoutMs;
+export function createActionGate(plan: Plan, config: GateConfig): ActionGate {
+  const { tools } = config;
+  const { level, timeoutMs } = config.approval;
+  if (config.approval.ask === 'state') {
+    throw new ValidationError('invalid_input', "Cannot make an action gate: approval.ask 'state' is answered through a run's state (startRun); a hand-written loop passes a hook.", {
+      issues: [{ path: 'approval.ask', message: "'state' needs a run: pass a hook" }],
+    });
+  }
+  const onApprove: ApproveHook | undefined = config.approval.ask;
+  const maxActions = config.bounds.runActions;
+  const urlOf = config.page.url;
   const originals = new Map<string, { intent: string; description: string }>();
   let attempted = 0;
   let capped = false;
 
-  const toolOf = (name: string): LoopTool | undefined => (Object.hasOwn(tools, name) ? tools[name] : undefined);
-  const riskOf = (tool: LoopTool): ActionRisk => {
-    const risk = typeof tool === 'function' ? undefined : tool.risk;
-    return risk && ACTION_RISKS.includes(risk) ? risk : 'write';
-  };
   const request = (action: ToolAction, risk: ActionRisk, detail: string, turn: GateTurn, url?: string): ApprovalRequest => {
     const todo = turn.todoId === undefined ? undefined : plan.todos.get(turn.todoId);
-    const where = url ?? options.url?.();
+    const where = url ?? urlOf?.();
     return {
       kind: 'action',
       tool: action.name,
@@ -116,7 +113,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
     for (const todo of plan.todos.list()) {
       if (!todo.rewritten || todo.status === 'completed') continue;
       const original = originals.get(todo.id);
-      const where = options.url?.();
+      const where = urlOf?.();
       const verdict = await askApproval(
         onApprove,
         {
@@ -146,6 +143,7 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
   };
 
   return {
+    tools,
     get capped() {
       return capped;
     },
@@ -159,8 +157,8 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
       }
     },
     async admit(action, turn) {
-      const tool = toolOf(action.name);
-      const risk = tool ? riskOf(tool) : undefined;
+      const tool = tools.get(action.name);
+      const risk = tool?.risk;
       const detail = describeToolAction(action, tool);
       attempted += 1;
       if (attempted > maxActions) {
@@ -178,11 +176,12 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
       return async (step) => {
         // A tool passing something that is no risk gets the strictest reading.
         const risk: ActionRisk = ACTION_RISKS.includes(step?.risk) ? step.risk : 'irreversible';
-        const detail = typeof step?.detail === 'string' && step.detail.trim() ? clip(step.detail, 300) : describeToolAction(action, toolOf(action.name));
+        const detail = typeof step?.detail === 'string' && step.detail.trim() ? clip(step.detail, 300) : describeToolAction(action, tools.get(action.name));
         // Already approved (or allowed) at this risk or above when the action was admitted.
         if (ACTION_RISKS.indexOf(risk) <= ACTION_RISKS.indexOf(admitted)) return { approved: true };
         const url = typeof step?.url === 'string' && step.url ? step.url : undefined;
-        const verdict = await decide(risk, request(action, risk, detail, turn, url), turn.signal);
+        const said = { ...(typeof step?.effect === 'string' && step.effect ? { effect: clip(step.effect, 300) } : {}), ...(typeof step?.consequence === 'string' && step.consequence ? { consequence: clip(step.consequence, 40) } : {}) };
+        const verdict = await decide(risk, { ...request(action, risk, detail, turn, url), ...said }, turn.signal);
         if (verdict.approved) return { approved: true };
         onRefused(risk, detail, verdict.reason);
         return { approved: false, reason: verdict.reason };
@@ -198,12 +197,13 @@ export function createActionGate(options: ActionGateOptions): ActionGate {
  *
  * @example
  * ```ts
- * describeToolAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { description: 'open a page {path}', run: ({ path }) => location.assign(String(path)) });
+ * const { tools: table } = resolveRunOptions({ task, tools: { navigate: { description: 'open a page {path}', run: ({ path }) => location.assign(String(path)) } } });
+ * describeToolAction({ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, table.get('navigate'));
  * // 'open a page /pricing'
  * ```
  */
-export function describeToolAction(action: ToolAction, tool: LoopTool | undefined): string {
-  if (tool && typeof tool !== 'function') {
+export function describeToolAction(action: ToolAction, tool: ToolEntry | undefined): string {
+  if (tool) {
     if (tool.describe) {
       try {
         const text = tool.describe(action.args);

@@ -5,8 +5,6 @@
  * rewritten todos) lives in `action-gate.ts`.
  */
 
-import { ValidationError } from '../errors.js';
-
 /**
  * How consequential a tool's action is: `'read'` has no side effect, `'write'` changes the page or
  * the user's data, `'irreversible'` submits, buys, deletes, sends or leaves the site.
@@ -36,7 +34,7 @@ export const ACTION_RISKS = ['read', 'write', 'irreversible'] as const;
  *
  * @example
  * ```ts
- * runWebAgent({ plan, task, tools, onApprove, approvalLevel: 'irreversible' }); // ask only before submits, purchases, …
+ * startRun(plan, { task, tools, approval: { ask: onApprove, level: 'irreversible' } }); // ask only before submits, purchases, …
  * ```
  */
 export type ApprovalLevel = ActionRisk | 'none';
@@ -66,6 +64,10 @@ export interface ApprovalRequest {
   readonly url?: string;
   /** What the model said the turn is for (`turn_planning.does`): untrusted text, show it as a quote. */
   readonly purpose?: string;
+  /** What the step does, as the page shows it or as observed (`It sends a DELETE to /api/account`), when a tool's `confirm` said (see {@link ConfirmStep}). */
+  readonly effect?: string;
+  /** What it amounts to, when a tool's `confirm` said: `send`, `delete`, `pay`, `buy`, `order`, `transfer`, `subscribe`, `unsubscribe`, `close-account`, `sign-out`, `leave`, `new-window`, `download`. */
+  readonly consequence?: string;
 }
 
 /**
@@ -104,6 +106,10 @@ export interface ConfirmStep {
   detail: string;
   /** The page it happens on (default: the run's `url`). */
   url?: string;
+  /** What it does, as the page shows it or as observed: `It sends a DELETE to /api/account` (passed on to the request). */
+  effect?: string;
+  /** What it amounts to (`send`, `delete`, `leave`, `download`…; passed on to the request, for a UI to compare with the todo). */
+  consequence?: string;
 }
 
 /**
@@ -122,14 +128,14 @@ export interface ConfirmStep {
 export type ConfirmResult = { approved: true } | { approved: false; reason: string };
 
 /**
- * The run options of the action policy (see `runWebAgent`). Defaults: no hook (then
- * `'irreversible'` is refused), `approvalLevel` `'write'` with a hook, `approvalTimeoutMs` 300,000,
- * `maxActions` 40.
+ * The 0.2 flat options of the action policy.
+ *
+ * @deprecated since 0.3.0, use `approval: { ask, level, timeoutMs }` and `bounds.runActions` (see `RunOptions`); removed in 0.4.0
  *
  * @example
  * ```ts
- * const policy: ActionPolicyOptions = { onApprove: (request) => panel.requestApproval(request), maxActions: 60 };
- * await runWebAgent({ plan, task, tools, ...policy });
+ * // 0.2: runWebAgent({ plan, task, tools, onApprove, maxActions: 60 })
+ * startRun(plan, { task, tools, approval: { ask: onApprove }, bounds: { runActions: 60 } });
  * ```
  */
 export interface ActionPolicyOptions {
@@ -141,29 +147,6 @@ export interface ActionPolicyOptions {
   approvalTimeoutMs?: number | undefined;
   /** Tool actions one run may attempt (run, failed or refused); the next one ends the run with `action_limit`. Default 40. */
   maxActions?: number | undefined;
-}
-
-/**
- * The defaults of the action policy: 40 tool actions a run, 5 minutes for an answer.
- *
- * @example
- * ```ts
- * runWebAgent({ plan, task, maxActions: DEFAULT_ACTION_POLICY.maxActions * 2 });
- * ```
- */
-export const DEFAULT_ACTION_POLICY = { maxActions: 40, approvalTimeoutMs: 300_000 } as const;
-
-/**
- * The approval level in force: the host's, else `'write'` with a hook and `'irreversible'` without.
- *
- * @example
- * ```ts
- * approvalLevelOf({ onApprove }); // 'write'
- * approvalLevelOf({}); // 'irreversible'
- * ```
- */
-export function approvalLevelOf(options: Pick<ActionPolicyOptions, 'onApprove' | 'approvalLevel'>): ApprovalLevel {
-  return options.approvalLevel ?? (options.onApprove ? 'write' : 'irreversible');
 }
 
 /**
@@ -244,35 +227,6 @@ export async function askApproval(hook: ApproveHook, request: ApprovalRequest, o
     clearTimeout(timer);
     if (onAbort) signal?.removeEventListener('abort', onAbort);
   }
-}
-
-/**
- * Checks the policy options and the tools' declared risks; throws a {@link ValidationError} naming
- * what to fix. Returns each tool's risk (undeclared: `'write'`).
- *
- * @example
- * ```ts
- * readActionPolicy({ approvalLevel: 'write' }, { click: { risk: 'write', run: () => 'clicked' } }); // { click: 'write' }
- * ```
- */
-export function readActionPolicy(options: ActionPolicyOptions, tools: Record<string, unknown>): Record<string, ActionRisk> {
-  const problems: Array<{ path: string; message: string }> = [];
-  if (options.onApprove !== undefined && typeof options.onApprove !== 'function') problems.push({ path: 'onApprove', message: 'must be a function' });
-  const level = options.approvalLevel;
-  if (level !== undefined && level !== 'none' && !ACTION_RISKS.includes(level as ActionRisk)) {
-    problems.push({ path: 'approvalLevel', message: `must be one of ${[...ACTION_RISKS, 'none'].join(', ')}, not ${JSON.stringify(level)}` });
-  }
-  const risks: Record<string, ActionRisk> = {};
-  for (const [name, tool] of Object.entries(tools)) {
-    const risk = typeof tool === 'object' && tool !== null ? (tool as { risk?: unknown }).risk : undefined;
-    if (risk === undefined) risks[name] = 'write';
-    else if (ACTION_RISKS.includes(risk as ActionRisk)) risks[name] = risk as ActionRisk;
-    else problems.push({ path: `tools.${name}.risk`, message: `must be one of ${ACTION_RISKS.join(', ')}, not ${JSON.stringify(risk)}` });
-  }
-  if (problems.length > 0) {
-    throw new ValidationError('invalid_input', `Cannot run: ${problems.map((problem) => `${problem.path} ${problem.message}`).join('; ')}.`, { issues: problems });
-  }
-  return risks;
 }
 
 const STOPPED = Symbol('stopped');

@@ -1,44 +1,56 @@
+/*
+ * A turn as a transaction on the plan: the model's envelope streams in, its plan change is applied
+ * as soon as it is known, its actions run while it streams (acting under the gate:
+ * act-under-gate.ts; a narrate's words in order: narration-order.ts), and the turn is committed
+ * whole or rolled back to its checkpoint.
+ */
+import { toAbortError } from '../abort.js';
 import type { AdjustResult } from '../envelope/apply.js';
-import { ENVELOPE_LIMITS, TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
+import { TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
 import { createEnvelopeStreamParser } from '../envelope/stream.js';
 import { AbortError, EnvelopeError, PlanloopError } from '../errors.js';
-import { toAbortError, untilAborted } from '../abort.js';
 import type { Observation, ReasoningPhase } from '../events.js';
 import { callModel, type ModelReply } from '../llm/call.js';
 import { describedInPrompt } from '../llm/json-instruction.js';
 import type { LLMMessage, LLMProvider, LLMUsage } from '../llm/provider.js';
 import type { Plan } from '../plan.js';
-import { createActionGate, type ActionGate } from './action-gate.js';
-import type { ActionRisk, ConfirmResult } from './action-policy.js';
-import { describeAction, dispatchAction, type ActionHandlers, type ActionOutcome } from './dispatch-action.js';
-import { clip, TURN_INSTRUCTIONS } from './turn-prompt.js';
+import { actUnderGate, type ActionDecision } from './act-under-gate.js';
+import type { ActionGate } from './action-gate.js';
+import type { ActionOutcome } from './dispatch-action.js';
+import { createNarrationOrder } from './narration-order.js';
+import type { RunConfig } from './run-options.js';
+import type { ToolTable } from './tool-table.js';
+import { TURN_INSTRUCTIONS } from './turn-prompt.js';
 
-/** The bounds of one turn. Each ends the turn with a coded error that is fed back to the model once. */
-export interface TurnLimits {
-  /** Milliseconds the model may take to answer (a stalled or 1-byte-per-second stream). `0`: none. */
-  timeoutMs: number;
-  /** Characters the answer may have (a JSON object that never closes). */
-  maxChars: number;
-  /** Actions one envelope may carry. */
-  maxActions: number;
+export type { ActionDecision } from './act-under-gate.js';
+
+/**
+ * What a turn reads of the run's resolved options (`resolveRunOptions`): how to talk to the user,
+ * the model's settings and the bounds of its answer, and how many actions one envelope may carry.
+ */
+export interface TurnConfig {
+  readonly user: RunConfig['user'];
+  readonly model: Pick<RunConfig['model'], 'temperature' | 'maxTokens' | 'timeoutMs' | 'maxChars'>;
+  readonly bounds: Pick<RunConfig['bounds'], 'turnActions'>;
 }
 
 /** What {@link playTurn} needs. */
 export interface PlayTurnInput {
   plan: Plan;
   provider: LLMProvider;
+  /** The turn's prompt (`buildTurnMessages`), and any feedback after a bad reply. */
   messages: LLMMessage[];
-  handlers: ActionHandlers;
+  /** The run's resolved options (`resolveRunOptions`); the turn reads `user`, `model` and `bounds.turnActions`. */
+  config: TurnConfig;
+  /** The run's action policy (`createActionGate`): its tools, their risks, the approvals and the action cap. One per run. */
+  gate: ActionGate;
   runId: string;
   turn: number;
-  limits: TurnLimits;
   signal?: AbortSignal | undefined;
-  temperature?: number | undefined;
-  maxTokens?: number | undefined;
   /** A line of the reasoning trail (plan, act, obs). */
-  onStep: (phase: ReasoningPhase, summary: string) => void;
+  onStep?: ((phase: ReasoningPhase, summary: string) => void) | undefined;
   /** An action is about to be dispatched, or was refused (see the `action` event). */
-  onAction: (action: TurnAction, index: number, decision: ActionDecision) => void;
+  onAction?: ((action: TurnAction, index: number, decision: ActionDecision) => void) | undefined;
   /**
    * An action is done with: it ran (`outcome`, and whether a step of it was refused through
    * `ctx.confirm`), or it did not run at all (refused, past the action cap, the turn cancelled:
@@ -46,20 +58,6 @@ export interface PlayTurnInput {
    * envelope carried, in order (a run's tour recorder files the action under the todo). Default: none.
    */
   onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void) | undefined;
-  /**
-   * The run's action policy (`createActionGate`). Default: a gate of this turn alone, without an
-   * approval hook (`'irreversible'` tool actions are refused, the others run).
-   */
-  gate?: ActionGate | undefined;
-}
-
-/** What became of an action: it runs, or it was refused and why (the `action` event's fields). */
-export interface ActionDecision {
-  readonly decision: 'run' | 'refused';
-  readonly risk?: ActionRisk;
-  readonly approvedBy?: 'policy' | 'user';
-  readonly reason?: string;
-  readonly detail?: string;
 }
 
 /** How a turn ended: applied, or refused (its plan change rolled back) with an error to feed back. */
@@ -90,171 +88,90 @@ export type TurnOutcome =
 /**
  * One turn, as a transaction on the plan: streams the model's envelope and acts on it while it
  * streams (`todo_adjust` is applied once `turn_planning` and it have arrived, each action runs as
- * soon as its JSON closes, one at a time, in order). If the envelope turns out bad (invalid, cut
- * off, an insert attempt, more than `maxActions` actions), the answer passes `maxChars` or the
- * model takes longer than `timeoutMs`, the turn's plan change is rolled back, actions not yet
- * started are dropped, and the outcome says why. A run abort rolls back too and rejects with an
- * `AbortError`; a provider failure rolls back and rejects with the provider's error.
+ * soon as its JSON closes, one at a time, in order, each tool action through the run's `gate`,
+ * a narrate's words in order: see `actUnderGate` and `createNarrationOrder`). If the envelope
+ * turns out bad (invalid, cut off, an insert attempt, more than `bounds.turnActions` actions),
+ * the answer passes `model.maxChars` or the model takes longer than `model.timeoutMs`, the turn's
+ * plan change is rolled back, actions not yet started are dropped, and the outcome says why. A
+ * turn whose actions all only looked (`risk: 'read'` tools) has its plan change undone too. A run
+ * abort rolls back and rejects with an `AbortError`; a provider failure rolls back and rejects
+ * with the provider's error.
  *
  * @example
  * ```ts
+ * const config = resolveRunOptions({ task, tools });
  * const outcome = await playTurn({
- *   plan, provider, messages, handlers: { tools }, runId: 'run-1', turn: 1, limits: DEFAULT_TURN_LIMITS,
- *   onStep: (phase, summary) => console.log(phase, summary),
+ *   plan, provider, messages, config, gate: createActionGate(plan, config), runId: 'run-1', turn: 1,
  *   onAction: (action, index, decision) => console.log(index, action.type, decision),
  * });
  * if (!outcome.ok) console.log(outcome.error.message); // fed back to the model on the retry
  * ```
  */
 export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
-  const { plan, signal, limits } = input;
-  const turn = plan.transaction();
+  const { plan, signal, config, gate } = input;
+  const transaction = plan.transaction();
   const observations: Observation[] = [];
-  const done: string[] = [];
+  const onStep = input.onStep ?? (() => {});
   let planning: TurnPlanning | undefined;
   let adjust: AdjustResult | undefined;
   let refused: EnvelopeError | undefined;
-  let cancelled = false;
-  let finishSummary: string | undefined;
-  let chain = Promise.resolve();
-  // Narrations whose words have started to stream, by action index: `open` once the actions
-  // before them have finished, so the host shows their words in order.
-  const narrations = new Map<number, { open: boolean; failed: boolean; text: string; target: string | undefined; dispatched: boolean }>();
-  const gate = input.gate ?? createActionGate({ plan, tools: input.handlers.tools });
-  let refusals = 0;
-  // Narrate and ask are no page actions: there is nothing riskier for them to confirm.
-  const noStep = async (): Promise<ConfirmResult> => ({ approved: false, reason: 'only a tool can ask for a riskier step' });
-  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal, confirm: noStep });
-
-  const say = (index: number, delta: string): void => {
-    const narration = narrations.get(index);
-    const onDelta = input.handlers.onNarrateDelta;
-    if (!narration || !onDelta || narration.failed || delta === '') return;
-    try {
-      onDelta(delta, narration.target, { ...context(), index, text: narration.text });
-    } catch (error) {
-      // A failing bubble must not end the turn: the model hears of it, like of a failing onNarrate.
-      narration.failed = true;
-      const observation: Observation = { kind: 'tool-error', name: 'narrate', summary: `narrate failed: ${clip(error instanceof Error ? error.message : error)}` };
-      observations.push(observation);
-      input.onStep('obs', observation.summary);
-    }
-  };
-
-  const stream = (delta: string, index: number, target: string | undefined): void => {
-    if (refused || cancelled || !input.handlers.onNarrateDelta) return;
-    let narration = narrations.get(index);
-    if (!narration) {
-      const entry = { open: false, failed: false, text: '', target, dispatched: false };
-      narrations.set(index, entry);
-      narration = entry;
-      chain = chain.then(() => {
-        if (cancelled || signal?.aborted) return;
-        entry.open = true;
-        say(index, entry.text); // the words that came while earlier actions ran
-      });
-    }
-    narration.text += delta;
-    narration.target = target ?? narration.target;
-    if (narration.open) say(index, delta);
-  };
-
   const observe = (observation: Observation): void => {
     observations.push(observation);
-    input.onStep('obs', observation.summary);
+    onStep('obs', observation.summary);
   };
-
-  const dispatch = async (action: TurnAction, index: number): Promise<void> => {
-    let settled: { outcome: ActionOutcome; refused: boolean } = { outcome: {}, refused: true };
-    try {
-      await act(action, index, (outcome, refused) => {
-        settled = { outcome, refused };
-      });
-    } finally {
-      input.onSettled?.(action, settled.outcome, settled.refused, planning?.todo_id);
-    }
-  };
-
-  const act = async (action: TurnAction, index: number, ran: (outcome: ActionOutcome, refused: boolean) => void): Promise<void> => {
-    if (cancelled || gate.capped || signal?.aborted) return;
-    if (action.type !== 'tool') {
-      input.onAction(action, index, { decision: 'run' });
-      input.onStep('act', describeAction(action));
-      done.push(describeAction(action));
-      const narration = narrations.get(index);
-      if (narration) narration.dispatched = true;
-      const outcome = await dispatchAction(action, input.handlers, context());
-      ran(outcome, false);
-      if (outcome.finishSummary !== undefined) finishSummary = outcome.finishSummary;
-      if (outcome.observation) observe(outcome.observation);
-      return;
-    }
-    // The action policy first: the run's action cap, the user's approval of plan changes and of risky tools.
-    const turnInfo = { todoId: planning?.todo_id, purpose: planning?.does || undefined, signal };
-    const decision = await gate.admit(action, turnInfo);
-    if (cancelled || signal?.aborted) return;
-    const risk = decision.risk === undefined ? {} : { risk: decision.risk };
-    if (!decision.run) {
-      input.onAction(action, index, { decision: 'refused', ...risk, reason: decision.reason, detail: decision.detail });
-      input.onStep('act', `${describeAction(action)} (refused: ${decision.reason})`);
-      // Past the cap the run ends after this turn: there is no next prompt to tell.
-      if (decision.capped) return;
-      refusals += 1;
-      observe({ kind: 'refused', name: action.name, summary: `${action.name} was not run: ${decision.reason}. Do not send it again unchanged: go on with another todo, or ask the user.` });
-      return;
-    }
-    input.onAction(action, index, { decision: 'run', ...risk, approvedBy: decision.approvedBy, detail: decision.detail });
-    input.onStep('act', describeAction(action));
-    done.push(describeAction(action));
-    const steps: string[] = [];
-    const confirm = gate.confirmFor(action, decision.risk ?? 'write', turnInfo, (stepRisk, detail, reason) => {
-      steps.push(reason);
-      input.onAction(action, index, { decision: 'refused', risk: stepRisk, reason, detail });
-    });
-    const outcome = await dispatchAction(action, input.handlers, { ...context(), confirm });
-    ran(outcome, steps.length > 0);
-    if (steps.length > 0 && outcome.observation) {
-      // The tool stopped at a step the policy or the user refused: the model hears it as a refusal.
-      refusals += 1;
-      observe({ ...outcome.observation, kind: 'refused', summary: `${action.name} stopped before a step that was refused: ${steps.join('; ')}. It reported: ${clip(outcome.observation.summary, 120)}` });
-    } else if (outcome.observation) observe(outcome.observation);
-  };
+  const context = () => ({ runId: input.runId, turn: input.turn, plan, todoId: planning?.todo_id, signal });
+  const actions = actUnderGate({
+    gate,
+    user: config.user,
+    context,
+    turn: () => ({ todoId: planning?.todo_id, purpose: planning?.does || undefined, signal }),
+    signal,
+    onAction: input.onAction ?? (() => {}),
+    onSettled: input.onSettled,
+    onStep,
+    observe,
+    beforeNarrate: (index) => narrations.dispatched(index),
+  });
+  const narrations = createNarrationOrder({
+    narrateDelta: config.user.narrateDelta,
+    context: (index, text) => ({ ...context(), index, text, confirm: async () => ({ approved: false, reason: 'only a tool can ask for a riskier step' }) }),
+    after: (step) => actions.after(step),
+    stopped: () => refused !== undefined || actions.cancelled || signal?.aborted === true,
+    onFailure: observe,
+  });
 
   const parser = createEnvelopeStreamParser({
     remainingIds: plan.todos.remaining().map((todo) => todo.id),
     onTurnPlanning: (value) => {
       planning = value;
       const todo = value.todo_id === undefined ? undefined : plan.todos.get(value.todo_id);
-      input.onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || todo?.description || '(not said)'}`);
+      onStep('plan', `${value.todo_id ?? 'no todo'}: ${value.does || todo?.description || '(not said)'}`);
     },
     onTodoAdjust: (value) => {
       try {
         gate.beforeAdjust(value);
         // A second call (a plan change written after the actions) adds to the first.
         const marks = { markRewrites: gate.marksRewrites };
-        const result = turn.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
+        const result = transaction.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
         adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
         if (!(EnvelopeError.isInstance(error))) throw error;
         refused = error;
       }
     },
-    onNarrateDelta: (delta, target, { index }) => stream(delta, index, target),
+    onNarrateDelta: (delta, target, { index }) => narrations.stream(delta, index, target),
     onAction: (action, index) => {
-      if (!refused) chain = chain.then(() => dispatch(action, index));
+      if (!refused) actions.act(action, index);
     },
-    maxActions: limits.maxActions,
+    maxActions: config.bounds.turnActions,
   });
 
   const fail = async (error: PlanloopError): Promise<TurnOutcome> => {
-    cancelled = true;
-    await untilAborted(chain, signal);
-    turn.rollback();
+    actions.cancel();
+    await actions.settled();
+    transaction.rollback();
     // Words the user already saw of a narrate that never completed: the model must not say them again.
-    for (const narration of narrations.values()) {
-      if (narration.open && !narration.dispatched && narration.text) done.push(`narrate "${clip(narration.text, 60)}" (cut off)`);
-    }
-    return { ok: false, error, raw: parser.text, observations, done };
+    return { ok: false, error, raw: parser.text, observations, done: [...actions.done, ...narrations.cutOff()] };
   };
 
   let reply: ModelReply;
@@ -265,8 +182,8 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
         messages: input.messages,
         jsonSchema: turnSchema(input.messages),
         ...(signal ? { signal } : {}),
-        ...(input.temperature === undefined ? {} : { temperature: input.temperature }),
-        ...(input.maxTokens === undefined ? {} : { maxTokens: input.maxTokens }),
+        ...(config.model.temperature === undefined ? {} : { temperature: config.model.temperature }),
+        ...(config.model.maxTokens === undefined ? {} : { maxTokens: config.model.maxTokens }),
       },
       {
         // Already bad: stop paying for the rest.
@@ -274,21 +191,21 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
           parser.push(delta);
           return !(parser.error || refused);
         },
-        maxChars: limits.maxChars,
-        timeoutMs: limits.timeoutMs,
+        maxChars: config.model.maxChars,
+        timeoutMs: config.model.timeoutMs,
       },
     );
   } catch (error) {
     if (!signal?.aborted && AbortError.isInstance(error) && error.code === 'timeout') {
       return fail(new AbortError(
         'timeout',
-        `Your reply took longer than ${Math.round(limits.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
+        `Your reply took longer than ${Math.round(config.model.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
         { cause: error },
       ));
     }
     if (!signal?.aborted && PlanloopError.isInstance(error) && error.code === 'output_too_long') return fail(error);
-    cancelled = true;
-    turn.rollback();
+    actions.cancel();
+    transaction.rollback();
     throw signal?.aborted ? toAbortError(signal.reason) : error;
   }
 
@@ -304,40 +221,21 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     const cutOff = reply.finishReason === 'length' ? ' Your reply hit the length limit: keep it shorter.' : '';
     return fail(cutOff ? new EnvelopeError(failure.code as 'envelope_invalid', failure.message + cutOff, { raw: failure.raw, issues: failure.issues }) : failure);
   }
-  await untilAborted(chain, signal);
+  await actions.settled();
   // A turn that only looked (every action a tool declared `risk: 'read'`) changes nothing in the
   // plan: it gathered what the next turn acts on, so its todo change is undone.
-  const lookOnly = isLookOnly(envelope.actions, input.handlers);
+  const lookOnly = isLookOnly(envelope.actions, gate.tools);
   if (lookOnly) {
-    turn.rollback();
+    transaction.rollback();
     adjust = { completed: [], replaced: [], ignored: adjust.ignored };
-  } else turn.commit();
-  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary, lookOnly, refusals };
+  } else transaction.commit();
+  return { ok: true, envelope, adjust, observations, usage: reply.usage, finishSummary: actions.finishSummary, lookOnly, refusals: actions.refusals };
 }
 
 /** Whether every action is a call of a tool that declares `risk: 'read'` (and there is at least one). */
-function isLookOnly(actions: readonly TurnAction[], handlers: ActionHandlers): boolean {
-  const tools = handlers.tools ?? {};
-  return (
-    actions.length > 0 &&
-    actions.every((action) => {
-      if (action.type !== 'tool' || !Object.hasOwn(tools, action.name)) return false;
-      const tool = tools[action.name];
-      return typeof tool === 'object' && (tool as { risk?: unknown }).risk === 'read';
-    })
-  );
+function isLookOnly(actions: readonly TurnAction[], tools: ToolTable): boolean {
+  return actions.length > 0 && actions.every((action) => action.type === 'tool' && tools.get(action.name)?.risk === 'read');
 }
-
-/**
- * The default turn bounds: 30 s to answer (like `makeTodos`), 20,000 characters, and
- * `ENVELOPE_LIMITS.actions` actions.
- *
- * @example
- * ```ts
- * runWebAgent({ plan, task, turnLimits: { ...DEFAULT_TURN_LIMITS, timeoutMs: 60_000 } });
- * ```
- */
-export const DEFAULT_TURN_LIMITS: TurnLimits = { timeoutMs: 30_000, maxChars: 20_000, maxActions: ENVELOPE_LIMITS.actions };
 
 /** Two adjust results of one turn as one. */
 function mergeResults(first: AdjustResult, second: AdjustResult): AdjustResult {

@@ -1,23 +1,23 @@
-import { nanoid } from 'nanoid';
 import type { Locator } from '../dom/locator.js';
 import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
 import { ENVELOPE_LIMITS, type TurnAction } from '../envelope/schema.js';
 import { EnvelopeError, ProviderError, TourError, ValidationError, type TourStepFailure, type ValidationIssue } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { pathOf } from '../guards.js';
-import { resolveProvider, type LLMChunk, type LLMMessage, type LLMProvider, type LLMSource, type LLMUsage } from '../llm/provider.js';
+import { resolveProvider, type LLMChunk, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
-import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import type { TodoItem } from '../plan-state.js';
 import { createActionGate } from './action-gate.js';
-import { DEFAULT_ACTION_POLICY, readActionPolicy, type ActionPolicyOptions } from './action-policy.js';
-import type { ActionHandlers } from './dispatch-action.js';
-import { DEFAULT_TURN_LIMITS, playTurn, type TurnLimits, type TurnOutcome } from './play-turn.js';
-import { browserUrl, definedOnly, observePage, wholeNumber, type ObserveContext, type RunResult } from './run-web-agent.js';
+import { observePage } from './observe-page.js';
+import { playTurn, type TurnConfig, type TurnOutcome } from './play-turn.js';
+import { redactHostSecrets } from './redact-prompt.js';
+import { openRun, type RunControl } from './run.js';
+import { resolveRunOptions, type RunConfig, type RunOptions, type RunStartOptions } from './run-options.js';
+import type { RunPhase, RunResult } from './run-state.js';
 import { validateTour, type Tour, type TourCheckOptions, type TourStep, type TourTodo } from './tour.js';
 import { createTourRecorder, type TourLocators } from './tour-recorder.js';
 import { TurnMemory } from './turn-memory.js';
-import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
+import { buildTurnMessages, clip } from './turn-prompt.js';
 
 /*
  * Replaying a recorded tour: the same plan, tools, narration and approval hooks as a live run, and
@@ -32,43 +32,30 @@ import { buildTurnMessages, clip, type TurnToolSpec } from './turn-prompt.js';
  * the replay that knows the loop's internals.
  */
 
-/** Options of {@link replayTour}. */
-export interface ReplayTourOptions extends ActionHandlers, ActionPolicyOptions, TourCheckOptions {
+/**
+ * Options of {@link replayTour}: the plan, and a run's grouped options (see `RunOptions`) with the
+ * same meaning, except that `model.provider` is only the model that repairs a step (default none:
+ * no model is ever called; the plan's own is not used) and `page.locators` finds each step's
+ * target again (required when the tour has targets). `page.observe`, `page.url`, `prompt` and
+ * `model` shape a repair turn; `bounds.turnSlack`, `bounds.lookTurns` and `prompt.nudgeAfter` are
+ * not used (a replay's turns are the tour's).
+ */
+export interface ReplayTourOptions extends Omit<RunOptions, 'task' | 'start'> {
   plan: Plan;
-  /**
-   * Finds each step's target again (`planloop/dom`'s `createTourLocators`, with the same `root` and
-   * `exclude` as the tools). Required when the tour has targets.
-   */
-  locators?: TourLocators | undefined;
-  /**
-   * The model that repairs a step the page no longer allows (its target gone or ambiguous, its
-   * todo's check failing, a refusal): one live turn for that todo. Default none: no model is
-   * ever called, and such a step stops the replay with a `TourError` (`tour_step_failed`).
-   */
-  llm?: LLMSource | undefined;
-  /** Shows the plan and waits for the user's go, as in a live run. `false` declines. */
-  announcePlan?: ((summary: string, todos: TodoItem[]) => boolean | Promise<boolean>) | undefined;
+  /** How the replay starts: the announcement (`false` declines, as in a live run) and taking the plan's run over from another tab. */
+  start?: Pick<RunStartOptions, 'announce' | 'takeOver'> | undefined;
+  /** What a tour may hold on this page, and whether a todo's evidence holds. */
+  checks?: ReplayChecks | undefined;
+}
+
+/** What a tour may hold on this page (`TourCheckOptions`) and the host's evidence check (`replayTour`'s `checks`). */
+export interface ReplayChecks extends TourCheckOptions {
   /**
    * Whether a todo's evidence check holds after its steps (for tours whose todos carry `check`):
    * `true` holds; `false` or a line saying what is missing fails the step. Default none: checks
    * are kept in the tour but not evaluated.
    */
   checkTodo?: ((check: Record<string, unknown>, todo: TodoItem) => boolean | string | Promise<boolean | string>) | undefined;
-  signal?: AbortSignal | undefined;
-  /** Takes the plan's run over from another tab instead of refusing. Default `false`. */
-  takeOver?: boolean | undefined;
-  /** For a repair turn: what the page shows (as `runWebAgent`'s `observe`). */
-  observe?: ((context: ObserveContext) => string | undefined | Promise<string | undefined>) | undefined;
-  /** For a repair turn: the token budget of `observe`'s text. Default 400. */
-  observeBudget?: number | undefined;
-  /** For a repair turn: where the page is. Default: `location`'s path in a browser; `false` leaves it out. */
-  url?: (() => string | undefined) | false | undefined;
-  /** For a repair turn: its bounds. Defaults: {@link DEFAULT_TURN_LIMITS}. */
-  turnLimits?: Partial<TurnLimits> | undefined;
-  /** For a repair turn: replaces the envelope instructions. */
-  systemPrompt?: string | undefined;
-  temperature?: number | undefined;
-  maxTokens?: number | undefined;
 }
 
 /** How a replay ended: a run's result, with the tour as it now stands and what the model did. */
@@ -93,119 +80,140 @@ const MAX_ATTEMPTS = 2;
  * Plays a recorded {@link Tour} again without a model: validates it whole first (a `TourError`
  * `tour_invalid` with the first bad path, before any plan change or tool call; also a tool step
  * naming a tool this host does not have), takes the plan's run lease, makes the tour's todos the
- * plan (`plan-create`, as `makeTodos` would), asks `announcePlan`, then plays each todo as one turn:
- * the todo is named as a live envelope names it (`{"todo":"t3"}`: it becomes `in_progress`, the
- * open todos above it `completed`), and its steps run through the same action policy and hooks as
- * a live run's actions, each target found again by its locator just before its step. A tour grants
- * no approval: `onApprove` is asked as in a live run, and without it irreversible steps are refused.
+ * plan (`plan-create`, as `makeTodos` would), asks `start.announce`, then plays each todo as one
+ * turn: the todo is named as a live envelope names it (`{"todo":"t3"}`: it becomes `in_progress`,
+ * the open todos above it `completed`), and its steps run through the same action gate and
+ * channels as a live run's actions, each target found again by its locator (`page.locators`) just
+ * before its step. A tour grants no approval: `approval.ask` is asked as in a live run, and
+ * without it irreversible steps are refused.
  *
  * A step that cannot be done (its target not found or ambiguous, the todo's `check` failing under
- * `checkTodo`, or a step the policy or the user refused, which a tour cannot adapt to) goes, with
- * `llm`, to a live turn for that todo (the page, the tour's steps for it as a hint, the refusal if
- * any), whose actions are recorded in the result's tour in place of the failed ones; without `llm`
- * the replay emits `run-error` and rejects with a `TourError` `tour_step_failed` naming the step
- * and why (the todos played before it stay done). An abort rolls the turn back and rejects with an
- * `AbortError`, as a live run. Events as a live run's: `run-start`, `plan-create`, `turn-start`,
- * `action`, `turn-end`, `run-finish` or `run-error`. The run ends after the last todo that has
- * steps, completing it: `task_finish` with the tour's finish summary, else `last_turn`.
- * Defaults: no model (0 calls), `maxActions` 40, `approvalTimeoutMs` 300,000, the page's origin only.
+ * `checks.checkTodo`, or a step the policy or the user refused, which a tour cannot adapt to)
+ * goes, with `model.provider`, to a live turn for that todo (the page, the tour's steps for it as
+ * a hint, the refusal if any; `page.secrets` kept out), whose actions are recorded in the
+ * result's tour in place of the failed ones; without a model the replay emits `run-error` and
+ * rejects with a `TourError` `tour_step_failed` naming the step and why (the todos played before
+ * it stay done). An abort rolls the turn back and rejects with an `AbortError`, as a live run.
+ * The replay is a run: it becomes the plan's current run (`currentRun(plan)`, which
+ * `<plan-panel>` follows) with its state, and emits a live run's events on the plan: `run-start`,
+ * `plan-create`, `turn-start`, `action`, `turn-end`, `run-finish` or `run-error`. The run ends
+ * after the last todo that has steps, completing it: `task_finish` with the tour's finish
+ * summary, else `last_turn`. Defaults: no model (0 calls), `bounds.runActions` 40,
+ * `approval.timeoutMs` 300,000, the page's origin only.
  *
  * @example
  * ```ts
  * import { createTourLocators } from 'planloop/dom';
  * declare const stored: string; // a tour a run recorded: JSON.stringify(result.tour)
- * declare const onNarrate: (text: string, target: string | undefined) => Promise<void>;
+ * declare const narrate: (text: string, target: string | undefined) => Promise<void>;
  * const locators = createTourLocators({ root: document.querySelector('main')!, exclude: '#guide' });
- * const result = await replayTour(parseTour(stored), { plan, tools, locators, onNarrate, onApprove });
+ * const result = await replayTour(parseTour(stored), { plan, tools, page: { locators }, user: { narrate }, approval: { ask: onApprove } });
  * result.modelCalls; // 0 when the page still had every target
  * ```
  */
 export async function replayTour(input: Tour, options: ReplayTourOptions): Promise<ReplayResult> {
-  const { plan } = options;
-  const tour = validateTour(input, options);
-  const tools = options.tools ?? {};
-  checkTourAgainstHost(tour, options);
-  readActionPolicy(options, tools);
-  const approvalTimeoutMs = wholeNumber(options.approvalTimeoutMs ?? DEFAULT_ACTION_POLICY.approvalTimeoutMs, 'approvalTimeoutMs');
-  const maxActions = wholeNumber(options.maxActions ?? DEFAULT_ACTION_POLICY.maxActions, 'maxActions');
-  const observeTokens = wholeNumber(options.observeBudget ?? 400, 'observeBudget');
-  const repairLimits: TurnLimits = { ...DEFAULT_TURN_LIMITS, ...definedOnly(options.turnLimits ?? {}) };
-  for (const [name, value] of Object.entries(repairLimits)) wholeNumber(value, `turnLimits.${name}`);
-  // A replayed turn waits for the user as long as a live one's actions do: only the repair model's answer is timed.
-  const replayLimits: TurnLimits = { timeoutMs: 0, maxChars: Number.MAX_SAFE_INTEGER, maxActions: ENVELOPE_LIMITS.actions };
-  const urlOf = options.url === false ? undefined : (options.url ?? browserUrl);
-  const gate = createActionGate({ ...options, approvalTimeoutMs, maxActions, tools, url: urlOf });
-  const recorder = createTourRecorder({ tools, locators: options.locators });
-  const memory = new TurnMemory(4);
-  const toolSpecs: TurnToolSpec[] = Object.entries(tools).map(([name, tool]) => (typeof tool !== 'function' && tool.description ? { name, description: tool.description } : { name }));
-  const repairModel = options.llm ? counted(resolveProvider(options.llm, 'turn')) : undefined;
-  const repairs: ReplayResult['repairs'] = [];
-  const runId = nanoid(10);
-  let signal = options.signal;
-  let turn = 0;
+  if (typeof options !== 'object' || options === null) {
+    throw new ValidationError('invalid_input', 'Cannot replay: the options must be an object with at least the plan.', { issues: [{ path: '', message: 'must be an object' }] });
+  }
+  const { plan, checks, ...rest } = options;
+  const checkTodo = checks?.checkTodo;
+  if (checkTodo !== undefined && typeof checkTodo !== 'function') {
+    throw new ValidationError('invalid_input', 'Cannot replay: checks.checkTodo must be a function.', { issues: [{ path: 'checks.checkTodo', message: 'must be a function' }] });
+  }
+  const tour = validateTour(input, checks ?? {});
+  const config = resolveRunOptions({ ...rest, task: tour.task });
+  checkTourAgainstHost(tour, config);
+  const run = openRun(plan, tour.task, config.signal, (control) => replay(plan, tour, config, checkTodo, control));
+  return run.result as Promise<ReplayResult>;
+}
 
-  const step = (phase: ReasoningPhase, summary: string): void => {
-    emitPlanEvent(plan, 'reasoning-step', { runId, phase, summary: clip(summary, 200), turn, timestamp: Date.now() });
+/** The replay as a run: the lease, the tour's plan, the announcement, each todo's turn, the end. */
+async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: ReplayChecks['checkTodo'], control: RunControl): Promise<ReplayResult> {
+  const { runId } = control;
+  const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: control.asker(config.approval.ask, config.approval.timeoutMs) } });
+  const recorder = createTourRecorder({ tools: config.tools, locators: config.page.locators });
+  const memory = new TurnMemory(config.prompt.memoryTurns);
+  const repairModel = config.model.provider ? counted(resolveProvider(config.model.provider, 'turn')) : undefined;
+  // A replayed turn waits for the user as long as a live one's actions do: only the repair model's answer is timed.
+  const replayConfig: TurnConfig = { user: config.user, model: { temperature: undefined, maxTokens: undefined, timeoutMs: 0, maxChars: Number.MAX_SAFE_INTEGER }, bounds: { turnActions: ENVELOPE_LIMITS.actions } };
+  const repairs: ReplayResult['repairs'] = [];
+  let signal = control.signal;
+  let phase: RunPhase = 'starting';
+  let turn = 0;
+  const enter = (next: RunPhase): void => {
+    phase = next;
+    control.set({ phase });
+  };
+
+  const step = (kind: ReasoningPhase, summary: string): void => {
+    control.emit('reasoning-step', { runId, phase: kind, summary: clip(summary, 200), turn, timestamp: Date.now() });
   };
   const finish = (reason: RunFinishReason, summary?: string): ReplayResult => {
     const extra = summary === undefined ? {} : { summary };
-    emitPlanEvent(plan, 'run-finish', { runId, reason, turns: turn, ...extra });
+    control.set({ phase: 'finished', end: { reason, ...extra } });
+    control.emit('run-finish', { runId, reason, turns: turn, ...extra });
     const todos = plan.todos.list();
     const played = recorder.tour({ task: tour.task, locale: tour.locale, summary: plan.summary, todos }) ?? tour;
     return { runId, reason, turns: turn, ...extra, todos, tour: played, modelCalls: repairModel?.calls ?? 0, usage: { ...(repairModel?.usage ?? {}) }, repairs };
   };
-  /** Plays one turn through playTurn: `answer` is its "model", the tour's stream or the repair model. */
-  const play = (provider: LLMProvider, messages: LLMMessage[], limits: TurnLimits, onSettled?: () => void): Promise<TurnOutcome> =>
+  /** Plays one turn through playTurn: `provider` is its "model", the tour's stream or the repair model. */
+  const play = (provider: LLMProvider, messages: LLMMessage[], turnConfig: TurnConfig, onSettled?: () => void): Promise<TurnOutcome> =>
     playTurn({
       plan,
       provider,
       messages,
-      handlers: options,
+      config: turnConfig,
+      gate,
       runId,
       turn,
-      limits,
       signal,
-      temperature: options.temperature,
-      maxTokens: options.maxTokens,
       onStep: step,
       onAction: (action, index, decision) => {
         if (decision.decision === 'run') recorder.admit(action);
-        emitPlanEvent(plan, 'action', { runId, turn, index, action, ...decision });
+        control.emit('action', { runId, turn, index, action, ...decision });
       },
       onSettled: (action, outcome, refused, todoId) => {
         recorder.settle(action, outcome, refused, todoId);
         onSettled?.();
       },
-      gate,
     });
+  const startTurn = (maxTurns: number, attempt: number): void => {
+    control.set({ turn, maxTurns, attempt });
+    control.emit('turn-start', { runId, turn, maxTurns, attempt });
+  };
   const endTurn = (outcome: Extract<TurnOutcome, { ok: true }>, observations: Observation[]): void => {
     const usage = outcome.usage ? { usage: outcome.usage } : {};
-    emitPlanEvent(plan, 'turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...observations], ...usage });
+    control.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...observations], ...usage });
   };
 
-  let run: RunHandle | undefined;
+  let lease: RunHandle | undefined;
   let refusedLease = false;
   try {
     throwIfAborted(signal);
     await untilAborted(plan.ready, signal);
-    run = await plan.acquireRun({ takeOver: options.takeOver, signal }).catch((error: unknown) => {
+    lease = await plan.acquireRun({ takeOver: config.start.takeOver, signal }).catch((error: unknown) => {
       refusedLease = true;
       throw error;
     });
-    signal = run.signal;
-    emitPlanEvent(plan, 'run-start', { runId, task: tour.task, resumed: false });
+    signal = lease.signal;
+    control.attach();
+    control.emit('run-start', { runId, task: tour.task, resumed: false });
     plan.setTaskPlan({ summary: tour.summary, todos: tour.todos.map((todo) => ({ intent: todo.intent, description: todo.description })), task: tour.task });
     // The tour's todos by the ids the plan gave them: the user may remove or reorder todos at the announcement.
     const byPlanId = new Map(plan.todos.list().map((todo, index) => [todo.id, tour.todos[index] as TourTodo]));
-    if (options.announcePlan) {
-      const go = await untilAborted(Promise.resolve(options.announcePlan(plan.summary, plan.todos.list())), signal);
+    const announce = config.start.announce;
+    if (announce) {
+      enter('announcing');
+      const go = await untilAborted(Promise.resolve(announce(plan.summary, plan.todos.list())), signal);
       if (!go) {
         plan.todos.reset();
         return finish('declined');
       }
     }
+    enter('running');
     const order = plan.todos.list().filter((todo) => byPlanId.has(todo.id) && (byPlanId.get(todo.id) as TourTodo).steps.length > 0);
     let maxTurns = order.reduce((sum, todo) => sum + Math.max(1, Math.ceil((byPlanId.get(todo.id) as TourTodo).steps.length / ENVELOPE_LIMITS.actions)), 0);
+    control.set({ maxTurns });
 
     for (const [position, todo] of order.entries()) {
       // A repair turn may have gone past this todo already.
@@ -223,13 +231,13 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         const last = lastTodo && start + ENVELOPE_LIMITS.actions >= recorded.steps.length;
         throwIfAborted(signal);
         turn += 1;
-        emitPlanEvent(plan, 'turn-start', { runId, turn, maxTurns, attempt: 1 });
-        const stream = tourStream(todo.id, last, chunk, start, options.locators, (found) => (failed.step = found));
-        const outcome = await play(stream.provider, [], replayLimits, stream.settled);
+        startTurn(maxTurns, 1);
+        const stream = tourStream(todo.id, last, chunk, start, config.page.locators, (found) => (failed.step = found));
+        const outcome = await play(stream.provider, [], replayConfig, stream.settled);
         if (!outcome.ok) throw outcome.error;
         if (gate.capped) {
           endTurn(outcome, outcome.observations);
-          step('reflect', `Stopped: the run's limit of ${maxActions} actions is reached.`);
+          step('reflect', `Stopped: the run's limit of ${config.bounds.runActions} actions is reached.`);
           return finish('action_limit');
         }
         refusals += outcome.refusals;
@@ -246,10 +254,10 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         const refused = turnObservations.find((observation) => observation.kind === 'refused');
         failure = { index: refusedIndex(recorded.steps, refused), reason: 'refused', message: refused?.summary ?? 'a step was refused' };
       }
-      if (!failure && recorded.check && options.checkTodo) {
+      if (!failure && recorded.check && checkTodo) {
         const current = plan.todos.get(todo.id);
-        const verdict = current ? await untilAborted(Promise.resolve(options.checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
-          if (signal?.aborted) throw error;
+        const verdict = current ? await untilAborted(Promise.resolve(checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
+          if (signal.aborted) throw error;
           return `the check failed to run (${clip(error instanceof Error ? error.message : error, 120)})`;
         }) : true;
         if (verdict !== true) failure = { index: recorded.steps.length, reason: 'check-failed', message: typeof verdict === 'string' && verdict.trim() ? clip(verdict, 200) : 'its check does not hold' };
@@ -258,7 +266,7 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
         if (!repairModel) {
           throw new TourError(
             'tour_step_failed',
-            `The recorded tour stopped at step ${failure.index + 1} of todo ${recorded.id} ("${clip(recorded.description, 60)}"): ${failure.message}. No model was given to repair it (pass llm to replayTour), or record the tour again.`,
+            `The recorded tour stopped at step ${failure.index + 1} of todo ${recorded.id} ("${clip(recorded.description, 60)}"): ${failure.message}. No model was given to repair it (pass model.provider to replayTour), or record the tour again.`,
             { step: { todoId: recorded.id, index: failure.index, reason: failure.reason } },
           );
         }
@@ -278,11 +286,12 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
     if (last && plan.todos.get(last.id)?.status === 'in_progress') plan.adjust({ remove: [last.id] });
     return finish(order.length === 0 ? 'no_todos' : 'last_turn');
   } catch (caught) {
-    const error = signal?.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
-    if (!refusedLease) emitPlanEvent(plan, 'run-error', { runId, turn, error });
+    const error = signal.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
+    control.set({ phase: 'failed', end: { reason: 'error', error, during: phase } });
+    if (!refusedLease) control.emit('run-error', { runId, turn, error });
     throw error;
   } finally {
-    await run?.release();
+    await lease?.release();
   }
 
   /** One live turn for the todo a step failed in: the page as it is, the tour's steps as a hint. */
@@ -296,15 +305,19 @@ export async function replayTour(input: Tour, options: ReplayTourOptions): Promi
     const provider = repairModel as LLMProvider & { calls: number };
     turn += 1;
     const hint: Observation = { kind: 'feedback', summary: repairHint(todo.id, recorded, failure) };
-    const page = options.observe ? await observePage(options.observe, { turn, plan, signal, maxTokens: observeTokens }) : undefined;
-    const url = urlOf?.();
+    const observe = config.page.observe;
+    const page = observe ? await observePage(observe, { turn, plan, signal, maxTokens: config.page.tokenBudget }) : undefined;
+    const url = config.page.url?.();
+    const { instructions } = config.prompt;
+    const systemPrompt = typeof instructions === 'function' ? instructions() : instructions;
     let feedback: LLMMessage[] = [];
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
-      emitPlanEvent(plan, 'turn-start', { runId, turn, maxTurns, attempt });
+      startTurn(maxTurns, attempt);
       // The replay's own bound: the repair turn is not told it is the last one unless it is.
       const prompt = { task: tour.task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations: [...seen, hint], url, page, locale: tour.locale };
-      const system = { tools: toolSpecs, ...(options.systemPrompt ? { systemPrompt: options.systemPrompt } : {}) };
-      const outcome = await play(provider, [...buildTurnMessages(prompt, system), ...feedback], repairLimits);
+      const system = { tools: config.tools.specs, ...(systemPrompt ? { systemPrompt } : {}) };
+      const messages = redactHostSecrets([...buildTurnMessages(prompt, system), ...feedback], config.page.secrets);
+      const outcome = await play(provider, messages, config);
       if (outcome.ok) {
         memory.record(outcome.envelope, outcome.adjust);
         step('reflect', `Repaired ${todo.id} with a live turn.`);
@@ -404,14 +417,14 @@ function actionOf(step: TourStep, locators: TourLocators | undefined): { ok: tru
 }
 
 /** Refuses, before anything runs, a tour this host cannot play: a tool it does not have, targets without locators. */
-function checkTourAgainstHost(tour: Tour, options: ReplayTourOptions): void {
-  const tools = options.tools ?? {};
+function checkTourAgainstHost(tour: Tour, config: RunConfig): void {
+  const { tools } = config;
   const issues: ValidationIssue[] = [];
   let targets = false;
   tour.todos.forEach((todo, t) =>
     todo.steps.forEach((step, s) => {
       const path = pathOf(pathOf(pathOf('todos', t), 'steps'), s);
-      if (step.type === 'tool' && !Object.hasOwn(tools, step.name)) issues.push({ path: pathOf(path, 'name'), message: `names the tool "${clip(step.name, 40)}", which this page does not have (tools: ${Object.keys(tools).join(', ') || 'none'})` });
+      if (step.type === 'tool' && !tools.get(step.name)) issues.push({ path: pathOf(path, 'name'), message: `names the tool "${clip(step.name, 40)}", which this page does not have (tools: ${tools.names.join(', ') || 'none'})` });
       if ((step.type === 'narrate' && step.target) || (step.type === 'tool' && Object.values(step.targets ?? {}).some(Boolean))) targets = true;
     }),
   );
@@ -419,9 +432,9 @@ function checkTourAgainstHost(tour: Tour, options: ReplayTourOptions): void {
     const first = issues[0] as ValidationIssue;
     throw new TourError('tour_invalid', `Cannot use this tour here: ${first.path} ${first.message}. Nothing was run.`, { issues });
   }
-  if (targets && !options.locators) {
-    throw new ValidationError('invalid_input', 'Cannot replay: the tour points at elements, and replayTour has no locators to find them (pass createTourLocators() from planloop/dom).', {
-      issues: [{ path: 'locators', message: 'is required for a tour with targets' }],
+  if (targets && !config.page.locators) {
+    throw new ValidationError('invalid_input', 'Cannot replay: the tour points at elements, and replayTour has no locators to find them (pass page.locators: createTourLocators() from planloop/dom).', {
+      issues: [{ path: 'page.locators', message: 'is required for a tour with targets' }],
     });
   }
 }

@@ -10,7 +10,8 @@ import type { Locator, LocatorFailure } from '../dom/locator.js';
 import type { TurnAction } from '../envelope/schema.js';
 import { isRecord } from '../guards.js';
 import type { TodoItem } from '../plan-state.js';
-import type { ActionOutcome, LoopTool } from './dispatch-action.js';
+import type { ActionOutcome } from './dispatch-action.js';
+import type { ToolTable } from './tool-table.js';
 import { TOUR_FORMAT, TOUR_LIMITS, TOUR_VERSION, type Tour, type TourStep } from './tour.js';
 
 /**
@@ -28,9 +29,6 @@ export interface TourLocators {
   locate(target: string): Locator | undefined;
   find(locator: Locator): { ok: true; target: string } | { ok: false; reason: LocatorFailure; message: string };
 }
-
-/** The tool arguments that name an element when a tool does not say (`LoopTool`'s `targets`). */
-const DEFAULT_TARGETS = ['target'] as const;
 
 /** A run's recorder (see {@link createTourRecorder}). */
 export interface TourRecorder {
@@ -53,14 +51,14 @@ export interface TourRecorder {
  * @example
  * ```ts
  * declare const locators: TourLocators; // createTourLocators() from planloop/dom
- * const recorder = createTourRecorder({ tools, locators });
+ * const recorder = createTourRecorder({ tools: resolveRunOptions({ task: 'Show me the prices', tools }).tools, locators });
  * recorder.admit({ type: 'narrate', text: 'Here are the plans.', target: 'e12' });
  * recorder.settle({ type: 'narrate', text: 'Here are the plans.', target: 'e12' }, {}, false, 't2');
  * recorder.tour({ task: 'Show me the prices', summary: plan.summary, todos: plan.todos.list() });
  * ```
  */
-export function createTourRecorder(options: { tools?: Record<string, LoopTool> | undefined; locators?: TourLocators | undefined }): TourRecorder {
-  const tools = options.tools ?? {};
+export function createTourRecorder(options: { tools: ToolTable; locators?: TourLocators | undefined }): TourRecorder {
+  const { tools } = options;
   const byTodo = new Map<string, TourStep[]>();
   let loose: TourStep[] = [];
   let last: string | undefined;
@@ -85,13 +83,11 @@ export function createTourRecorder(options: { tools?: Record<string, LoopTool> |
       case 'task_finish':
         return { type: 'finish', summary: action.summary };
       default: {
-        const tool = Object.hasOwn(tools, action.name) ? tools[action.name] : undefined;
-        if (!tool) return undefined;
-        const spec: { risk?: unknown; targets?: readonly string[] | undefined } = typeof tool === 'function' ? {} : tool;
-        if (spec.risk === 'read') return undefined;
+        const tool = tools.get(action.name);
+        if (!tool || tool.risk === 'read') return undefined;
         const args = structuredClone(action.args);
         const targets: Record<string, Locator | null> = {};
-        for (const name of spec.targets ?? DEFAULT_TARGETS) {
+        for (const name of tool.targets) {
           if (!Object.hasOwn(args, name) || typeof args[name] !== 'string') continue;
           targets[name] = locate(args[name]);
           delete args[name];

@@ -1,4 +1,5 @@
-import type { PanelRisk, PlanPanelStrings } from './plan-panel-strings.js';
+import { announces } from '../dom/consequential-words.js';
+import type { PanelConsequence, PanelRisk, PlanPanelStrings } from './plan-panel-strings.js';
 
 /**
  * What `<plan-panel>`'s `requestApproval` shows: structurally the loop's `ApprovalRequest` (declared
@@ -19,6 +20,10 @@ export interface PanelApprovalRequest {
   readonly url?: string | undefined;
   /** What the model said it is for (untrusted: shown quoted). */
   readonly purpose?: string | undefined;
+  /** What the action does, as the page shows it or as observed (`It sends a DELETE to /api/account`); already part of `detail`. */
+  readonly effect?: string | undefined;
+  /** What it amounts to (`send`, `delete`, `leave`…): compared with the todo's words to say when the action is not what the todo announced. */
+  readonly consequence?: string | undefined;
 }
 
 /** The user's answer: `reason` says why not, for the model. */
@@ -72,6 +77,7 @@ export class ApprovalBox {
   readonly element: HTMLElement;
   readonly #heading: HTMLHeadingElement;
   readonly #detail: HTMLParagraphElement;
+  readonly #warning: HTMLParagraphElement;
   readonly #facts: HTMLDListElement;
   readonly #allow: HTMLButtonElement;
   readonly #deny: HTMLButtonElement;
@@ -90,7 +96,7 @@ export class ApprovalBox {
     this.element.setAttribute('part', 'approval');
     this.element.setAttribute('role', 'group');
     this.element.setAttribute('aria-labelledby', 'approval-heading');
-    this.element.setAttribute('aria-describedby', 'approval-risk approval-detail approval-facts');
+    this.element.setAttribute('aria-describedby', 'approval-risk approval-detail approval-warning approval-facts');
     // Focusable itself, so that the focus lands on the question, not on Allow: a stray Enter
     // does not approve an irreversible action.
     this.element.tabIndex = -1;
@@ -101,6 +107,9 @@ export class ApprovalBox {
     this.#risk.id = 'approval-risk';
     this.#detail = make('p', 'approval-detail');
     this.#detail.id = 'approval-detail';
+    this.#warning = make('p', 'approval-warning');
+    this.#warning.id = 'approval-warning';
+    this.#warning.setAttribute('part', 'approval-warning');
     this.#facts = make('dl', 'approval-facts');
     this.#facts.id = 'approval-facts';
     const buttons = make('div', 'approval-actions');
@@ -112,7 +121,7 @@ export class ApprovalBox {
     this.#allow.addEventListener('click', () => this.#answer(true));
     this.#deny.addEventListener('click', () => this.#answer(false));
     buttons.append(this.#allow, this.#deny);
-    this.element.append(this.#heading, this.#risk, this.#detail, this.#facts, buttons);
+    this.element.append(this.#heading, this.#risk, this.#detail, this.#warning, this.#facts, buttons);
     this.element.addEventListener('keydown', (event) => {
       if (event.key !== 'Escape' || this.#queue.length === 0) return;
       // Escape here means "no" to this action, not "stop the tour" to a host listening on the page.
@@ -172,6 +181,9 @@ export class ApprovalBox {
     this.element.dataset.kind = request.kind;
     this.#heading.textContent = request.kind === 'plan-change' ? approval.planChangeHeading : approval.actionHeading;
     this.#detail.textContent = request.detail;
+    const warning = notAnnounced(request, words);
+    this.#warning.textContent = warning;
+    this.#warning.hidden = warning === '';
     this.#allow.textContent = approval.allow;
     this.#deny.textContent = approval.deny;
     const doc = this.element.ownerDocument;
@@ -220,6 +232,17 @@ export class ApprovalBox {
     }
     settle();
   }
+}
+
+/**
+ * The warning for an action that does something its todo did not announce ("Not what the step
+ * said: "Open the pricing page" does not say it sends something."), or `''`.
+ */
+function notAnnounced(request: PanelApprovalRequest, words: PlanPanelStrings): string {
+  const consequence = request.consequence as PanelConsequence | undefined;
+  if (request.kind !== 'action' || !request.todo || !consequence || !Object.hasOwn(words.approval.consequence, consequence)) return '';
+  if (announces(request.todo.description, consequence, request.url)) return '';
+  return words.approval.notAnnounced(words.quote(request.todo.description), words.approval.consequence[consequence]);
 }
 
 /** "click (target: e12)": a tool and its arguments on one short line, at most {@link ARGS_SHOWN} characters. */

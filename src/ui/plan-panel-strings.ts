@@ -84,8 +84,31 @@ export interface PlanPanelStrings {
     deny: string;
     /** The reason a denial gives the model. */
     deniedReason: string;
+    /**
+     * Said when the action does something its todo did not announce (a form sent while the step
+     * is "Open the pricing page"): `step` is the todo's text, already quoted; `does` one of `consequence`.
+     */
+    notAnnounced: (step: string, does: string) => string;
+    /** What an action amounts to, for `notAnnounced`, by the request's `consequence`. */
+    consequence: Record<PanelConsequence, string>;
   };
 }
+
+/** What an action amounts to, as an approval request says (structurally `planloop/dom`'s `ConsequenceKind`). */
+export type PanelConsequence =
+  | 'delete'
+  | 'pay'
+  | 'buy'
+  | 'order'
+  | 'send'
+  | 'transfer'
+  | 'subscribe'
+  | 'unsubscribe'
+  | 'close-account'
+  | 'sign-out'
+  | 'leave'
+  | 'new-window'
+  | 'download';
 
 /**
  * The panel's English words: the default of `panel.strings`.
@@ -154,5 +177,21 @@ export const PLAN_PANEL_STRINGS: PlanPanelStrings = {
     allow: 'Allow',
     deny: 'Deny',
     deniedReason: 'The user said no.',
+    notAnnounced: (step, does) => `Not what the step said: ${step} does not say it ${does}.`,
+    consequence: {
+      delete: 'deletes something',
+      pay: 'pays',
+      buy: 'buys something',
+      order: 'places an order',
+      send: 'sends something',
+      transfer: 'transfers money',
+      subscribe: 'subscribes',
+      unsubscribe: 'cancels a subscription',
+      'close-account': 'closes an account',
+      'sign-out': 'signs out',
+      leave: 'leaves the site',
+      'new-window': 'opens a new window',
+      download: 'downloads a file',
+    },
   },
 };

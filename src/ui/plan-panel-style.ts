@@ -91,6 +91,8 @@ button:focus-visible, input:focus-visible { outline: 2px solid var(--plan-panel-
 .approval p { margin: 0 0 4px; overflow-wrap: anywhere; }
 .approval-risk { font-size: 0.86em; font-weight: 600; color: var(--plan-panel-muted, #5b6476); }
 .approval[data-risk='irreversible'] .approval-risk { color: var(--plan-panel-danger, #b3261e); }
+.approval-warning { font-weight: 600; color: var(--plan-panel-danger, #b3261e); }
+.approval-warning[hidden] { display: none; }
 .approval dl { display: grid; grid-template-columns: auto minmax(0, 1fr); gap: 2px 8px; margin: 0 0 8px; font-size: 0.86em; }
 .approval dt { color: var(--plan-panel-muted, #5b6476); }
 .approval dd { margin: 0; overflow-wrap: anywhere; }

@@ -6,12 +6,15 @@
 
 import { TODO_LIMITS, type TodoItem, type TodoStatus } from '../artifacts/todos.js';
 import type { Unsubscribe } from '../emitter.js';
+import { isPlanloopError } from '../errors.js';
 import type { PlanEvents } from '../events.js';
+import type { RunState } from '../loop/run-state.js';
 import type { Plan } from '../plan.js';
 import type { PlanState } from '../plan-state.js';
 import { ApprovalBox, canFocus, deepActiveElement, focusBack, type PanelApprovalAnswer, type PanelApprovalOptions, type PanelApprovalRequest } from './approval-box.js';
 import { PLAN_PANEL_CSS } from './plan-panel-style.js';
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from './plan-panel-strings.js';
+import { RunController } from './run-controller.js';
 
 const STATUS_MARK: Record<TodoStatus, string> = { pending: '○', in_progress: '▸', completed: '✓' };
 const NAV_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'Home', 'End']);
@@ -24,6 +27,9 @@ const CONTROLS = [
 type ControlAction = (typeof CONTROLS)[number]['action'];
 /** The run's state in the meta line: a key of the strings, so that it follows a change of language. */
 type RunNote = '' | 'planning' | 'finished' | 'notStarted' | 'stopped' | 'stoppedByError';
+
+/** Whether a failed run ended before its plan was made (the todos shown are the previous plan's). */
+const beforePlan = (end: RunState['end']): boolean => end?.reason === 'error' && (end.during === 'starting' || end.during === 'planning');
 
 /** Options of {@link PlanPanelElement.review}. */
 export interface PlanReviewOptions {
@@ -59,10 +65,12 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
 /**
  * `<plan-panel>`: shows a plan's task summary, its todos with their status (pending, in progress,
  * done) and the current turn, live from the plan. Framework-free, in a shadow root. What it shows
- * comes from the plan's state (`plan.state`, the `state-change` event); the run events add the
- * turn and how the run ended. While a run plans afresh the meta line says "Planning…" and the new
- * summary streams in; if that planning fails, the plan shown is left as it was (its summary, and
- * how its own run ended). An emptied plan shows no summary.
+ * comes from the plan's state (`plan.state`, the `state-change` event) and from the state of the
+ * plan's current run (`run.state`: the run `startRun` or `runWebAgent` started on this plan in this
+ * tab, followed by a {@link RunController}): the turn and how the run ended. While a run plans
+ * afresh the meta line says "Planning…" and the new summary streams in; if that planning fails,
+ * the plan shown is left as it was (its summary, and how its own run ended). An emptied plan
+ * shows no summary.
  *
  * Review: `review()` lets the user shape an announced plan before it runs: edit a step's text,
  * remove a step (with undo), move steps, then approve (or decline). Every change goes straight to
@@ -107,7 +115,7 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * const panel = document.createElement('plan-panel');
  * panel.plan = plan;            // subscribes; setting another plan or removing the element unsubscribes
  * document.body.append(panel);
- * await runWebAgent({ plan, task, announcePlan: () => panel.review() }); // the user shapes the plan, then approves
+ * await runWebAgent({ plan, task, start: { announce: () => panel.review() } }); // the user shapes the plan, then approves
  * ```
  */
 export class PlanPanelElement extends Base {
@@ -119,14 +127,8 @@ export class PlanPanelElement extends Base {
   #hostSummary: string | null = null;
   /** The summary of a plan being made, while it streams in. */
   #streamed: string | null = null;
-  /** The turn under way, shown in the meta line. */
-  #turn: { turn: number; maxTurns: number } | null = null;
-  /** How the run stands, shown in the meta line in the strings' words. */
-  #runNote: RunNote = '';
-  /** A run is making a new plan: the todos shown are still the previous plan's. */
-  #planning = false;
-  /** How the previous plan's run ended, put back if making a new plan fails. */
-  #noteBefore: RunNote = '';
+  /** The plan's runs: the current one's state, and the one the todos came from. */
+  readonly #runs: RunController;
   #activeId: string | null = null;
   /** The step in progress the list last scrolled to. */
   #followed: string | null = null;
@@ -154,6 +156,7 @@ export class PlanPanelElement extends Base {
 
   constructor() {
     super();
+    this.#runs = new RunController({ addController: () => {}, requestUpdate: () => this.#runChanged() });
     const root = this.attachShadow({ mode: 'open' });
     const doc = root.ownerDocument;
     const make = <K extends keyof HTMLElementTagNameMap>(tag: K, className: string, part?: string): HTMLElementTagNameMap[K] => {
@@ -234,10 +237,8 @@ export class PlanPanelElement extends Base {
     this.#plan = plan;
     this.#hostSummary = null;
     this.#streamed = null;
-    this.#turn = null;
-    this.#runNote = '';
-    this.#planning = false;
     this.#activeId = null;
+    this.#runs.plan = plan;
     this.#render();
     if (this.isConnected) this.#subscribe();
   }
@@ -302,7 +303,7 @@ export class PlanPanelElement extends Base {
    * approve (the plan now holds their edits), `false` when they decline (the decline button,
    * Escape, or the panel given another plan). Rejects with the signal's reason when `signal`
    * aborts. Calling it while a review is open returns that review's promise. Fits `runWebAgent`'s
-   * `announcePlan` as it is. Defaults: `focus` true.
+   * `start.announce` as it is. Defaults: `focus` true.
    *
    * @example
    * ```ts
@@ -366,11 +367,11 @@ export class PlanPanelElement extends Base {
    * moves to the request and goes back where it was after (`focus: false` leaves it alone).
    * Resolves `{ approved: true }` or `{ approved: false, reason }`; rejects with the signal's
    * reason when `signal` aborts. Requests made while one shows wait their turn. Fits
-   * `runWebAgent`'s `onApprove` as it is. Defaults: `focus` true.
+   * a run's `approval.ask` as it is. Defaults: `focus` true.
    *
    * @example
    * ```ts
-   * await runWebAgent({ plan, task, tools, onApprove: (request, { signal }) => panel.requestApproval(request, { signal }) });
+   * await runWebAgent({ plan, task, tools, approval: { ask: (request, { signal }) => panel.requestApproval(request, { signal }) } });
    * ```
    */
   requestApproval(request: PanelApprovalRequest, options: PanelApprovalOptions = {}): Promise<PanelApprovalAnswer> {
@@ -397,10 +398,12 @@ export class PlanPanelElement extends Base {
       this.#render();
       this.#subscribe();
     }
+    this.#runs.hostConnected();
   }
 
   disconnectedCallback(): void {
     this.#unsubscribe();
+    this.#runs.hostDisconnected();
     // Removed, the panel cannot be answered: a pending approval is a no. Moved (taken out and put
     // back in the same task), it stays.
     queueMicrotask(() => {
@@ -444,44 +447,40 @@ export class PlanPanelElement extends Base {
     on('plan-create', () => {
       this.#streamed = null;
       this.#hostSummary = null;
-      this.#planning = false;
-      this.#runNote = '';
-      this.#turn = null;
       this.#render();
     });
-    on('run-start', ({ resumed }) => {
-      this.#planning = !resumed;
-      this.#noteBefore = this.#runNote;
-      this.#runNote = resumed ? '' : 'planning';
-      this.#renderMeta();
-    });
-    on('turn-start', ({ turn, maxTurns }) => {
-      this.#turn = { turn, maxTurns };
-      this.dataset.turn = String(turn);
-      this.#renderMeta();
-    });
-    on('run-finish', ({ reason, summary }) => {
-      this.#planning = false;
+  }
+
+  /** The plan's current run changed (a new run, a new state): says how it ended, and shows where it is. */
+  #runChanged(): void {
+    const { state, previous } = this.#runs;
+    const words = this.#strings.say;
+    if (state && previous && state.phase !== previous.phase && state.end) {
+      // The summary streaming in is the plan's from here on, or there is none.
       this.#streamed = null;
-      this.#runNote = reason === 'declined' ? 'notStarted' : 'finished';
-      this.#turn = null;
-      this.#render();
-      this.#announce(reason === 'declined' ? this.#strings.say.notStarted : this.#strings.say.finished(summary), 'run');
-    });
-    on('run-error', ({ error }) => {
-      const aborted = (error as { code?: string }).code === 'aborted';
-      this.#streamed = null;
-      if (this.#planning) {
+      const { end } = state;
+      if (end.reason !== 'error') this.#announce(end.reason === 'declined' ? words.notStarted : words.finished(end.summary), 'run');
+      else {
+        const aborted = isPlanloopError(end.error, 'aborted');
         // No new plan was made: the todos shown are the previous plan's, and so is how it ended.
-        this.#planning = false;
-        this.#runNote = this.#noteBefore;
-        this.#announce(aborted ? this.#strings.say.stoppedBeforePlan : this.#strings.say.noNewPlan(error.message), 'run');
-      } else {
-        this.#runNote = aborted ? 'stopped' : 'stoppedByError';
-        this.#announce(aborted ? this.#strings.say.stopped : this.#strings.say.stoppedByError(error.message), 'run');
+        if (beforePlan(end)) this.#announce(aborted ? words.stoppedBeforePlan : words.noNewPlan(end.error.message), 'run');
+        else this.#announce(aborted ? words.stopped : words.stoppedByError(end.error.message), 'run');
       }
-      this.#render();
-    });
+    }
+    if (state?.phase === 'running' && state.turn > 0) this.dataset.turn = String(state.turn);
+    this.#render();
+  }
+
+  /** How the runs stand, in the strings' words, and the turn under way: read from the runs' states, never kept. */
+  #runNote(): { note: RunNote; turn: { turn: number; maxTurns: number } | null } {
+    if (this.#runs.state?.phase === 'planning') return { note: 'planning', turn: null };
+    const planned = this.#runs.planned;
+    const end = planned?.end;
+    if (!planned) return { note: '', turn: null };
+    if (planned.phase === 'running') return { note: '', turn: planned.turn > 0 ? planned : null };
+    if (!end) return { note: '', turn: null };
+    if (end.reason !== 'error') return { note: end.reason === 'declined' ? 'notStarted' : 'finished', turn: null };
+    return { note: isPlanloopError(end.error, 'aborted') ? 'stopped' : 'stoppedByError', turn: null };
   }
 
   #unsubscribe(): void {
@@ -632,8 +631,9 @@ export class PlanPanelElement extends Base {
     const todos = this.#todos();
     const words = this.#strings;
     const progress = todos.length > 0 ? words.progress(todos.filter((todo) => todo.status === 'completed').length, todos.length) : '';
-    const turn = this.#turn ? words.turn(this.#turn.turn, this.#turn.maxTurns) : '';
-    this.#meta.textContent = [progress, turn, this.#runNote ? words[this.#runNote] : ''].filter(Boolean).join(' · ');
+    const run = this.#runNote();
+    const turn = run.turn ? words.turn(run.turn.turn, run.turn.maxTurns) : '';
+    this.#meta.textContent = [progress, turn, run.note ? words[run.note] : ''].filter(Boolean).join(' · ');
   }
 
   #renderLabels(): void {

@@ -56,7 +56,9 @@ describe('activate', () => {
     const asked: ActivateStep[] = [];
     const result = await activate(ref('Docs'), { registry, allowedOrigins: ['https://docs.example.com'], confirm: (step) => (asked.push(step), { approved: true }) });
     expect(result).toMatchObject({ ok: true, did: 'followed-link', url: 'https://docs.example.com/start' });
-    expect(asked).toEqual([{ risk: 'irreversible', detail: expect.stringContaining('Leave the site for docs.example.com/start'), url: 'https://docs.example.com/start' }]);
+    expect(asked).toEqual([
+      { risk: 'irreversible', detail: 'Click the link "Docs". It leaves the site for docs.example.com/start.', effect: 'It leaves the site for docs.example.com/start', consequence: 'leave', url: 'https://docs.example.com/start' },
+    ]);
     expect(clicks).toEqual(['docs']);
   });
 
@@ -80,7 +82,8 @@ describe('activate', () => {
     const asked: ActivateStep[] = [];
     const denied = await activate(ref('Delete'), { registry, confirm: (step) => (asked.push(step), { approved: false, reason: 'not today' }) });
     expect(denied).toMatchObject({ ok: false, reason: 'denied', message: expect.stringContaining('not today') });
-    expect(asked[0]).toMatchObject({ risk: 'irreversible', detail: 'Submit the form "Delete account" on /' });
+    // The form's aria-label is no name a person sees: it is named by its button, and by where it really goes.
+    expect(asked[0]).toMatchObject({ risk: 'irreversible', detail: 'Click the button "Delete". It sends the form "Delete" to /account/delete.', consequence: 'send' });
     expect(await activate(ref('Delete'), { registry, confirm: () => Promise.reject(new Error('boom')) })).toMatchObject({ ok: false, reason: 'denied' });
     expect(await activate(ref('Delete'), { registry, confirm: () => ({ approved: 'yes' }) as never })).toMatchObject({ ok: false, reason: 'denied' });
     expect(clicks).toEqual([]);

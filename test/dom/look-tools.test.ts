@@ -43,9 +43,9 @@ describe('createLookTools', () => {
     expect(() => tools.read_text.run({ target: 'e999' })).toThrow();
   });
 
-  it('scrolls and says where the viewport is; refuses a bad budget', () => {
+  it('scrolls and says where the viewport is; refuses a bad budget', async () => {
     document.body.innerHTML = '<main><p>Short page</p></main>';
-    expect(createLookTools().scroll.run({ to: 'down' })).toMatch(/^Scrolled: the viewport shows \d+–\d+ of \d+ px/);
+    await expect(createLookTools({ settleMs: 0 }).scroll.run({ to: 'down' })).resolves.toMatch(/^Scrolled: the viewport shows \d+–\d+ of \d+ px/);
     expect(() => createLookTools({ maxTokens: 5 })).toThrow(ValidationError);
   });
 });

@@ -22,9 +22,9 @@ export declare const messages: LLMMessage[];
 export declare const adapter: PlanStorageAdapter;
 /** The user's task, as they typed it. */
 export declare const task: string;
-/** The host's tools for the turn loop (`runWebAgent({ tools })`). */
+/** The host's tools for the turn loop (`startRun(plan, { tools })`). */
 export declare const tools: Record<string, LoopTool>;
-/** The host's approval hook (`runWebAgent({ onApprove })`). */
+/** The host's approval hook (`startRun(plan, { approval: { ask: onApprove } })`). */
 export declare const onApprove: ApproveHook;
 /** The page's `<plan-panel>` element. */
 export declare const panel: PlanPanelElement;

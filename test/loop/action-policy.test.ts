@@ -1,23 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '../../src/errors.js';
-import {
-  approvalLevelOf,
-  askApproval,
-  needsApproval,
-  readActionPolicy,
-  readApprovalAnswer,
-  type ApprovalRequest,
-  type ApproveHook,
-} from '../../src/loop/action-policy.js';
+import { askApproval, needsApproval, readApprovalAnswer, type ApprovalRequest } from '../../src/loop/action-policy.js';
 
 const REQUEST: ApprovalRequest = { kind: 'action', tool: 'submit', args: {}, risk: 'irreversible', detail: 'submit {}' };
 
-describe('needsApproval and approvalLevelOf', () => {
-  it('asks for everything not read when a hook exists, only for irreversible actions without one', () => {
-    const hook: ApproveHook = () => true;
-    expect(approvalLevelOf({ onApprove: hook })).toBe('write');
-    expect(approvalLevelOf({})).toBe('irreversible');
-    expect(approvalLevelOf({ onApprove: hook, approvalLevel: 'irreversible' })).toBe('irreversible');
+// The approval level in force and the tools' risks are read with the run's options: test/loop/run-options.test.ts.
+describe('needsApproval', () => {
+  it('asks from the level on, never at none', () => {
     const table = (['read', 'write', 'irreversible', 'none'] as const).map((level) => (['read', 'write', 'irreversible'] as const).map((risk) => needsApproval(risk, level)));
     expect(table).toEqual([
       [true, true, true],
@@ -91,19 +79,5 @@ describe('askApproval', () => {
       return { approved: true };
     }, REQUEST, { timeoutMs: 0 });
     expect(asked).toEqual([REQUEST]);
-  });
-});
-
-describe('readActionPolicy', () => {
-  it('gives undeclared tools the write risk and refuses a risk or level it does not know', () => {
-    expect(readActionPolicy({}, { look: { risk: 'read', run: () => 1 }, click: () => 1, buy: { risk: 'irreversible', run: () => 1 } })).toEqual({
-      look: 'read',
-      click: 'write',
-      buy: 'irreversible',
-    });
-    expect(() => readActionPolicy({}, { buy: { risk: 'dangerous', run: () => 1 } })).toThrow(ValidationError);
-    expect(() => readActionPolicy({}, { buy: { risk: 'dangerous', run: () => 1 } })).toThrow(/tools\.buy\.risk must be one of read, write, irreversible, not "dangerous"/);
-    expect(() => readActionPolicy({ approvalLevel: 'all' as never }, {})).toThrow(/approvalLevel must be one of read, write, irreversible, none/);
-    expect(() => readActionPolicy({ onApprove: 'yes' as never }, {})).toThrow(/onApprove must be a function/);
   });
 });

@@ -5,7 +5,9 @@ import { createAnthropicProvider } from '../../src/llm/anthropic.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
-import { DEFAULT_TURN_LIMITS, playTurn, type PlayTurnInput, type TurnLimits } from '../../src/loop/play-turn.js';
+import { createActionGate } from '../../src/loop/action-gate.js';
+import { playTurn, type PlayTurnInput } from '../../src/loop/play-turn.js';
+import { resolveRunOptions, type RunOptions } from '../../src/loop/run-options.js';
 import { runWebAgent } from '../../src/loop/run-web-agent.js';
 import { TURN_INSTRUCTIONS, turnSystemPrompt } from '../../src/loop/turn-prompt.js';
 import { Plan } from '../../src/plan.js';
@@ -39,18 +41,10 @@ async function startedPlan(options: { sync?: boolean } = {}) {
 const withoutClocks = (snapshot: PlanSnapshot | null) => (snapshot ? { ...snapshot, sync: undefined } : snapshot);
 const lamport = (snapshot: PlanSnapshot | null) => Math.max(0, ...Object.values(snapshot?.sync?.seen ?? {}));
 
-function turnInput(plan: Plan, provider: LLMProvider, limits: Partial<TurnLimits> = {}): PlayTurnInput {
-  return {
-    plan,
-    provider,
-    messages: [{ role: 'user', content: 'go' }],
-    handlers: { tools: { navigate: () => 'ok', click: () => 'clicked' } },
-    runId: 'r1',
-    turn: 1,
-    limits: { ...DEFAULT_TURN_LIMITS, ...limits },
-    onStep: () => {},
-    onAction: () => {},
-  };
+/** A turn of a run with these options (default tools: navigate and click), its own gate. */
+function turnInput(plan: Plan, provider: LLMProvider, options: Omit<RunOptions, 'task'> = {}): PlayTurnInput {
+  const config = resolveRunOptions({ task: 'go', tools: { navigate: () => 'ok', click: () => 'clicked' }, ...options });
+  return { plan, provider, messages: [{ role: 'user', content: 'go' }], config, gate: createActionGate(plan, config), runId: 'r1', turn: 1 };
 }
 
 describe('a turn is a transaction', () => {
@@ -143,8 +137,7 @@ describe('a turn is a transaction', () => {
       todo_adjust: { remove: ['t3'] },
       actions: [{ type: 'tool', name: 'note', args: {} }, { type: 'bogus' }],
     });
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 5 }));
-    input.handlers = { tools: { note: ({}, { plan: target }) => target.markdown.create({ title: 'Seen', content: 'pricing' }) } };
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 5 }), { tools: { note: ({}, { plan: target }) => target.markdown.create({ title: 'Seen', content: 'pricing' }) } });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     expect(plan.todos.get('t3')?.status).toBe('in_progress');
@@ -164,7 +157,7 @@ describe('a turn is bounded', () => {
         yield 'a'.repeat(1000);
       }
     });
-    const outcome = await playTurn(turnInput(plan, endless, { maxChars: 50_000 }));
+    const outcome = await playTurn(turnInput(plan, endless, { model: { maxChars: 50_000 } }));
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error).toMatchObject({ code: 'output_too_long' });
     expect(sent).toBeLessThan(60_000); // stopped reading, not buffered without bound
@@ -176,7 +169,7 @@ describe('a turn is bounded', () => {
     const before = plan.snapshot();
     const slow = createScriptedProvider({ turn_planning: { todo_id: 't4', does: 'x' }, todo_adjust: { remove: ['t3'] }, actions: [] }, { chunkSize: 1, delayMs: 20 });
     const started = Date.now();
-    const outcome = await playTurn(turnInput(plan, slow, { timeoutMs: 150 }));
+    const outcome = await playTurn(turnInput(plan, slow, { model: { timeoutMs: 150 } }));
     expect(Date.now() - started).toBeLessThan(2_000);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) {
@@ -195,8 +188,7 @@ describe('a turn is bounded', () => {
       todo_adjust: { remove: [] },
       actions: Array.from({ length: 10_000 }, (_, i) => ({ type: 'tool', name: 'count', args: { i } })),
     });
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 200 }), { maxActions: 5 });
-    input.handlers = { tools: { count: ({ i }) => ran.push(Number(i)) } };
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 200 }), { bounds: { turnActions: 5 }, tools: { count: ({ i }) => ran.push(Number(i)) } });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.message).toMatch(/more than 5 actions/);
@@ -228,17 +220,18 @@ describe('a turn speaks as it streams', () => {
     });
     const log: string[] = [];
     let release = () => {};
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 6 }));
-    input.handlers = {
-      onNarrateDelta: (delta, target, { index, text }) => {
-        if (log.length === 0) log.push(`plan ${statuses(plan)}`);
-        log.push(`delta ${index} ${target} ${JSON.stringify(delta)} -> ${text.length}`);
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 6 }), {
+      user: {
+        narrateDelta: (delta, target, { index, text }) => {
+          if (log.length === 0) log.push(`plan ${statuses(plan)}`);
+          log.push(`delta ${index} ${target} ${JSON.stringify(delta)} -> ${text.length}`);
+        },
+        narrate: async (text, target) => {
+          log.push(`narrate ${target} ${text}`);
+          if (target === '#form') await new Promise<void>((resolve) => (release = resolve)); // the user reads
+        },
       },
-      onNarrate: async (text, target) => {
-        log.push(`narrate ${target} ${text}`);
-        if (target === '#form') await new Promise<void>((resolve) => (release = resolve)); // the user reads
-      },
-    };
+    });
     const turn = playTurn(input);
     await new Promise((resolve) => setTimeout(resolve, 20));
     // The second narrate's words wait while the first is on screen.
@@ -263,8 +256,7 @@ describe('a turn speaks as it streams', () => {
     const reply = '{"todo":"t5","actions":[{"type":"narrate","target":"#form","text":"Here is the trial form, where you';
     const said: string[] = [];
     const narrated: string[] = [];
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 8 }));
-    input.handlers = { onNarrateDelta: (delta) => said.push(delta), onNarrate: (text) => void narrated.push(text) };
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 8 }), { user: { narrateDelta: (delta) => void said.push(delta), narrate: (text) => void narrated.push(text) } });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     expect(said.join('')).toBe('Here is the trial form, where you');
@@ -278,15 +270,16 @@ describe('a turn speaks as it streams', () => {
 
   it('a failing onNarrateDelta becomes an observation; the turn goes on', async () => {
     const { plan } = await startedPlan();
-    const input = turnInput(plan, createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Hello there.' }, { type: 'tool', name: 'click', args: {} }] }, { chunkSize: 4 }));
     const narrated: string[] = [];
-    input.handlers = {
+    const input = turnInput(plan, createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Hello there.' }, { type: 'tool', name: 'click', args: {} }] }, { chunkSize: 4 }), {
       tools: { click: () => 'clicked' },
-      onNarrateDelta: () => {
-        throw new Error('bubble gone');
+      user: {
+        narrateDelta: () => {
+          throw new Error('bubble gone');
+        },
+        narrate: (text) => void narrated.push(text),
       },
-      onNarrate: (text) => void narrated.push(text),
-    };
+    });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(outcome.observations.map((observation) => observation.summary)).toEqual(['narrate failed: bubble gone', 'click: clicked']);
@@ -369,15 +362,14 @@ describe('each turn sees the page', () => {
   });
 });
 
-describe('a turn without a run (no gate given)', () => {
+describe('a turn with a gate of its own (a hand-written loop), without an approval hook', () => {
   it('refuses an irreversible tool as a run without a hook does, and reports it to onAction and the observations', async () => {
     const { plan } = await startedPlan();
     const ran: string[] = [];
     const decisions: string[] = [];
     const provider = createScriptedProvider([{ todo: 't4', actions: [{ type: 'tool', name: 'buy', args: {} }, { type: 'tool', name: 'click', args: { target: '#x' } }] }]);
     const outcome = await playTurn({
-      ...turnInput(plan, provider),
-      handlers: { tools: { buy: { risk: 'irreversible', run: () => void ran.push('buy') }, click: () => void ran.push('click') } },
+      ...turnInput(plan, provider, { tools: { buy: { risk: 'irreversible', run: () => void ran.push('buy') }, click: () => void ran.push('click') } }),
       onAction: (action, _index, { decision }) => decisions.push(`${action.type === 'tool' ? action.name : action.type} ${decision}`),
     });
     expect(ran).toEqual(['click']);

@@ -42,7 +42,7 @@ describe('the turn prompt', () => {
   });
 });
 
-describe('runWebAgent with secrets', () => {
+describe('a run with page.secrets', () => {
   it('a page that echoes the password fill typed never shows it to the model, in the page, a tool result or the URL', async () => {
     const planner = createScriptedProvider([{ task_summary: 'Sign in', todos: [{ intent: 'click', description: 'Sign in', expected_turn: 1 }, { intent: 'finish', description: 'Done', expected_turn: 2 }] }]);
     const model = createScriptedProvider([
@@ -55,10 +55,12 @@ describe('runWebAgent with secrets', () => {
     await runWebAgent({
       plan,
       task: 'Sign in',
-      secrets,
       tools: { fill: { risk: 'read', run: () => ((typed = secrets.password), `typed ${secrets.password}`) } },
-      observe: () => (typed ? `[e1] status "Your password correct-horse-77 was saved"` : '[e1] textbox "Password" secret'),
-      url: () => (typed ? `/done?echo=${encodeURIComponent(secrets.password)}` : '/login'),
+      page: {
+        secrets,
+        observe: () => (typed ? `[e1] status "Your password correct-horse-77 was saved"` : '[e1] textbox "Password" secret'),
+        url: () => (typed ? `/done?echo=${encodeURIComponent(secrets.password)}` : '/login'),
+      },
     });
     const seen = model.calls.flatMap((call) => call.messages.map((message) => message.content)).join('\n');
     expect(model.calls.length).toBe(2);

@@ -5,7 +5,9 @@ import { AbortError, isPlanloopError, TourError, ValidationError } from '../../s
 import { createLLMRouter, type LLMProvider, type LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import type { LoopTool } from '../../src/loop/dispatch-action.js';
+import { followRuns } from '../../src/loop/plan-runs.js';
 import { replayTour, type ReplayTourOptions } from '../../src/loop/replay-tour.js';
+import type { Run, RunPhase } from '../../src/loop/run-state.js';
 import { runWebAgent } from '../../src/loop/run-web-agent.js';
 import { validateTour, type Tour } from '../../src/loop/tour.js';
 import { Plan } from '../../src/plan.js';
@@ -139,12 +141,14 @@ async function recordLive(): Promise<{ tour: Tour; did: string[]; statuses: stri
   const result = await runWebAgent({
     plan,
     task: 'Compare the plans and start a trial',
-    planInput: { task: 'Compare the plans and start a trial', locale: 'en' },
+    start: { planInput: { task: 'Compare the plans and start a trial', locale: 'en' } },
     tools: siteTools(),
-    onNarrate,
-    observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
-    locators: createTourLocators({ root: view() }),
-    url: () => page,
+    user: { narrate: onNarrate },
+    page: {
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+      locators: createTourLocators({ root: view() }),
+      url: () => page,
+    },
   });
   expect(result.reason).toBe('task_finish');
   statuses.push(result.todos.map((todo) => `${todo.id}:${todo.status}`));
@@ -161,11 +165,13 @@ function replayOptions(plan: Plan, markup?: (html: string) => string): ReplayTou
   return {
     plan,
     tools: siteTools(markup),
-    onNarrate,
-    locators: createTourLocators({ root: view() }),
-    url: () => page,
-    origin: 'http://localhost',
-    observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+    user: { narrate: onNarrate },
+    page: {
+      locators: createTourLocators({ root: view() }),
+      url: () => page,
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+    },
+    checks: { origin: 'http://localhost' },
   };
 }
 
@@ -249,7 +255,7 @@ describe('replayTour', () => {
     const unknownTool = structuredClone(tour);
     (unknownTool.todos[0]?.steps[0] as { name: string }).name = 'deleteAccount';
     await expect(replayTour(unknownTool, replayOptions(plan))).rejects.toMatchObject({ code: 'tour_invalid', issues: [{ path: 'todos[0].steps[0].name' }] });
-    await expect(replayTour(tour, { ...replayOptions(plan), locators: undefined })).rejects.toBeInstanceOf(ValidationError);
+    await expect(replayTour(tour, { ...replayOptions(plan), page: { ...replayOptions(plan).page, locators: undefined } })).rejects.toBeInstanceOf(ValidationError);
     expect(log).toEqual([]);
     expect(events).toEqual([]);
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Already here']);
@@ -278,7 +284,7 @@ describe('replayTour', () => {
     const { markup } = setUpPage(moved);
     const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
     const plan = modelFreePlan();
-    const result = await replayTour(tour, { ...replayOptions(plan, markup), llm: repair });
+    const result = await replayTour(tour, { ...replayOptions(plan, markup), model: { provider: repair } });
     expect(result.modelCalls).toBe(1);
     expect(result.reason).toBe('task_finish');
     expect(result.repairs).toEqual([{ todoId: 't3', index: 0, reason: 'not-found', message: expect.stringContaining('button "Start a trial"') }]);
@@ -304,7 +310,7 @@ describe('replayTour', () => {
     const formless = (html: string): string => html.replace('<form aria-label="Trial">', '<form>');
     const { markup } = setUpPage(formless);
     const repair = createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Your name is in the form.' }] });
-    const result = await replayTour(tour, { ...replayOptions(modelFreePlan(), markup), llm: repair });
+    const result = await replayTour(tour, { ...replayOptions(modelFreePlan(), markup), model: { provider: repair } });
     expect(result.repairs).toEqual([{ todoId: 't4', index: 1, reason: 'not-found', message: expect.stringContaining('form "Trial"') }]);
     expect(result.reason).toBe('last_turn');
     expect(result.todos.map((todo) => todo.status)).toEqual(['completed', 'completed', 'completed', 'completed']);
@@ -322,7 +328,7 @@ describe('replayTour', () => {
     plan.on('action', ({ action, decision, reason }) => {
       if (decision === 'refused' && action.type === 'tool') refused.push(`${action.name}: ${reason}`);
     });
-    const yes = await replayTour(sending, { ...replayOptions(plan), approvalLevel: 'irreversible', onApprove: (request) => (asked.push(`${request.tool} ${request.risk}`), true) });
+    const yes = await replayTour(sending, { ...replayOptions(plan), approval: { level: 'irreversible', ask: (request) => (asked.push(`${request.tool} ${request.risk}`), true) } });
     expect(asked).toEqual(['send irreversible']);
     expect(log).toContain('send');
     expect(yes.modelCalls).toBe(0);
@@ -338,7 +344,7 @@ describe('replayTour', () => {
     // With a model, the refusal goes to it as to a live run's next turn.
     setUpPage();
     const model = createScriptedProvider({ todo: 't4', last: true, actions: [{ type: 'narrate', text: 'I did not send the form.' }, { type: 'task_finish', summary: 'Not sent.' }] });
-    const told = await replayTour(sending, { ...replayOptions(modelFreePlan()), llm: model });
+    const told = await replayTour(sending, { ...replayOptions(modelFreePlan()), model: { provider: model } });
     expect(model.calls[0]?.messages.at(-1)?.content).toMatch(/send was not run: irreversible actions need the user's approval/);
     expect(told).toMatchObject({ reason: 'task_finish', summary: 'Not sent.', modelCalls: 1 });
   });
@@ -352,11 +358,56 @@ describe('replayTour', () => {
     const seen: string[] = [];
     const failure = await replayTour(checked, {
       ...replayOptions(modelFreePlan()),
-      checkTodo: (check, todo) => (seen.push(`${todo.id} ${String(check.path)}`), page === check.path || `the page is at ${page}, not ${String(check.path)}`),
+      checks: {
+        origin: 'http://localhost',
+        checkTodo: (check, todo) => (seen.push(`${todo.id} ${String(check.path)}`), page === check.path || `the page is at ${page}, not ${String(check.path)}`),
+      },
     }).catch((error: unknown) => error);
     expect(seen).toEqual(['t1 /pricing', 't3 /checkout']);
     expect(failure).toMatchObject({ code: 'tour_step_failed', step: { todoId: 't3', index: 1, reason: 'check-failed' } });
     expect((failure as Error).message).toContain('the page is at /try, not /checkout');
+  });
+
+  it("is a run: the plan's current run, its state through the phases, its events on the run, an approval waiting in its state", async () => {
+    const { tour } = await recordLive();
+    const sending = structuredClone(tour);
+    sending.todos[3]?.steps.splice(1, 0, { type: 'tool', name: 'send', args: {} });
+    setUpPage();
+    const plan = modelFreePlan();
+    const phases: RunPhase[] = [];
+    const onRun: string[] = [];
+    let replaying: Run | undefined;
+    followRuns(plan, (run) => {
+      replaying = run;
+      run.subscribe((state) => {
+        if (phases.at(-1) !== state.phase) phases.push(state.phase);
+        // The tour grants no approval: the request waits in the run's state, answered through the run.
+        if (state.approval) queueMicrotask(() => run.answer(state.approval!.id, { approved: true }));
+      });
+      run.on('turn-end', ({ turn }) => onRun.push(`turn-end ${turn}`));
+    });
+    const result = await replayTour(sending, { ...replayOptions(plan), approval: { ask: 'state', level: 'irreversible' }, start: { announce: () => true } });
+    expect(result.reason).toBe('task_finish');
+    expect(log).toContain('send');
+    expect(replaying?.runId).toBe(result.runId);
+    expect(phases).toEqual(['starting', 'announcing', 'running', 'finished']);
+    expect(replaying?.state).toMatchObject({ phase: 'finished', turn: 4, maxTurns: 4, approval: null, end: { reason: 'task_finish', summary: 'Showed pricing and the trial form.' } });
+    expect(onRun).toEqual(['turn-end 1', 'turn-end 2', 'turn-end 3', 'turn-end 4']);
+  });
+
+  it("keeps the host's secrets (page.secrets) out of a repair turn's prompt, whatever the page shows", async () => {
+    const { tour } = await recordLive();
+    const secret = 'Orbit-Key-9931';
+    const moved = (html: string): string =>
+      html.replace('<button class="cta" data-go="/try">Start a trial</button>', `<a data-go="/try" href="#try" onclick="return false">Try it free</a><p>Your key is ${secret}</p>`);
+    const { markup } = setUpPage(moved);
+    const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
+    const options = replayOptions(modelFreePlan(), markup);
+    const result = await replayTour(tour, { ...options, page: { ...options.page, secrets: { key: secret } }, model: { provider: repair } });
+    expect(result.modelCalls).toBe(1);
+    const seen = repair.calls.flatMap((call) => call.messages.map((message) => message.content)).join('\n');
+    expect(seen).toContain('Your key is [secret]');
+    expect(seen.toLowerCase()).not.toContain(secret.toLowerCase());
   });
 
   it('stops on an abort as a live run does', async () => {
@@ -367,10 +418,12 @@ describe('replayTour', () => {
     const waiting = replayTour(tour, {
       ...replayOptions(plan),
       signal: controller.signal,
-      onNarrate: (text) => {
-        log.push(text);
-        controller.abort();
-        return new Promise(() => undefined);
+      user: {
+        narrate: (text) => {
+          log.push(text);
+          controller.abort();
+          return new Promise(() => undefined);
+        },
       },
     });
     const error = await waiting.catch((caught: unknown) => caught);

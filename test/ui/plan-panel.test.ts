@@ -4,6 +4,11 @@ import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import { PLAN_PANEL_STRINGS, PlanPanelElement, definePlanPanel, type PanelApprovalRequest, type PlanPanelStrings } from '../../src/ui/index.js';
 import { emitPlanEvent } from '../../src/plan/emit-plan-event.js';
+import { ProviderError } from '../../src/errors.js';
+import { createFunctionProvider } from '../../src/llm/function-provider.js';
+import { createLLMRouter } from '../../src/llm/provider.js';
+import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
+import { startRun } from '../../src/loop/start-run.js';
 
 function mount(plan: Plan | null = new Plan()): PlanPanelElement {
   definePlanPanel();
@@ -31,6 +36,51 @@ function seed(plan: Plan): void {
 afterEach(() => {
   document.body.replaceChildren();
 });
+
+/** Waits until `check` holds (a run moves on in its own time). */
+async function until(check: () => boolean): Promise<void> {
+  for (let tries = 0; !check(); tries++) {
+    if (tries > 500) throw new Error('waited too long');
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+}
+
+/** A turn model whose turn `at` (0-based) waits for `release()`; every turn answers `answer(call)`. */
+function heldTurns(at: number, answer: (call: number) => unknown) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  let reached = false;
+  const model = createScriptedProvider(async (_request, call) => {
+    if (call === at) {
+      reached = true;
+      await held;
+    }
+    return answer(call) as never;
+  });
+  return { model, release, reached: () => reached };
+}
+
+/** A planner that streams `summary` in pieces, waits for `release()`, then answers `then` (an Error fails it). */
+function heldPlanner(summary: string, then: unknown) {
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const text = JSON.stringify(then instanceof Error ? { task_summary: summary } : then);
+  const streamed = text.slice(0, text.indexOf(summary) + summary.length);
+  const planner = createFunctionProvider(async function* () {
+    yield streamed.slice(0, -4);
+    yield streamed.slice(-4);
+    await held;
+    if (then instanceof Error) throw then;
+    yield text.slice(streamed.length);
+  });
+  return { planner, release };
+}
+
+const runnable = (turns: ScriptedResponses | ReturnType<typeof heldTurns>['model'], planner: ReturnType<typeof heldPlanner>['planner'] | ScriptedResponses) => {
+  const model = typeof turns === 'object' && turns !== null && 'generate' in turns ? turns : createScriptedProvider(turns as ScriptedResponses);
+  const plans = typeof planner === 'object' && planner !== null && 'generate' in planner ? planner : createScriptedProvider(planner as ScriptedResponses);
+  return new Plan({ llm: createLLMRouter({ default: model, plan: plans }) });
+};
 
 describe('definePlanPanel', () => {
   it('registers nothing on import, then registers the tag once, idempotently', () => {
@@ -81,67 +131,93 @@ describe('<plan-panel>', () => {
     expect(live?.getAttribute('aria-live')).toBe('polite');
   });
 
-  it('streams the summary and shows the current turn and the end of the run', () => {
-    const plan = new Plan();
+  it('streams the summary while planning, then shows the current turn and the end of the run, read from the run\'s state', async () => {
+    const turns = heldTurns(1, (call) => [
+      { todo: 't1', actions: [{ type: 'narrate', text: 'Pricing.' }] },
+      { todo: 't2', actions: [{ type: 'narrate', text: 'Tiers.' }] },
+      { todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'Toured pricing.' }] },
+    ][call]);
+    const planning = heldPlanner('Tour the pricing page.', { task_summary: 'Tour the pricing page.', todos: seedTodos });
+    const plan = runnable(turns.model, planning.planner);
     const panel = mount(plan);
-    emitPlanEvent(plan, 'summary-delta', { delta: 'Tour ', text: 'Tour ' });
-    emitPlanEvent(plan, 'summary-delta', { delta: 'pricing', text: 'Tour pricing' });
-    expect(shadow(panel).querySelector('.summary')?.textContent).toBe('Tour pricing');
-    // What makeTodos does with the model's answer: the summary and todos become the plan's state.
-    plan.setTaskPlan({ task_summary: 'Tour the pricing page.', todos: seedTodos });
-    expect(panel.announcement).toBe('New plan with 3 steps.');
-    expect(panel.summary).toBe('Tour the pricing page.');
-    emitPlanEvent(plan, 'turn-start', { runId: 'r1', turn: 2, maxTurns: 5 });
+    const run = startRun(plan, { task: 'Tour pricing' });
+    await until(() => panel.summary === 'Tour the pricing page.');
+    expect(meta(panel)).toBe('Planning…');
+    planning.release();
+    await until(turns.reached);
+    // Turn 2 waits for the model: turn 1's step is the one in progress.
+    expect(panel.announcement).toBe('Now: Open the pricing page.');
     expect(meta(panel)).toBe('0 of 3 done · Turn 2 of 5');
-    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 2, summary: 'Toured pricing.' });
-    expect(meta(panel)).toBe('0 of 3 done · Finished');
+    expect(panel.dataset.turn).toBe('2');
+    turns.release();
+    await run.result;
+    expect(meta(panel)).toBe('3 of 3 done · Finished');
     expect(panel.announcement).toBe('Finished. Toured pricing.');
-    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
-    expect(panel.announcement).toBe('Stopped: model offline');
+    // The next run fails in a turn: stopped by that error.
+    plan.todos.reset(seedTodos);
+    const failing = runnable([new ProviderError('model offline', { provider: 'test', retryable: false })], []);
+    const other = mount(failing);
+    failing.setTaskPlan({ summary: 'Tour the pricing page.', todos: seedTodos, task: 'Tour pricing' });
+    await startRun(failing, { task: 'Tour pricing' }).result.catch(() => undefined);
+    expect(other.announcement).toBe('Stopped: model offline');
+    expect(meta(other)).toBe('0 of 3 done · Stopped by an error');
   });
 
-  it('puts the summary back when planning a new plan fails, and says it is planning meanwhile', () => {
-    const plan = new Plan();
+  it('puts the summary back when planning a new plan fails, and says it is planning meanwhile', async () => {
+    const planning = heldPlanner('I will show you the d', new ProviderError('model offline', { provider: 'test', retryable: false }));
+    const plan = runnable([], planning.planner);
     seed(plan);
     const panel = mount(plan);
     panel.summary = 'Tour the pricing page.';
-    emitPlanEvent(plan, 'run-start', { runId: 'r1', task: 'Show me the docs', resumed: false });
+    const run = startRun(plan, { task: 'Show me the docs', start: { resume: false } });
+    await until(() => panel.summary === 'I will show you the d');
     expect(meta(panel)).toBe('0 of 3 done · Planning…');
-    emitPlanEvent(plan, 'summary-delta', { delta: 'I will show you the d', text: 'I will show you the d' });
-    expect(panel.summary).toBe('I will show you the d');
-    // The planning call fails (or is stopped): the todos shown are still the old plan's, which
-    // never ran, so nothing says it was stopped.
-    emitPlanEvent(plan, 'run-error', { runId: 'r1', turn: 0, error: new Error('model offline') });
+    // The planning call fails: the todos shown are still the old plan's, which never ran, so
+    // nothing says it was stopped.
+    planning.release();
+    await run.result.catch(() => undefined);
+    expect(run.state.end).toMatchObject({ reason: 'error', during: 'planning' });
     expect(panel.summary).toBe('Tour the pricing page.');
     expect(meta(panel)).toBe('0 of 3 done');
     expect(panel.announcement).toBe('No new plan: model offline');
 
     // A planning call that succeeds keeps its summary, also when a turn fails later.
-    emitPlanEvent(plan, 'run-start', { runId: 'r2', task: 'Show me the docs', resumed: false });
-    emitPlanEvent(plan, 'summary-delta', { delta: 'Docs tour.', text: 'Docs tour.' });
-    plan.setTaskPlan({ task_summary: 'Docs tour.', todos: seedTodos });
-    expect(meta(panel)).toBe('0 of 3 done');
-    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 1, error: new Error('model offline') });
+    const next = runnable([new ProviderError('model offline', { provider: 'test', retryable: false })], [{ task_summary: 'Docs tour.', todos: seedTodos }]);
+    panel.plan = next;
+    await startRun(next, { task: 'Show me the docs' }).result.catch(() => undefined);
     expect(panel.summary).toBe('Docs tour.');
     expect(meta(panel)).toBe('0 of 3 done · Stopped by an error');
   });
 
-  it('a new ask that fails before its plan exists leaves a finished plan labelled finished', () => {
-    const plan = new Plan();
+  it('a new ask that fails before its plan exists leaves a finished plan labelled finished', async () => {
+    // The planner: a plan, then an HTTP 401, then a plan that starts streaming and never ends.
+    const planner = createFunctionProvider(async function* (request) {
+      const call = (planned += 1);
+      if (call === 1) yield JSON.stringify({ task_summary: 'Tour the pricing page.', todos: seedTodos });
+      else if (call === 2) throw new ProviderError('openai-compatible answered HTTP 401', { provider: 'test', retryable: false });
+      else {
+        yield '{"task_summary":"Docs tour, ';
+        await new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
+      }
+    });
+    let planned = 0;
+    const plan = runnable([{ todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] }], planner);
     const panel = mount(plan);
-    emitPlanEvent(plan, 'run-start', { runId: 'r1', task: 'Tour pricing', resumed: false });
-    plan.setTaskPlan({ task_summary: 'Tour the pricing page.', todos: seedTodos.map((todo) => ({ ...todo, status: 'completed' as const })) });
-    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 3 });
+    await startRun(plan, { task: 'Tour pricing' }).result;
     expect(meta(panel)).toBe('3 of 3 done · Finished');
 
-    emitPlanEvent(plan, 'run-start', { runId: 'r2', task: 'How do I get a refund?', resumed: false });
-    emitPlanEvent(plan, 'run-error', { runId: 'r2', turn: 0, error: new Error('openai-compatible answered HTTP 401') });
+    await startRun(plan, { task: 'How do I get a refund?' }).result.catch(() => undefined);
     expect(meta(panel)).toBe('3 of 3 done · Finished');
     expect(panel.summary).toBe('Tour the pricing page.');
+    expect(panel.announcement).toBe('No new plan: openai-compatible answered HTTP 401');
     // Stopping a new ask before its plan exists says so, and also leaves the finished plan alone.
-    emitPlanEvent(plan, 'run-start', { runId: 'r3', task: 'Show me the docs', resumed: false });
-    emitPlanEvent(plan, 'run-error', { runId: 'r3', turn: 0, error: Object.assign(new Error('aborted'), { code: 'aborted' }) });
+    const stopped = startRun(plan, { task: 'Show me the docs' });
+    await until(() => panel.summary.startsWith('Docs tour'));
+    expect(meta(panel)).toBe('3 of 3 done · Planning…');
+    stopped.stop();
+    await stopped.result.catch(() => undefined);
     expect(meta(panel)).toBe('3 of 3 done · Finished');
+    expect(panel.summary).toBe('Tour the pricing page.');
     expect(panel.announcement).toBe('Stopped before a new plan was made.');
   });
 
@@ -585,19 +661,21 @@ describe('<plan-panel> without a mouse (issue 24)', () => {
     expect(items(panel)[0]?.querySelector('.status')?.textContent).toBe('In progress');
   });
 
-  it('announce="steps" leaves the run’s news to the host and still says what only the panel knows', () => {
-    const plan = new Plan();
+  it('announce="steps" leaves the run’s news to the host and still says what only the panel knows', async () => {
+    const plan = runnable([], [{ task_summary: 'A look', todos: seedTodos }]);
     const panel = mount(plan);
     panel.announce = 'steps';
     expect(panel.getAttribute('announce')).toBe('steps');
     plan.setTaskPlan({ task_summary: 'A look', todos: seedTodos });
     expect(panel.announcement).toBe('');
-    emitPlanEvent(plan, 'run-finish', { runId: 'r1', reason: 'task_finish', turns: 1, summary: 'Done.' });
+    // A run that ends (here: not started) is the host's news.
+    await expect(startRun(plan, { task: 'A look', start: { resume: false, announce: () => false } }).result).resolves.toMatchObject({ reason: 'declined' });
+    const [first, second] = plan.todos.reset(seedTodos).map((todo) => todo.id);
     expect(panel.announcement).toBe('');
-    plan.adjust({}, { inProgress: 't1' });
+    plan.adjust({}, { inProgress: first });
     expect(panel.announcement).toBe('Now: Open the pricing page.');
     panel.announce = 'none';
-    plan.adjust({ remove: ['t1'] }, { inProgress: 't2' });
+    plan.adjust({ remove: [first as string] }, { inProgress: second });
     expect(panel.announcement).toBe('Now: Open the pricing page.');
   });
 
