@@ -1,17 +1,19 @@
-// Sums the vitest and Playwright JSON reports into one closing line:
+// Sums biome's, vitest's and Playwright's JSON reports into one closing line:
 //   tests: N passed, N failed[, N skipped]
 // and exits 1 when anything failed. A runner that left no report, or exited non-zero while its
 // report shows no failed test (a file that did not load, a web server that did not start), counts
 // as one failed test, so a crash never reads as success.
-// Use: node scripts/count-tests.mjs --unit-exit <code> --e2e-exit <code>
+// Use: node scripts/count-tests.mjs --lint-exit <code> --unit-exit <code> --e2e-exit <code>
 import { readFileSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
 import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({
   options: {
+    'lint-exit': { type: 'string', default: '0' },
     'unit-exit': { type: 'string', default: '0' },
     'e2e-exit': { type: 'string', default: '0' },
+    lint: { type: 'string', default: 'test-results/lint.json' },
     unit: { type: 'string', default: 'test-results/unit.json' },
     e2e: { type: 'string', default: 'test-results/e2e.json' },
   },
@@ -23,6 +25,19 @@ function readReport(path) {
   } catch {
     return null;
   }
+}
+
+/**
+ * biome's json reporter: one test per file it checked, failed when the file has a finding (a lint
+ * rule or a formatting difference; warnings count, as `--error-on-warnings` makes them fail).
+ */
+function countLint(report) {
+  const summary = report.summary ?? {};
+  const checked = (summary.changed ?? 0) + (summary.unchanged ?? 0);
+  const findings = (report.diagnostics ?? []).filter((diagnostic) => diagnostic.severity === 'error' || diagnostic.severity === 'warning');
+  const files = new Set(findings.map((diagnostic) => shortName(diagnostic.location?.path?.file ?? diagnostic.location?.path ?? '(configuration)')));
+  const notes = files.size ? [`${findings.length} finding(s) in ${[...files].slice(0, 10).join(', ')}${files.size > 10 ? ', …' : ''}`] : [];
+  return { passed: Math.max(0, checked - files.size), failed: files.size, skipped: 0, notes };
 }
 
 /**
@@ -82,6 +97,7 @@ function firstLine(text) {
 }
 
 const runners = [
+  { name: 'lint (biome)', file: values.lint, exit: Number(values['lint-exit']), count: countLint },
   { name: 'unit (vitest)', file: values.unit, exit: Number(values['unit-exit']), count: countUnit },
   { name: 'browser (playwright)', file: values.e2e, exit: Number(values['e2e-exit']), count: countE2e },
 ];
