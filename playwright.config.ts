@@ -52,7 +52,9 @@ const webServer = [
 export default defineConfig({
   testDir: 'e2e',
   outputDir: 'test-results/e2e',
-  fullyParallel: false,
+  // Tests, not files, are shared between the workers: the longest files (storage faults, the demo)
+  // no longer run alone at the end. A file whose tests share a beforeAll says mode: 'default'.
+  fullyParallel: true,
   forbidOnly: !!process.env.CI,
   workers: 2,
   retries: process.env.CI ? 1 : 0,

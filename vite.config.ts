@@ -37,7 +37,17 @@ export default defineConfig({
     minify: false,
     sourcemap: true,
     lib: {
-      entry: { index: src('index.ts'), testing: src('testing.ts'), ui: src('ui/index.ts'), graph: src('graph/index.ts'), interop: src('interop/index.ts'), planning: src('planning/index.ts'), dom: src('dom/index.ts'), loop: src('loop/index.ts'), storage: src('storage/index.ts') },
+      entry: {
+        index: src('index.ts'),
+        testing: src('testing.ts'),
+        ui: src('ui/index.ts'),
+        graph: src('graph/index.ts'),
+        interop: src('interop/index.ts'),
+        planning: src('planning/index.ts'),
+        dom: src('dom/index.ts'),
+        loop: src('loop/index.ts'),
+        storage: src('storage/index.ts'),
+      },
       formats: ['es'],
     },
     rolldownOptions: {

@@ -88,7 +88,11 @@ export const TOTAL_LIMITS: Readonly<Record<string, number>> = { core: 39_500, 'P
 export const BUNDLE_ENTRIES: BundleEntry[] = [
   { name: 'core', note: '`Plan` + `parseTurnEnvelope`', source: `export { Plan, parseTurnEnvelope, safeParseTurnEnvelope } from 'planloop';` },
   { name: 'Plan only', note: "`import { Plan } from 'planloop'`", source: `export { Plan } from 'planloop';` },
-  { name: 'core + turn loop', note: 'the core + `runWebAgent`', source: `export { Plan, parseTurnEnvelope, safeParseTurnEnvelope, runWebAgent } from 'planloop';` },
+  {
+    name: 'core + turn loop',
+    note: 'the core + `runWebAgent`',
+    source: `export { Plan, parseTurnEnvelope, safeParseTurnEnvelope, runWebAgent } from 'planloop';`,
+  },
   { name: 'openai-compatible', note: '`createOpenAICompatibleProvider`', source: `export { createOpenAICompatibleProvider } from 'planloop';` },
   { name: 'anthropic', note: '`createAnthropicProvider`', source: `export { createAnthropicProvider } from 'planloop';` },
   { name: 'webllm', note: '`createWebLLMProvider`', source: `export { createWebLLMProvider } from 'planloop';` },
@@ -137,7 +141,10 @@ export function buildLibrary(): Promise<string> {
     // Beside dist, the package.json an install has: its `sideEffects: false` is what lets an app's
     // bundler drop unused modules. Without it (a folder with none), rolldown kept modules of the
     // turn loop that a page importing `Plan` never runs.
-    const { name, type, sideEffects } = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as Record<string, unknown>;
+    const { name, type, sideEffects } = JSON.parse(await readFile(fileURLToPath(new URL('../package.json', import.meta.url)), 'utf8')) as Record<
+      string,
+      unknown
+    >;
     await writeFile(join(WORK, 'package.json'), `${JSON.stringify({ name, type, sideEffects })}\n`);
     return dist;
   })();
@@ -161,7 +168,10 @@ export async function measureBundle(entry: BundleEntry, bundler: Bundler): Promi
   await rm(dir, { recursive: true, force: true });
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'app.js');
-  await writeFile(file, `${entry.source.replace(/'planloop(\/[a-z]+)?'/g, (_match, sub: string | undefined) => `'${join(dist, `${sub ? sub.slice(1) : 'index'}.js`)}'`)}\n`);
+  await writeFile(
+    file,
+    `${entry.source.replace(/'planloop(\/[a-z]+)?'/g, (_match, sub: string | undefined) => `'${join(dist, `${sub ? sub.slice(1) : 'index'}.js`)}'`)}\n`,
+  );
   const chunks = bundler === 'esbuild' ? await withEsbuild(file, dir) : await withRolldown(file, dir);
   const start = startChunks(chunks);
   const gzip = (code: string): number => gzipSync(Buffer.from(code), { level: 9 }).length;
@@ -210,7 +220,19 @@ function startChunks(chunks: readonly Chunk[]): Chunk[] {
 /** The chunks esbuild makes, the entry first. */
 async function withEsbuild(file: string, dir: string): Promise<Chunk[]> {
   const outdir = join(dir, 'out');
-  const result = await esbuild.build({ entryPoints: [file], bundle: true, splitting: true, format: 'esm', minify: true, target: 'es2022', platform: 'browser', outdir, write: false, metafile: true, logLevel: 'silent' });
+  const result = await esbuild.build({
+    entryPoints: [file],
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    minify: true,
+    target: 'es2022',
+    platform: 'browser',
+    outdir,
+    write: false,
+    metafile: true,
+    logLevel: 'silent',
+  });
   // The metafile names outputs relative to the working directory; the output files by absolute path.
   const outputs = Object.entries(result.metafile.outputs).map(([path, meta]) => ({ path: resolve(path), meta }));
   const chunks = result.outputFiles.map((output) => {
@@ -253,7 +275,10 @@ async function withRolldown(file: string, dir: string): Promise<Chunk[]> {
  * const sizes = await benchBundleSize(BUNDLE_ENTRIES.slice(0, 2));
  * ```
  */
-export async function benchBundleSize(entries: readonly BundleEntry[] = BUNDLE_ENTRIES, bundlers: readonly Bundler[] = ['rolldown', 'esbuild']): Promise<BundleSize[]> {
+export async function benchBundleSize(
+  entries: readonly BundleEntry[] = BUNDLE_ENTRIES,
+  bundlers: readonly Bundler[] = ['rolldown', 'esbuild'],
+): Promise<BundleSize[]> {
   const sizes: BundleSize[] = [];
   for (const entry of entries) {
     for (const bundler of bundlers) {

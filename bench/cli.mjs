@@ -15,7 +15,14 @@ const alias = ['testing', 'ui', 'graph', 'interop', 'planning', 'dom', 'loop', '
   replacement: fileURLToPath(new URL(`../src/${subpath === 'testing' ? 'testing.ts' : `${subpath}/index.ts`}`, import.meta.url)),
 }));
 alias.push({ find: /^planloop$/, replacement: fileURLToPath(new URL('../src/index.ts', import.meta.url)) });
-const server = await createServer({ configFile: false, root, logLevel: 'error', appType: 'custom', resolve: { alias }, server: { middlewareMode: true, hmr: false, ws: false } });
+const server = await createServer({
+  configFile: false,
+  root,
+  logLevel: 'error',
+  appType: 'custom',
+  resolve: { alias },
+  server: { middlewareMode: true, hmr: false, ws: false },
+});
 const runner = createServerModuleRunner(server.environments.ssr, { hmr: false });
 try {
   const module = await runner.import(fileURLToPath(new URL('./run.ts', import.meta.url)));

@@ -53,7 +53,14 @@ export interface DomCorpusResult {
 }
 
 async function bundle(entry: string, resolveDir: string): Promise<string> {
-  const result = await esbuild.build({ stdin: { contents: entry, resolveDir, loader: 'ts' }, bundle: true, format: 'esm', write: false, minify: true, target: 'es2022' });
+  const result = await esbuild.build({
+    stdin: { contents: entry, resolveDir, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    target: 'es2022',
+  });
   return result.outputFiles[0]?.text ?? '';
 }
 
@@ -101,7 +108,9 @@ export async function benchDomCorpus(options: { runs?: number; executablePath?: 
           : readFileSync(join(root, 'e2e', 'corpus', `${name}.html`), 'utf8');
       const load = async (): Promise<void> => {
         await page.unrouteAll({ behavior: 'ignoreErrors' });
-        await page.route('**/*', (route) => (route.request().url() === 'http://corpus.test/' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort()));
+        await page.route('**/*', (route) =>
+          route.request().url() === 'http://corpus.test/' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort(),
+        );
         await page.goto('http://corpus.test/');
         await page.addScriptTag({ content: baselineCode, type: 'module' });
         await page.addScriptTag({ content: currentCode, type: 'module' });
@@ -112,12 +121,14 @@ export async function benchDomCorpus(options: { runs?: number; executablePath?: 
       for (let i = 0; i < 3; i += 1) {
         for (const side of i % 2 === 0 ? (['current', 'baseline'] as const) : (['baseline', 'current'] as const)) {
           await load();
-          cold[side].push(await page.evaluate((which) => {
-            const dom = (globalThis as unknown as Record<string, { outlinePage: () => unknown }>)[which === 'current' ? 'currentDom' : 'baselineDom'];
-            const start = performance.now();
-            dom?.outlinePage();
-            return performance.now() - start;
-          }, side));
+          cold[side].push(
+            await page.evaluate((which) => {
+              const dom = (globalThis as unknown as Record<string, { outlinePage: () => unknown }>)[which === 'current' ? 'currentDom' : 'baselineDom'];
+              const start = performance.now();
+              dom?.outlinePage();
+              return performance.now() - start;
+            }, side),
+          );
         }
       }
       await load();
@@ -184,7 +195,8 @@ function measurePage(page: Page, runs: number) {
       const ref = registry.refOf(item.element);
       if (ref && (expanded.get(container) ?? '').includes(`[${ref}]`)) oneExpansion += 1;
     }
-    const prose = (nodes: ReadonlyArray<{ kind: string; name: string }>) => nodes.filter((node) => node.kind === 'text' || node.kind === 'live').reduce((sum, node) => sum + node.name.length, 0);
+    const prose = (nodes: ReadonlyArray<{ kind: string; name: string }>) =>
+      nodes.filter((node) => node.kind === 'text' || node.kind === 'live').reduce((sum, node) => sum + node.name.length, 0);
     const warm: number[] = [];
     const baselineWarm: number[] = [];
     for (let i = 0; i < count; i += 1) {
@@ -227,7 +239,12 @@ export function domCorpusTargets(result: DomCorpusResult): Array<{ target: strin
       figure: `${result.coldRatio}× cold, ${result.warmRatio}× warm (sums of per-page medians)`,
       met: result.coldRatio <= 1.5 && result.warmRatio <= 1.5,
     },
-    { target: 'page outline on real pages at the default budget, o200k tokens', goal: '≤ 400 tokens', figure: `${most.tokens} at most (${most.page})`, met: most.tokens <= 400 },
+    {
+      target: 'page outline on real pages at the default budget, o200k tokens',
+      goal: '≤ 400 tokens',
+      figure: `${most.tokens} at most (${most.page})`,
+      met: most.tokens <= 400,
+    },
     {
       target: 'first-viewport controls on real pages: listed or one `expand` away',
       goal: 'all',

@@ -133,7 +133,10 @@ async function throughLoop(text: string, chunkSize: number, delayMs: number): Pr
 export async function benchFirstAction(options: FirstActionOptions = {}): Promise<FirstActionResult> {
   const { chunkSize = 4, delayMs = 10, runs = 5, text = realisticEnvelope() } = options;
   const timings: FirstActionTiming[] = [];
-  for (const [via, run] of [['streaming parser', throughParser], ['runWebAgent', throughLoop]] as const) {
+  for (const [via, run] of [
+    ['streaming parser', throughParser],
+    ['runWebAgent', throughLoop],
+  ] as const) {
     const firsts: number[] = [];
     const completes: number[] = [];
     for (let i = 0; i < runs; i++) {

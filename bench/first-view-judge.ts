@@ -51,9 +51,18 @@ export interface FirstViewElements {
 export function judgeFirstView(): FirstViewJudgement {
   const width = window.innerWidth;
   const height = window.innerHeight;
-  const WIDGET = 'button,link,checkbox,radio,switch,tab,menuitem,menuitemcheckbox,menuitemradio,option,combobox,textbox,searchbox,slider,spinbutton,treeitem'.split(',');
+  const WIDGET =
+    'button,link,checkbox,radio,switch,tab,menuitem,menuitemcheckbox,menuitemradio,option,combobox,textbox,searchbox,slider,spinbutton,treeitem'.split(',');
   const selector = [
-    'a[href]', 'button', 'input:not([type=hidden])', 'select', 'textarea', 'summary', '[contenteditable=""]', '[contenteditable=true]', '[tabindex]:not([tabindex^="-"])',
+    'a[href]',
+    'button',
+    'input:not([type=hidden])',
+    'select',
+    'textarea',
+    'summary',
+    '[contenteditable=""]',
+    '[contenteditable=true]',
+    '[tabindex]:not([tabindex^="-"])',
     ...WIDGET.map((role) => `[role=${role}]`),
   ].join(',');
   const drawn = (element: Element): boolean => {
@@ -70,7 +79,13 @@ export function judgeFirstView(): FirstViewJudgement {
     const bottom = Math.min(height, box.bottom);
     const w = right - left;
     const h = bottom - top;
-    const points = [[0.5, 0.5], [0.25, 0.25], [0.75, 0.25], [0.25, 0.75], [0.75, 0.75]] as const;
+    const points = [
+      [0.5, 0.5],
+      [0.25, 0.25],
+      [0.75, 0.25],
+      [0.25, 0.75],
+      [0.75, 0.75],
+    ] as const;
     for (const [x, y] of points) {
       const hit = document.elementFromPoint(left + w * x, top + h * y);
       if (!hit) continue;
@@ -95,20 +110,24 @@ export function judgeFirstView(): FirstViewJudgement {
       fields.push(field);
     }
   }
-  const paragraphs = (within: ParentNode): HTMLElement[] => [...within.querySelectorAll('p')].filter((p) => drawn(p) && !p.closest('form') && text(p).length >= 50) as HTMLElement[];
+  const paragraphs = (within: ParentNode): HTMLElement[] =>
+    [...within.querySelectorAll('p')].filter((p) => drawn(p) && !p.closest('form') && text(p).length >= 50) as HTMLElement[];
   const content = [...document.querySelectorAll('main, [role=main]')].find(drawn) ?? [...document.querySelectorAll('article, [role=article]')].find(drawn);
   let paragraph: Element | null = null;
   if (content) paragraph = paragraphs(content)[0] ?? null;
   else {
     const h1 = [...document.querySelectorAll('h1')].find(drawn);
     if (h1) {
-      const after = paragraphs(document).filter((p) => h1.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING).slice(0, 3);
+      const after = paragraphs(document)
+        .filter((p) => h1.compareDocumentPosition(p) & Node.DOCUMENT_POSITION_FOLLOWING)
+        .slice(0, 3);
       paragraph = after.reduce<HTMLElement | null>((largest, p) => (!largest || text(p).length > text(largest).length ? p : largest), null);
     }
   }
   const elements: FirstViewElements = { controls, fields, paragraph };
   (globalThis as unknown as { __firstView: FirstViewElements }).__firstView = elements;
-  const describe = (element: Element) => `${element.localName} "${(text(element) || element.getAttribute('aria-label') || element.getAttribute('placeholder') || element.id).slice(0, 40)}"`;
+  const describe = (element: Element) =>
+    `${element.localName} "${(text(element) || element.getAttribute('aria-label') || element.getAttribute('placeholder') || element.id).slice(0, 40)}"`;
   return {
     viewport: { width, height },
     controls: controls.map(describe),
@@ -149,7 +168,8 @@ export function listedOfFirstView(listed: readonly Element[], kinds?: readonly s
     for (const other of listed) if ((!kinds || kindOf.get(other) === kind) && element.contains(other)) return true;
     return false;
   };
-  const describe = (element: Element) => `${element.localName} "${((element as HTMLElement).innerText || element.getAttribute('aria-label') || element.id || '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
+  const describe = (element: Element) =>
+    `${element.localName} "${((element as HTMLElement).innerText || element.getAttribute('aria-label') || element.id || '').replace(/\s+/g, ' ').trim().slice(0, 40)}"`;
   const missing: string[] = [];
   let controls = 0;
   for (const element of judged.controls) {

@@ -53,7 +53,14 @@ export interface FirstViewResult {
 }
 
 async function bundle(entry: string, resolveDir: string): Promise<string> {
-  const result = await esbuild.build({ stdin: { contents: entry, resolveDir, loader: 'ts' }, bundle: true, format: 'esm', write: false, minify: true, target: 'es2022' });
+  const result = await esbuild.build({
+    stdin: { contents: entry, resolveDir, loader: 'ts' },
+    bundle: true,
+    format: 'esm',
+    write: false,
+    minify: true,
+    target: 'es2022',
+  });
   return result.outputFiles[0]?.text ?? '';
 }
 
@@ -100,7 +107,9 @@ export async function benchFirstView(options: { runs?: number; executablePath?: 
     for (const { folder, name } of pages) {
       const html = readFileSync(join(root, 'e2e', folder, `${name}.html`), 'utf8');
       await page.unrouteAll({ behavior: 'ignoreErrors' });
-      await page.route('**/*', (route) => (route.request().url() === 'http://corpus.test/page.html' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort()));
+      await page.route('**/*', (route) =>
+        route.request().url() === 'http://corpus.test/page.html' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort(),
+      );
       await page.goto('http://corpus.test/page.html');
       const judged = await page.evaluate(judgeFirstView);
       await page.addScriptTag({ content: baselineCode, type: 'module' });
@@ -142,7 +151,13 @@ function outlineAndScore(page: Page, side: 'currentDom' | 'baselineDom'): Promis
     const dom = (globalThis as unknown as Record<string, Dom>)[which] as Dom;
     const outline = dom.outlinePage({ registry: dom.createRefRegistry() });
     const score = (globalThis as unknown as { __listedOfFirstView: typeof listedOfFirstView }).__listedOfFirstView;
-    return { text: dom.renderOutline(outline), listed: score(outline.nodes.map((node) => node.element), outline.nodes.map((node) => (node.kind === 'live' ? 'text' : node.kind))) };
+    return {
+      text: dom.renderOutline(outline),
+      listed: score(
+        outline.nodes.map((node) => node.element),
+        outline.nodes.map((node) => (node.kind === 'live' ? 'text' : node.kind)),
+      ),
+    };
   }, side);
 }
 
@@ -155,7 +170,15 @@ function timeBoth(page: Page, runs: number): Promise<{ current: number[]; baseli
     baseline.outlinePage();
     const times = { current: [] as number[], baseline: [] as number[] };
     for (let i = 0; i < count; i += 1) {
-      for (const [side, dom] of i % 2 === 0 ? ([['current', current], ['baseline', baseline]] as const) : ([['baseline', baseline], ['current', current]] as const)) {
+      for (const [side, dom] of i % 2 === 0
+        ? ([
+            ['current', current],
+            ['baseline', baseline],
+          ] as const)
+        : ([
+            ['baseline', baseline],
+            ['current', current],
+          ] as const)) {
         const start = performance.now();
         dom.outlinePage();
         times[side].push(performance.now() - start);
@@ -172,7 +195,8 @@ const PAGES_SHARE = 0.8;
 /** Summary figures over the pages: today's and, for comparison, the baseline's. */
 export function firstViewSummary(result: FirstViewResult) {
   const rows = result.rows;
-  const reaches = (listed: (row: FirstViewRow) => number) => rows.filter((row) => row.viewportControls === 0 || listed(row) >= CONTROLS_SHARE * row.viewportControls).length;
+  const reaches = (listed: (row: FirstViewRow) => number) =>
+    rows.filter((row) => row.viewportControls === 0 || listed(row) >= CONTROLS_SHARE * row.viewportControls).length;
   const sum = (pick: (row: FirstViewRow) => number) => rows.reduce((total, row) => total + pick(row), 0);
   const withParagraph = rows.filter((row) => row.paragraph !== null);
   return {
@@ -197,7 +221,14 @@ export function firstViewSummary(result: FirstViewResult) {
 /** The issue 35 targets on the two corpora, at the default budget. */
 export function firstViewTargets(result: FirstViewResult): Array<{ target: string; goal: string; figure: string; met: boolean }> {
   if (result.skipped || result.rows.length === 0) {
-    return [{ target: 'outline at the default budget: first-viewport controls', goal: '≥ 90% on ≥ 80% of pages', figure: `not measured (${result.skipped ?? 'no page'})`, met: false }];
+    return [
+      {
+        target: 'outline at the default budget: first-viewport controls',
+        goal: '≥ 90% on ≥ 80% of pages',
+        figure: `not measured (${result.skipped ?? 'no page'})`,
+        met: false,
+      },
+    ];
   }
   const s = firstViewSummary(result);
   return [
@@ -256,6 +287,6 @@ export function renderFirstView(result: FirstViewResult): string[] {
     '',
   );
   const missing = result.rows.filter((row) => row.missing.length > 0);
-  if (missing.length > 0) lines.push('Left out by today\'s outline:', '', ...missing.map((row) => `- ${row.page}: ${row.missing.join('; ')}`), '');
+  if (missing.length > 0) lines.push("Left out by today's outline:", '', ...missing.map((row) => `- ${row.page}: ${row.missing.join('; ')}`), '');
   return lines;
 }

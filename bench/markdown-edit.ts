@@ -84,7 +84,10 @@ export function benchMarkdownEdit(options: { runs?: number } = {}): MarkdownEdit
 
   const editsAnswer = (candidates[3] as [string, string, string])[2];
   const readEdits = median(Array.from({ length: runs }, () => timeSyncMs(() => readEditAnswer(editsAnswer, doc, { mode: 'edits' }))));
-  const ours = HANDBOOK.replace('- The sign-up form loses the email field when a tour navigates back to it. A fix is in review.', '- The sign-up form keeps the email field now (fixed in 4.2).');
+  const ours = HANDBOOK.replace(
+    '- The sign-up form loses the email field when a tour navigates back to it. A fix is in review.',
+    '- The sign-up form keeps the email field now (fixed in 4.2).',
+  );
   const merge20k = median(Array.from({ length: runs }, () => timeSyncMs(() => mergeText(HANDBOOK, ours, expected))));
   // The worst case the merge meets: a 100 KB document the model rewrote whole (every line changed).
   const big = Array.from({ length: 5 }, (_, copy) => HANDBOOK.replace(/^## /gm, `## ${copy + 1}. `)).join('\n');
@@ -117,7 +120,12 @@ function sweep(chars: number): SweepRow {
   const changedSentence = sentence.replace(/\b(\w+)(\W*)$/, 'changed$2');
   const rewrite = `--- document start ---\n${text.replace(sentence, changedSentence)}--- document end ---`;
   const everywhere = paragraphs.map((paragraph) => block(paragraph, paragraph.replace(/\bthe\b/, 'this'))).join('\n');
-  return { chars: text.length, rewriteTokens: countTokens(rewrite), editTokens: countTokens(block(sentence, changedSentence)), everywhereEditTokens: countTokens(everywhere) };
+  return {
+    chars: text.length,
+    rewriteTokens: countTokens(rewrite),
+    editTokens: countTokens(block(sentence, changedSentence)),
+    everywhereEditTokens: countTokens(everywhere),
+  };
 }
 
 function block(search: string, replace: string): string {

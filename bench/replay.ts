@@ -214,7 +214,10 @@ async function liveRun(site: Site, ask: CannedAsk, timed: boolean): Promise<{ to
     },
   });
   if (!result.tour) throw new Error(`the live run of "${ask.ask}" recorded no tour (${result.reason})`);
-  return { tour: result.tour, figures: { modelCalls: model.calls, inputTokens: model.inputTokens, outputTokens: model.outputTokens, lastStepMs: round(last - started, 1) } };
+  return {
+    tour: result.tour,
+    figures: { modelCalls: model.calls, inputTokens: model.inputTokens, outputTokens: model.outputTokens, lastStepMs: round(last - started, 1) },
+  };
 }
 
 async function replayRun(site: Site, tour: Tour, repairable = false): Promise<ReplayComparison['replay'] & { lost: number; finished: boolean }> {
@@ -241,7 +244,14 @@ async function replayRun(site: Site, tour: Tour, repairable = false): Promise<Re
   );
   if (!bare && repairable) {
     const repaired = await replayTour(tour, { ...options, plan: new Plan({ llm: offlineModel(false) }), model: { provider: repair } });
-    return { modelCalls: repaired.modelCalls, inputTokens: repair.inputTokens, outputTokens: repair.outputTokens, lastStepMs: round(last - started, 1), lost: repaired.repairs.length, finished: false };
+    return {
+      modelCalls: repaired.modelCalls,
+      inputTokens: repair.inputTokens,
+      outputTokens: repair.outputTokens,
+      lastStepMs: round(last - started, 1),
+      lost: repaired.repairs.length,
+      finished: false,
+    };
   }
   if (!bare) throw new Error(`the replay of "${tour.task}" failed on an unchanged page`);
   return { modelCalls: bare.modelCalls, inputTokens: 0, outputTokens: 0, lastStepMs: round(last - started, 1), lost: bare.lost, finished: bare.finished };

@@ -62,7 +62,9 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     goal: '≥ 15× fewer tokens than write_todos on every scenario (tour / form / replan / todos over 2 turns)',
     figure:
       `${scenarios.map((scenario) => `${scenario.ratios.compact}×`).join(' / ')} (floor ${scenarios.map((scenario) => `${scenario.ratios.floor}×`).join(' / ')})` +
-      (failing.length > 0 ? `; one failed turn in ${results.tokensWithFailures.failEvery}: ${failing.map((scenario) => `${scenario.ratios.compact}×`).join(' / ')}` : ''),
+      (failing.length > 0
+        ? `; one failed turn in ${results.tokensWithFailures.failEvery}: ${failing.map((scenario) => `${scenario.ratios.compact}×`).join(' / ')}`
+        : ''),
     met: scenarios.length > 0 && scenarios.every((scenario) => (scenario.ratios.compact ?? 0) >= 15),
   });
   const tour = scenarios.find((scenario) => scenario.key === 'tour');
@@ -86,14 +88,16 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
     checks.push({
       target: `${name === 'core' ? 'core (`Plan` + `parseTurnEnvelope`)' : name}, loaded at start (entry + static chunks), gzipped, with Vite (rolldown) and esbuild`,
       goal: `≤ ${kb(budget)} KB`,
-      figure: rows.map((size) => `${kb(size.gzip)} KB with ${size.bundler} (${size.startChunks} chunks; ${kb(size.totalGzip)} KB with everything loaded on first use)`).join('; '),
+      figure: rows
+        .map((size) => `${kb(size.gzip)} KB with ${size.bundler} (${size.startChunks} chunks; ${kb(size.totalGzip)} KB with everything loaded on first use)`)
+        .join('; '),
       met: rows.every((size) => size.gzip <= budget),
     });
   }
   const planOnly = results.bundle.sizes.find((size) => size.name === 'Plan only' && size.bundler === 'esbuild');
   if (planOnly) {
     checks.push({
-      target: "tree-shaking: `import { Plan }` has no provider, storage or UI code",
+      target: 'tree-shaking: `import { Plan }` has no provider, storage or UI code',
       goal: 'none found',
       figure: planOnly.leaks.length === 0 ? 'none found' : `found: ${planOnly.leaks.join(', ')}`,
       met: planOnly.leaks.length === 0,
@@ -121,7 +125,9 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
   checks.push({
     target: 'first visible action (first narrated words or first tool call)',
     goal: '≤ 40% of the full response time',
-    figure: first.timings.map((timing) => `${Math.round(timing.ratio * 100)}% via ${timing.via} (${timing.firstActionMs} of ${timing.completeMs} ms)`).join('; '),
+    figure: first.timings
+      .map((timing) => `${Math.round(timing.ratio * 100)}% via ${timing.via} (${timing.firstActionMs} of ${timing.completeMs} ms)`)
+      .join('; '),
     met: first.ratio <= 0.4,
   });
   const edit = results.markdownEdit;
@@ -213,18 +219,40 @@ export function renderMarkdown(results: BenchResults): string {
   lines.push(
     '## Bundle size',
     '',
-    "The library is built as published (`vite build`, `dist/`), then each entry is bundled against it as an app would be, by Vite (rolldown) and by esbuild, with every dependency bundled in, minified, chunks split; gzip level 9, brotli quality 11, each chunk compressed on its own (as a server sends it); 1 KB = 1,000 bytes. *At start* is what a page loads before its first line runs: the entry chunk and every chunk it imports statically, transitively; *all chunks* adds what loads on first use (storage and the run lease on the first `hydrate`/`acquireRun`, cross-tab sync when a syncing plan hydrates, the planner on the first `makeTodos`, the editor on the first `editWithInstruction`).",
+    'The library is built as published (`vite build`, `dist/`), then each entry is bundled against it as an app would be, by Vite (rolldown) and by esbuild, with every dependency bundled in, minified, chunks split; gzip level 9, brotli quality 11, each chunk compressed on its own (as a server sends it); 1 KB = 1,000 bytes. *At start* is what a page loads before its first line runs: the entry chunk and every chunk it imports statically, transitively; *all chunks* adds what loads on first use (storage and the run lease on the first `hydrate`/`acquireRun`, cross-tab sync when a syncing plan hydrates, the planner on the first `makeTodos`, the editor on the first `editWithInstruction`).',
     '',
-    ...head(['entry', 'imports', 'bundler', 'minified, at start', 'gzip, at start', 'chunks at start', 'gzip, entry chunk alone', 'brotli, at start', 'gzip, all chunks']),
+    ...head([
+      'entry',
+      'imports',
+      'bundler',
+      'minified, at start',
+      'gzip, at start',
+      'chunks at start',
+      'gzip, entry chunk alone',
+      'brotli, at start',
+      'gzip, all chunks',
+    ]),
     ...bundle.sizes.map((size) =>
-      row([size.name, size.note, size.bundler, `${kb(size.minified)} KB`, `${kb(size.gzip)} KB`, String(size.startChunks ?? 1), `${kb(size.entryGzip ?? size.gzip)} KB`, `${kb(size.brotli)} KB`, `${kb(size.totalGzip)} KB`]),
+      row([
+        size.name,
+        size.note,
+        size.bundler,
+        `${kb(size.minified)} KB`,
+        `${kb(size.gzip)} KB`,
+        String(size.startChunks ?? 1),
+        `${kb(size.entryGzip ?? size.gzip)} KB`,
+        `${kb(size.brotli)} KB`,
+        `${kb(size.totalGzip)} KB`,
+      ]),
     ),
     '',
   );
   const leaks = bundle.sizes.filter((size) => size.leaks.length > 0);
   lines.push(
     leaks.length === 0
-      ? `- Tree-shaking: no entry contains another module family's code (checked by searching every chunk for ${Object.keys(LEAK_MARKERS).map((marker) => `\`${marker}\``).join(', ')}).`
+      ? `- Tree-shaking: no entry contains another module family's code (checked by searching every chunk for ${Object.keys(LEAK_MARKERS)
+          .map((marker) => `\`${marker}\``)
+          .join(', ')}).`
       : `- Tree-shaking **failed**: ${leaks.map((size) => `${size.name} (${size.bundler}) contains ${size.leaks.join(', ')}`).join('; ')}.`,
   );
   lines.push(
@@ -250,7 +278,9 @@ export function renderMarkdown(results: BenchResults): string {
     `A ${n(firstAction.envelopeChars)}-character envelope in the compact form the prompt teaches (\`todo\`, then a narrate with its target before its text, a tool call and a narrate) streamed by the scripted provider in ${firstAction.chunkSize}-character deltas every ${firstAction.delayMs} ms; median of ${firstAction.runs} runs per path, from the first byte to the first visible action (the first narrated words handed to \`onNarrateDelta\`, or the first action dispatched, whichever comes first) and to the last byte. Through the streaming envelope parser alone, and through one turn of \`runWebAgent\` (after the turn's plan change is applied).`,
     '',
     ...head(['path', 'first visible action', 'complete response', 'ratio']),
-    ...firstAction.timings.map((timing) => row([timing.via, `${timing.firstActionMs} ms`, `${timing.completeMs} ms`, `**${Math.round(timing.ratio * 100)}%**`])),
+    ...firstAction.timings.map((timing) =>
+      row([timing.via, `${timing.firstActionMs} ms`, `${timing.completeMs} ms`, `**${Math.round(timing.ratio * 100)}%**`]),
+    ),
     '',
     `The first words go out as soon as they are written, at ${Math.round(firstAction.textShare * 100)}% of this text (\`actions\` starts at ${Math.round(firstAction.actionsStart * 100)}%); without streaming the words, the first action would wait for its JSON to close, at ${Math.round(firstAction.firstActionClosesAt * 100)}%.`,
     '',
@@ -278,13 +308,39 @@ function renderReplay(replay: ReplayBenchResult): string[] {
     '',
     `The demo's canned asks on its site (demo/index.html's pages in happy-dom: no layout, so the CSS sight checks do not apply; real Chromium is e2e/demo-replay.spec.ts) with the demo's offline model as the live model, behind a simulated model's latency (${model.firstTokenMs} ms to the first token, ${n(model.inputTokensPerSecond)} input tokens/s, ${model.outputTokensPerSecond} output tokens/s); tokens counted with o200k on what was sent and answered; narration takes no time. Live: \`runWebAgent\` with the demo's tools, recording the tour; replayed: \`replayTour\` of that tour on a fresh page and plan, no model. Medians of ${replay.runs} runs; time is from the start to the last action.`,
     '',
-    ...head(['ask', 'steps', 'live: model calls', 'live: input / output tokens', 'live: time to last step', 'replay: model calls', 'replay: tokens', 'replay: time to last step']),
-    ...replay.comparisons.map((c) => row([c.ask, String(c.steps), String(c.live.modelCalls), `${n(c.live.inputTokens)} / ${n(c.live.outputTokens)}`, `${n(c.live.lastStepMs)} ms`, String(c.replay.modelCalls), `${c.replay.inputTokens + c.replay.outputTokens}`, `${n(c.replay.lastStepMs)} ms`])),
+    ...head([
+      'ask',
+      'steps',
+      'live: model calls',
+      'live: input / output tokens',
+      'live: time to last step',
+      'replay: model calls',
+      'replay: tokens',
+      'replay: time to last step',
+    ]),
+    ...replay.comparisons.map((c) =>
+      row([
+        c.ask,
+        String(c.steps),
+        String(c.live.modelCalls),
+        `${n(c.live.inputTokens)} / ${n(c.live.outputTokens)}`,
+        `${n(c.live.lastStepMs)} ms`,
+        String(c.replay.modelCalls),
+        `${c.replay.inputTokens + c.replay.outputTokens}`,
+        `${n(c.replay.lastStepMs)} ms`,
+      ]),
+    ),
     '',
     "Steps found again by their locators after each markup change (every canned ask's tour, in English, German and Japanese, recorded live here, then replayed on the changed pages without a model); a replay that cannot find a step stops there, and the offline model repairs it (the step counts as not found):",
     '',
     ...head(['change', 'steps found again', 'tours finished without a model']),
-    ...replay.shares.map((share) => row([share.change, `${share.found} of ${share.steps} (${Math.round((100 * share.found) / Math.max(1, share.steps))}%)`, `${share.finished} of ${share.tours}`])),
+    ...replay.shares.map((share) =>
+      row([
+        share.change,
+        `${share.found} of ${share.steps} (${Math.round((100 * share.found) / Math.max(1, share.steps))}%)`,
+        `${share.finished} of ${share.tours}`,
+      ]),
+    ),
     '',
   ];
 }
@@ -305,7 +361,7 @@ function tokensSection(tokens: TokensResult, withFailures: TokensResult): string
     lc.exact
       ? `- **LangChain's texts** are read at bench time from the installed \`${lc.source}\` (\`todoListMiddleware()\`'s \`write_todos\` tool through \`@langchain/core\`'s \`convertToOpenAITool\`, \`TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT\`, the tool's own answer and its error), exact: the tool is ${n(lc.toolTokens)} tokens, the system prompt ${n(lc.systemPromptTokens)}.`
       : `- **LangChain's texts are estimated** (${lc.source}): the tool description (11,389 characters) and system prompt (1,075 characters) at ${tokens.charsPerToken} characters per token, the ratio of planloop's own English prompts, give ${n(lc.toolTokens)} + ${n(lc.systemPromptTokens)} tokens; install \`langchain\` and run again for the exact figures. Output figures do not depend on it.`,
-    '- **write_todos (planloop tool)**: planloop\'s own `createWriteTodos` (its prompt lists the current todos; it answers a short acknowledgement).',
+    "- **write_todos (planloop tool)**: planloop's own `createWriteTodos` (its prompt lists the current todos; it answers a short acknowledgement).",
     '',
   ].filter((line, index, all) => line !== '' || all[index - 1] !== '');
   for (const scenario of tokens.scenarios) {
@@ -337,7 +393,15 @@ function tokensSection(tokens: TokensResult, withFailures: TokensResult): string
       '',
       `The same runs, where one turn in ${withFailures.failEvery} fails once on both sides and is sent again (the same turns). planloop: the model writes the todo as a number (\`"todo":3\`); the stream parser refuses it as that value ends and the turn stops reading, so only that much is wasted, and the retry's input carries it and the error. write_todos: the whole list with one status misspelt (\`"done"\`) is refused and sent again; the refused call and the error stay in the history.`,
       '',
-      ...head(['scenario', 'failed turns', 'planloop output (resent)', 'write_todos output (resent)', 'write_todos ÷ planloop', 'planloop input, schema enforced', 'write_todos input (LangChain)']),
+      ...head([
+        'scenario',
+        'failed turns',
+        'planloop output (resent)',
+        'write_todos output (resent)',
+        'write_todos ÷ planloop',
+        'planloop input, schema enforced',
+        'write_todos input (LangChain)',
+      ]),
       ...withFailures.scenarios.map((scenario) => {
         const [compact, , , writeTodos] = scenario.output;
         return row([
@@ -365,7 +429,20 @@ function renderDomOutline(dom: DomOutlineResult): string[] {
   if (dom.skipped) return [...lines, `Not measured: ${dom.skipped}.`, ''];
   const table = (timings: DomOutlineTiming[]) => [
     ...head(['page', 'elements', 'listable', 'listed', 'first outline', 'fastest', 'median', 'p90', 'o200k tokens', 'estimated']),
-    ...timings.map((t) => row([t.page, n(t.elements), n(t.listable), n(t.listed), `${ms(t.firstMs)} ms`, `${ms(t.minMs)} ms`, `**${ms(t.medianMs)} ms**`, `${ms(t.p90Ms)} ms`, n(t.tokens), n(t.estimatedTokens)])),
+    ...timings.map((t) =>
+      row([
+        t.page,
+        n(t.elements),
+        n(t.listable),
+        n(t.listed),
+        `${ms(t.firstMs)} ms`,
+        `${ms(t.minMs)} ms`,
+        `**${ms(t.medianMs)} ms**`,
+        `${ms(t.p90Ms)} ms`,
+        n(t.tokens),
+        n(t.estimatedTokens),
+      ]),
+    ),
   ];
   lines.push(
     `\`outlinePage()\` on the whole document at the default budget (400 estimated tokens), in ${dom.browser} at ${dom.viewport.width}×${dom.viewport.height}, the module as \`vite build\` ships it, bundled and minified by esbuild as an app would. The first outline of a page gives refs; the fastest, median and 90th percentile are of the ${dom.runs} outlines after it (the machine's other work shows in the median and p90, not in the fastest). Tokens: the rendered text counted with o200k, and the outline's own estimate (\`estimateTokens\`).`,

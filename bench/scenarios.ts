@@ -30,12 +30,30 @@ const TOUR: TodoInput[] = [
 ];
 
 const FIELDS = [
-  ['first name', 'Ada'], ['last name', 'Lovelace'], ['email', 'ada@example.com'], ['phone', '+44 20 7946 0958'],
-  ['date of birth', '10/12/1985'], ['street', '12 St James Square'], ['city', 'London'], ['postcode', 'SW1Y 4JH'],
-  ['country', 'United Kingdom'], ['company', 'Analytical Engines Ltd'], ['job title', 'Lead engineer'], ['team size', '11-50'],
-  ['industry', 'Software'], ['website', 'https://example.com'], ['VAT number', 'GB123456789'], ['billing email', 'billing@example.com'],
-  ['start date', '01/09/2025'], ['seats', '25'], ['plan', 'Team'], ['billing cycle', 'yearly'],
-  ['coupon code', 'WELCOME10'], ['referral source', 'A colleague'], ['notes', 'Needs SSO before rollout'], ['password', 'a strong passphrase'],
+  ['first name', 'Ada'],
+  ['last name', 'Lovelace'],
+  ['email', 'ada@example.com'],
+  ['phone', '+44 20 7946 0958'],
+  ['date of birth', '10/12/1985'],
+  ['street', '12 St James Square'],
+  ['city', 'London'],
+  ['postcode', 'SW1Y 4JH'],
+  ['country', 'United Kingdom'],
+  ['company', 'Analytical Engines Ltd'],
+  ['job title', 'Lead engineer'],
+  ['team size', '11-50'],
+  ['industry', 'Software'],
+  ['website', 'https://example.com'],
+  ['VAT number', 'GB123456789'],
+  ['billing email', 'billing@example.com'],
+  ['start date', '01/09/2025'],
+  ['seats', '25'],
+  ['plan', 'Team'],
+  ['billing cycle', 'yearly'],
+  ['coupon code', 'WELCOME10'],
+  ['referral source', 'A colleague'],
+  ['notes', 'Needs SSO before rollout'],
+  ['password', 'a strong passphrase'],
 ] as const;
 
 /** A form-filling run: open the form, fill fields, check boxes, review, submit, finish. */
@@ -82,7 +100,12 @@ export function tourScenario(size = 10): TokenScenario {
  * ```
  */
 export function formScenario(size = 30): TokenScenario {
-  return { key: 'form', name: `${size}-todo form filling, ${size} turns`, task: 'Sign me up for a Team account with my details', todos: take(formTodos(), size) };
+  return {
+    key: 'form',
+    name: `${size}-todo form filling, ${size} turns`,
+    task: 'Sign me up for a Team account with my details',
+    todos: take(formTodos(), size),
+  };
 }
 
 /**
@@ -155,9 +178,17 @@ export function realisticEnvelope(n = 2, options: { replace?: boolean } = {}): s
     todo: `t${n}`,
     ...(options.replace ? { replace: [{ id: `t${n + 2}`, intent: 'narrate', description: 'Show the yearly price of the Team plan' }] } : {}),
     actions: [
-      { type: 'narrate', target: '#pricing-tiers', text: 'Here are the three plans: Starter for individuals, Team for growing groups, and Enterprise with SSO and audit logs.' },
+      {
+        type: 'narrate',
+        target: '#pricing-tiers',
+        text: 'Here are the three plans: Starter for individuals, Team for growing groups, and Enterprise with SSO and audit logs.',
+      },
       { type: 'tool', name: 'click', args: { selector: '#billing-toggle', label: 'Yearly billing' } },
-      { type: 'narrate', target: '#team-plan .price', text: 'With yearly billing every plan costs two months less; the Team plan drops to 40 euros per seat and month.' },
+      {
+        type: 'narrate',
+        target: '#team-plan .price',
+        text: 'With yearly billing every plan costs two months less; the Team plan drops to 40 euros per seat and month.',
+      },
     ],
   });
 }

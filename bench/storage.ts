@@ -65,7 +65,8 @@ export async function benchStorage(options: StorageBenchOptions = {}): Promise<S
   const changed = (what: 'todo' | 'doc'): PlanSnapshot => {
     turn += 1;
     const index = turn % TODOS;
-    const nextTodos = what === 'todo' ? todos.map((todo, i) => (i === index ? { ...todo, status: turn % 2 ? 'completed' : 'pending' } as TodoItem : todo)) : todos;
+    const nextTodos =
+      what === 'todo' ? todos.map((todo, i) => (i === index ? ({ ...todo, status: turn % 2 ? 'completed' : 'pending' } as TodoItem) : todo)) : todos;
     const nextDocs = what === 'doc' ? [{ ...docs[0]!, content: big.slice(0, -1) + String(turn % 10), updatedAt: turn }, docs[1]!] : docs;
     return { version: 1, todos: nextTodos, markdownDocs: nextDocs, lastIds: { todos: TODOS, markdown: 2 } };
   };
@@ -101,8 +102,18 @@ export async function benchStorage(options: StorageBenchOptions = {}): Promise<S
     const writer = createLocalStorageAdapter({ key: 'plan', storage });
     const reader = createLocalStorageAdapter({ key: 'plan', storage });
     const wholeStorage = mapStorage();
-    const wholeLoad = await timeLoad(iterations, () => changed('todo'), (snapshot) => wholeStorage.setItem('plan', JSON.stringify(snapshot)), () => JSON.parse(wholeStorage.getItem('plan')!));
-    const adapterLoad = await timeLoad(iterations, () => changed('todo'), (snapshot) => writer.save(snapshot), () => reader.load());
+    const wholeLoad = await timeLoad(
+      iterations,
+      () => changed('todo'),
+      (snapshot) => wholeStorage.setItem('plan', JSON.stringify(snapshot)),
+      () => JSON.parse(wholeStorage.getItem('plan')!),
+    );
+    const adapterLoad = await timeLoad(
+      iterations,
+      () => changed('todo'),
+      (snapshot) => writer.save(snapshot),
+      () => reader.load(),
+    );
     rows.push(row('localStorage', 'load after another tab changed a todo', wholeLoad, adapterLoad));
   }
   for (const what of ['todo', 'doc'] as const) {

@@ -85,7 +85,8 @@ export async function loadLangChainWriteTodos(charsPerToken: number, root = file
   const middleware = (langchain.todoListMiddleware as () => { tools?: Tool[] })();
   const tool = middleware.tools?.find((candidate) => candidate.name === 'write_todos');
   const systemPrompt = langchain.TODO_LIST_MIDDLEWARE_SYSTEM_PROMPT;
-  if (!tool || typeof systemPrompt !== 'string') return estimatedLangChain(charsPerToken, `estimated: langchain@${version} has no write_todos tool or system prompt where expected`);
+  if (!tool || typeof systemPrompt !== 'string')
+    return estimatedLangChain(charsPerToken, `estimated: langchain@${version} has no write_todos tool or system prompt where expected`);
   const { function: definition } = (functionCalling.convertToOpenAITool as (tool: Tool) => { function: ToolDefinition })(tool);
   const call = async (todos: unknown) => tool.invoke({ id: 'call_1', name: 'write_todos', args: { todos }, type: 'tool_call' });
   // The tool answers with a Command whose message is the history entry; an invalid call throws.
@@ -296,7 +297,16 @@ function replay(scenario: TokenScenario): Turn[] {
     const index = Math.floor((turn - 1) / span);
     const firstOfTodo = (turn - 1) % span === 0;
     const render = renderPlanForTurn(plan);
-    const user = turnUserPrompt({ task: scenario.task, todos: plan.todos.list(), turn, maxTurns: n * span + 2, memory: memory.lines, observations, url: PAGE_URL, page: PAGE_TEXT });
+    const user = turnUserPrompt({
+      task: scenario.task,
+      todos: plan.todos.list(),
+      turn,
+      maxTurns: n * span + 2,
+      memory: memory.lines,
+      observations,
+      url: PAGE_URL,
+      page: PAGE_TEXT,
+    });
     const id = ids[index] as string;
     const last = turn === n * span;
     const replace: Array<{ id: string; intent: string; description: string }> = [];
@@ -308,7 +318,11 @@ function replay(scenario: TokenScenario): Turn[] {
         contents = contents.map((content, i) => (i === at ? next.description : content));
       }
     }
-    const compact = [`"todo":${JSON.stringify(id)}`, ...(last ? ['"last":true'] : []), ...(replace.length > 0 ? [`"replace":${JSON.stringify(replace)}`] : [])].join(',');
+    const compact = [
+      `"todo":${JSON.stringify(id)}`,
+      ...(last ? ['"last":true'] : []),
+      ...(replace.length > 0 ? [`"replace":${JSON.stringify(replace)}`] : []),
+    ].join(',');
     const remove = firstOfTodo && index > 0 ? [ids[index - 1] as string] : [];
     const full = `"turn_planning":${JSON.stringify({ todo_id: id, does: contents[index], is_last_turn: last })},"todo_adjust":${JSON.stringify({ remove, replace })}`;
     const floor = [id, ...replace.flatMap((entry) => [entry.id, entry.intent, entry.description])].map((value) => JSON.stringify(value)).join(',');
@@ -317,7 +331,9 @@ function replay(scenario: TokenScenario): Turn[] {
     const envelope = parseTurnEnvelope(`{${compact},"actions":${actionsFor(intent)}}`);
     const adjust = plan.adjust(envelope.todo_adjust ?? {}, { inProgress: envelope.turn_planning?.todo_id });
     memory.record(envelope, adjust);
-    observations = envelope.actions.flatMap((action): Observation[] => (action.type === 'tool' ? [{ kind: 'tool-result', name: action.name, summary: `${action.name}: ok` }] : []));
+    observations = envelope.actions.flatMap((action): Observation[] =>
+      action.type === 'tool' ? [{ kind: 'tool-result', name: action.name, summary: `${action.name}: ok` }] : [],
+    );
     // write_todos writes when the list changes: a todo starts, todos are rewritten, and on the last
     // turn, when the last todo is done (LangChain's prompt: "mark todos as completed as soon as
     // you are done"; planloop's side pays "last":true for the same). One call a turn at most.
@@ -403,7 +419,9 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
     const planloopFailures = failed.map((turn) => failedPlanloopReply(turn));
     const planloopResent = planloopFailures.reduce((sum, failure) => sum + countTokens(failure.text), 0);
     // write_todos' failed call: the same list with one status misspelt, refused whole.
-    const badCall = (turn: Turn): WriteTodosArgs => ({ todos: (turn.call ?? { todos: [] }).todos.map((todo, i) => (i === 0 ? { ...todo, status: 'done' } : todo)) });
+    const badCall = (turn: Turn): WriteTodosArgs => ({
+      todos: (turn.call ?? { todos: [] }).todos.map((todo, i) => (i === 0 ? { ...todo, status: 'done' } : todo)),
+    });
     const writeTodosResent = failed.reduce((sum, turn) => sum + countTokens(callText(badCall(turns[turn - 1] as Turn))), 0);
     const output = [
       summarize('planloop (compact, taught)', compact, planloopResent),
@@ -424,7 +442,10 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
     const largest = users.indexOf(Math.max(...users));
     // The fencing at that turn: the block tags in the user message, and the data rule in the instructions.
     const user = (turns[largest] as Turn).prompt.user;
-    const unfenced = user.split('\n').filter((line) => !/^<\/?(plan|data)>$/.test(line)).join('\n');
+    const unfenced = user
+      .split('\n')
+      .filter((line) => !/^<\/?(plan|data)>$/.test(line))
+      .join('\n');
     const fencing = { tags: countTokens(user) - countTokens(unfenced), rule: countTokens(`\n${DATA_RULE}`) };
 
     // write_todos input: every model call sends the tool, the system prompt and the whole history.
@@ -474,7 +495,12 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
       fencing,
       planloopInput,
       writeTodosInput: [
-        { protocol: `write_todos (LangChain, ${langchain.exact ? langchain.source : 'estimated'})`, perTurnMax: Math.max(...langchainPerTurn), total: sum(langchainPerTurn), fixed: langchain.toolTokens + langchain.systemPromptTokens },
+        {
+          protocol: `write_todos (LangChain, ${langchain.exact ? langchain.source : 'estimated'})`,
+          perTurnMax: Math.max(...langchainPerTurn),
+          total: sum(langchainPerTurn),
+          fixed: langchain.toolTokens + langchain.systemPromptTokens,
+        },
         { protocol: 'write_todos (planloop tool)', perTurnMax: Math.max(...ownPerTurn), total: sum(ownPerTurn), fixed: ownFixed },
       ],
     };

@@ -81,7 +81,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
   const view = byId<HTMLElement>('view');
   const router = startSite(view, language);
   // The guide is a column beside the page on wide screens, a bottom sheet below 900 px (style.css).
-  const sheet = createGuideSheet({ guide: byId('guide'), toggle: byId('guide-toggle'), narrow: matchMedia('(max-width: 900px)'), words: () => language.words.sheet });
+  const sheet = createGuideSheet({
+    guide: byId('guide'),
+    toggle: byId('guide-toggle'),
+    narrow: matchMedia('(max-width: 900px)'),
+    words: () => language.words.sheet,
+  });
   const narrator = createNarrator({ bubble: byId('narration'), scope: view, pace, bottomInset: () => sheet.cover() });
   const tools = createSiteTools({ router, view, pace });
   const panel = byId<HTMLElementTagNameMap['plan-panel']>('plan-panel');
@@ -146,7 +151,9 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     // The same root as the tools: a recorded target is looked for where the tools act.
     locators: createTourLocators({ root: view }),
     // A canned ask plays its recorded tour (with the offline model); `?replay=0` sends every ask to the model.
-    ...(options.recordedTours === false || query.get('replay') === '0' ? {} : { recordedTour: (task: string, signal: AbortSignal) => (offline ? recordedTourFor(task, signal) : Promise.resolve(undefined)) }),
+    ...(options.recordedTours === false || query.get('replay') === '0'
+      ? {}
+      : { recordedTour: (task: string, signal: AbortSignal) => (offline ? recordedTourFor(task, signal) : Promise.resolve(undefined)) }),
     ...(options.onResult ? { onResult: options.onResult } : {}),
     onLanguage: (lang) => language.set(lang),
   });

@@ -12,7 +12,12 @@ type PanelApproval = (request: ApprovalRequest, options?: { signal?: AbortSignal
  * after `anchor`, with focus on Deny and put back where it was after the answer. Resolves with the
  * answer; an abort of `signal` (the run stopped, or no answer in time) closes the box as a no.
  */
-export function requestApproval(panel: HTMLElement, anchor: HTMLElement, request: ApprovalRequest, signal: AbortSignal): Promise<{ approved: boolean; reason?: string }> {
+export function requestApproval(
+  panel: HTMLElement,
+  anchor: HTMLElement,
+  request: ApprovalRequest,
+  signal: AbortSignal,
+): Promise<{ approved: boolean; reason?: string }> {
   const own = (panel as HTMLElement & { requestApproval?: PanelApproval }).requestApproval;
   // The signal lets a panel that takes one close the question when the run no longer waits for it.
   if (typeof own === 'function') return own.call(panel, request, { signal });

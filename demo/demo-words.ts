@@ -12,10 +12,46 @@ import type { Lang } from './language.js';
 
 /** The frame's static texts, by the key index.html names them with. */
 type FrameKey =
-  | 'nav' | 'navHome' | 'navPricing' | 'navTry' | 'navDocs' | 'demoTag' | 'guide' | 'guideHeading' | 'settings' | 'tabs' | 'tour' | 'notes'
-  | 'notesHeading' | 'newNote' | 'notesHint' | 'notesList' | 'sampleHint' | 'noteTitle' | 'noteContent' | 'save' | 'delete' | 'instructionLabel'
-  | 'instructionPlaceholder' | 'apply' | 'stop' | 'settingsTitle' | 'model' | 'offline' | 'openai' | 'baseURL' | 'modelName' | 'apiKey'
-  | 'rememberKey' | 'keyHint' | 'storage' | 'storageHint' | 'speed' | 'normal' | 'fast' | 'cancel';
+  | 'nav'
+  | 'navHome'
+  | 'navPricing'
+  | 'navTry'
+  | 'navDocs'
+  | 'demoTag'
+  | 'guide'
+  | 'guideHeading'
+  | 'settings'
+  | 'tabs'
+  | 'tour'
+  | 'notes'
+  | 'notesHeading'
+  | 'newNote'
+  | 'notesHint'
+  | 'notesList'
+  | 'sampleHint'
+  | 'noteTitle'
+  | 'noteContent'
+  | 'save'
+  | 'delete'
+  | 'instructionLabel'
+  | 'instructionPlaceholder'
+  | 'apply'
+  | 'stop'
+  | 'settingsTitle'
+  | 'model'
+  | 'offline'
+  | 'openai'
+  | 'baseURL'
+  | 'modelName'
+  | 'apiKey'
+  | 'rememberKey'
+  | 'keyHint'
+  | 'storage'
+  | 'storageHint'
+  | 'speed'
+  | 'normal'
+  | 'fast'
+  | 'cancel';
 
 /** Everything the demo says around the tour, in one language. */
 export interface DemoWords {
@@ -76,15 +112,46 @@ const number = (lang: Lang, n: number): string => n.toLocaleString(lang);
 
 const EN: DemoWords = {
   frame: {
-    nav: 'Site', navHome: 'Home', navPricing: 'Pricing', navTry: 'Try it', navDocs: 'Docs', demoTag: 'A fictional product · the planloop demo',
-    guide: 'Guide', guideHeading: 'Guide', settings: 'Settings', tabs: 'Guide panels', tour: 'Tour', notes: 'Notes',
-    notesHeading: 'Notes', newNote: 'New note', notesHint: "Notes live in the plan's markdown artifact and persist with it; what you type is saved as you type.",
-    notesList: 'Notes', sampleHint: 'a long note (4 KB): the model edits it in place instead of rewriting it.', noteTitle: 'Title', noteContent: 'Content (markdown)',
-    save: 'Save', delete: 'Delete', instructionLabel: 'Edit with an instruction', instructionPlaceholder: 'e.g. Make it a bulleted list', apply: 'Apply', stop: 'Stop',
-    settingsTitle: 'Settings', model: 'Model', offline: 'Offline stand-in (no key, no network)', openai: 'An OpenAI-compatible endpoint', baseURL: 'Base URL',
-    modelName: 'Model', apiKey: 'API key (optional)', rememberKey: 'Keep the key for this tab (sessionStorage)',
+    nav: 'Site',
+    navHome: 'Home',
+    navPricing: 'Pricing',
+    navTry: 'Try it',
+    navDocs: 'Docs',
+    demoTag: 'A fictional product · the planloop demo',
+    guide: 'Guide',
+    guideHeading: 'Guide',
+    settings: 'Settings',
+    tabs: 'Guide panels',
+    tour: 'Tour',
+    notes: 'Notes',
+    notesHeading: 'Notes',
+    newNote: 'New note',
+    notesHint: "Notes live in the plan's markdown artifact and persist with it; what you type is saved as you type.",
+    notesList: 'Notes',
+    sampleHint: 'a long note (4 KB): the model edits it in place instead of rewriting it.',
+    noteTitle: 'Title',
+    noteContent: 'Content (markdown)',
+    save: 'Save',
+    delete: 'Delete',
+    instructionLabel: 'Edit with an instruction',
+    instructionPlaceholder: 'e.g. Make it a bulleted list',
+    apply: 'Apply',
+    stop: 'Stop',
+    settingsTitle: 'Settings',
+    model: 'Model',
+    offline: 'Offline stand-in (no key, no network)',
+    openai: 'An OpenAI-compatible endpoint',
+    baseURL: 'Base URL',
+    modelName: 'Model',
+    apiKey: 'API key (optional)',
+    rememberKey: 'Keep the key for this tab (sessionStorage)',
     keyHint: "The key stays in memory (or this tab's sessionStorage when you tick the box). It is never written to the plan's storage or to localStorage.",
-    storage: 'Storage', storageHint: 'Switching copies the current plan and notes over.', speed: 'Tour speed', normal: 'Normal', fast: 'Fast', cancel: 'Cancel',
+    storage: 'Storage',
+    storageHint: 'Switching copies the current plan and notes over.',
+    speed: 'Tour speed',
+    normal: 'Normal',
+    fast: 'Fast',
+    cancel: 'Cancel',
   },
   pageTitle: (path) => ({ '/': 'Home', '/commercial': 'Pricing', '/try': 'Try it', '/docs': 'Docs' })[path] ?? 'Not found',
   titleEnd: 'Orbitly · planloop demo',
@@ -134,7 +201,8 @@ const EN: DemoWords = {
       `Conflict: you changed the same place as the model (${where}), so your text was kept and the model’s edit was not applied.${shown ? ' Its version is below.' : ''}`,
     failed: (edit, message) => `The ${edit ? 'edit' : 'rewrite'} failed: ${message}`,
     size: (answer, note) => `its answer was ${number('en', answer)} characters for a note of ${number('en', note)}`,
-    sampleStatus: (chars) => `${number('en', chars)} characters: the model edits a note this long in place, with blocks that touch only what changes. Apply the example instruction, or write your own.`,
+    sampleStatus: (chars) =>
+      `${number('en', chars)} characters: the model edits a note this long in place, with blocks that touch only what changes. Apply the example instruction, or write your own.`,
     whereTitle: 'the title',
     whereLine: (line) => `line ${line}`,
   },
@@ -142,16 +210,47 @@ const EN: DemoWords = {
 
 const DE: DemoWords = {
   frame: {
-    nav: 'Website', navHome: 'Start', navPricing: 'Preise', navTry: 'Testen', navDocs: 'Doku', demoTag: 'Ein erfundenes Produkt · die planloop-Demo',
-    guide: 'Guide', guideHeading: 'Guide', settings: 'Einstellungen', tabs: 'Guide-Bereiche', tour: 'Tour', notes: 'Notizen',
-    notesHeading: 'Notizen', newNote: 'Neue Notiz', notesHint: 'Notizen gehören zum Plan (als Markdown) und werden mit ihm gespeichert, schon während du tippst.',
-    notesList: 'Notizen', sampleHint: 'eine lange Notiz (4 KB): Das Modell ändert sie an Ort und Stelle, statt sie neu zu schreiben.', noteTitle: 'Titel',
-    noteContent: 'Inhalt (Markdown)', save: 'Speichern', delete: 'Löschen', instructionLabel: 'Mit einer Anweisung bearbeiten',
-    instructionPlaceholder: 'z. B. Mach eine Aufzählung daraus', apply: 'Anwenden', stop: 'Anhalten',
-    settingsTitle: 'Einstellungen', model: 'Modell', offline: 'Offline-Modell (kein Schlüssel, kein Netz)', openai: 'Ein OpenAI-kompatibler Endpunkt', baseURL: 'Basis-URL',
-    modelName: 'Modell', apiKey: 'API-Schlüssel (optional)', rememberKey: 'Schlüssel für diesen Tab behalten (sessionStorage)',
-    keyHint: 'Der Schlüssel bleibt im Speicher (oder im sessionStorage dieses Tabs, wenn du das Kästchen ankreuzt). Er wird nie in den Speicher des Plans oder in localStorage geschrieben.',
-    storage: 'Speicher', storageHint: 'Beim Wechsel werden Plan und Notizen mitgenommen.', speed: 'Tempo der Tour', normal: 'Normal', fast: 'Schnell', cancel: 'Abbrechen',
+    nav: 'Website',
+    navHome: 'Start',
+    navPricing: 'Preise',
+    navTry: 'Testen',
+    navDocs: 'Doku',
+    demoTag: 'Ein erfundenes Produkt · die planloop-Demo',
+    guide: 'Guide',
+    guideHeading: 'Guide',
+    settings: 'Einstellungen',
+    tabs: 'Guide-Bereiche',
+    tour: 'Tour',
+    notes: 'Notizen',
+    notesHeading: 'Notizen',
+    newNote: 'Neue Notiz',
+    notesHint: 'Notizen gehören zum Plan (als Markdown) und werden mit ihm gespeichert, schon während du tippst.',
+    notesList: 'Notizen',
+    sampleHint: 'eine lange Notiz (4 KB): Das Modell ändert sie an Ort und Stelle, statt sie neu zu schreiben.',
+    noteTitle: 'Titel',
+    noteContent: 'Inhalt (Markdown)',
+    save: 'Speichern',
+    delete: 'Löschen',
+    instructionLabel: 'Mit einer Anweisung bearbeiten',
+    instructionPlaceholder: 'z. B. Mach eine Aufzählung daraus',
+    apply: 'Anwenden',
+    stop: 'Anhalten',
+    settingsTitle: 'Einstellungen',
+    model: 'Modell',
+    offline: 'Offline-Modell (kein Schlüssel, kein Netz)',
+    openai: 'Ein OpenAI-kompatibler Endpunkt',
+    baseURL: 'Basis-URL',
+    modelName: 'Modell',
+    apiKey: 'API-Schlüssel (optional)',
+    rememberKey: 'Schlüssel für diesen Tab behalten (sessionStorage)',
+    keyHint:
+      'Der Schlüssel bleibt im Speicher (oder im sessionStorage dieses Tabs, wenn du das Kästchen ankreuzt). Er wird nie in den Speicher des Plans oder in localStorage geschrieben.',
+    storage: 'Speicher',
+    storageHint: 'Beim Wechsel werden Plan und Notizen mitgenommen.',
+    speed: 'Tempo der Tour',
+    normal: 'Normal',
+    fast: 'Schnell',
+    cancel: 'Abbrechen',
   },
   pageTitle: (path) => ({ '/': 'Start', '/commercial': 'Preise', '/try': 'Testen', '/docs': 'Doku' })[path] ?? 'Nicht gefunden',
   titleEnd: 'Orbitly · planloop-Demo',
@@ -163,7 +262,8 @@ const DE: DemoWords = {
   badge: {
     openai: (model, baseURL) => `Modell: ${model} unter ${baseURL} (OpenAI-kompatibel).`,
     incomplete: 'Der Endpunkt braucht eine Basis-URL und ein Modell; bis dahin läuft das Offline-Modell.',
-    offline: 'Offline-Modell: Es liest den Prompt und spielt ein paar vorbereitete Touren. Kein Netz, kein Schlüssel. Ein echtes Modell verbindest du in den Einstellungen.',
+    offline:
+      'Offline-Modell: Es liest den Prompt und spielt ein paar vorbereitete Touren. Kein Netz, kein Schlüssel. Ein echtes Modell verbindest du in den Einstellungen.',
   },
   settingsSaved: (model, storage) => `Einstellungen gespeichert: ${model === 'openai' ? 'OpenAI-kompatibler Endpunkt' : 'Offline-Modell'}, ${storage}.`,
   settingsFailed: (message) => `Die Einstellungen ließen sich nicht anwenden: ${message}`,
@@ -201,7 +301,8 @@ const DE: DemoWords = {
       `Konflikt: Du hast dieselbe Stelle geändert wie das Modell (${where}); dein Text bleibt, die Änderung des Modells wurde nicht übernommen.${shown ? ' Seine Fassung steht unten.' : ''}`,
     failed: (edit, message) => `${edit ? 'Die Bearbeitung' : 'Die Neufassung'} ist fehlgeschlagen: ${message}`,
     size: (answer, note) => `die Antwort hatte ${number('de', answer)} Zeichen, die Notiz ${number('de', note)}`,
-    sampleStatus: (chars) => `${number('de', chars)} Zeichen: Eine so lange Notiz bearbeitet das Modell an Ort und Stelle, mit Blöcken, die nur das Geänderte berühren. Wende die Beispielanweisung an oder schreib deine eigene.`,
+    sampleStatus: (chars) =>
+      `${number('de', chars)} Zeichen: Eine so lange Notiz bearbeitet das Modell an Ort und Stelle, mit Blöcken, die nur das Geänderte berühren. Wende die Beispielanweisung an oder schreib deine eigene.`,
     whereTitle: 'der Titel',
     whereLine: (line) => `Zeile ${line}`,
   },
@@ -209,15 +310,46 @@ const DE: DemoWords = {
 
 const JA: DemoWords = {
   frame: {
-    nav: 'サイト', navHome: 'ホーム', navPricing: '料金', navTry: '試す', navDocs: 'ドキュメント', demoTag: '架空の製品 · planloop のデモ',
-    guide: 'ガイド', guideHeading: 'ガイド', settings: '設定', tabs: 'ガイドのパネル', tour: 'ツアー', notes: 'メモ',
-    notesHeading: 'メモ', newNote: '新しいメモ', notesHint: 'メモはプランの Markdown として一緒に保存されます。入力した内容はその場で保存されます。',
-    notesList: 'メモ', sampleHint: '長いメモ (4 KB) です。モデルは書き直さずに、その場で編集します。', noteTitle: 'タイトル', noteContent: '内容 (Markdown)',
-    save: '保存', delete: '削除', instructionLabel: '指示で編集', instructionPlaceholder: '例: 箇条書きにして', apply: '適用', stop: '停止',
-    settingsTitle: '設定', model: 'モデル', offline: 'オフラインの代役 (キー不要、通信なし)', openai: 'OpenAI 互換のエンドポイント', baseURL: 'ベース URL',
-    modelName: 'モデル名', apiKey: 'API キー (任意)', rememberKey: 'このタブの間キーを保持する (sessionStorage)',
+    nav: 'サイト',
+    navHome: 'ホーム',
+    navPricing: '料金',
+    navTry: '試す',
+    navDocs: 'ドキュメント',
+    demoTag: '架空の製品 · planloop のデモ',
+    guide: 'ガイド',
+    guideHeading: 'ガイド',
+    settings: '設定',
+    tabs: 'ガイドのパネル',
+    tour: 'ツアー',
+    notes: 'メモ',
+    notesHeading: 'メモ',
+    newNote: '新しいメモ',
+    notesHint: 'メモはプランの Markdown として一緒に保存されます。入力した内容はその場で保存されます。',
+    notesList: 'メモ',
+    sampleHint: '長いメモ (4 KB) です。モデルは書き直さずに、その場で編集します。',
+    noteTitle: 'タイトル',
+    noteContent: '内容 (Markdown)',
+    save: '保存',
+    delete: '削除',
+    instructionLabel: '指示で編集',
+    instructionPlaceholder: '例: 箇条書きにして',
+    apply: '適用',
+    stop: '停止',
+    settingsTitle: '設定',
+    model: 'モデル',
+    offline: 'オフラインの代役 (キー不要、通信なし)',
+    openai: 'OpenAI 互換のエンドポイント',
+    baseURL: 'ベース URL',
+    modelName: 'モデル名',
+    apiKey: 'API キー (任意)',
+    rememberKey: 'このタブの間キーを保持する (sessionStorage)',
     keyHint: 'キーはメモリ (チェックを入れた場合はこのタブの sessionStorage) にだけ置かれます。プランの保存先や localStorage には書き込みません。',
-    storage: '保存先', storageHint: '切り替えると、いまのプランとメモを移します。', speed: 'ツアーの速さ', normal: '標準', fast: '速い', cancel: 'キャンセル',
+    storage: '保存先',
+    storageHint: '切り替えると、いまのプランとメモを移します。',
+    speed: 'ツアーの速さ',
+    normal: '標準',
+    fast: '速い',
+    cancel: 'キャンセル',
   },
   pageTitle: (path) => ({ '/': 'ホーム', '/commercial': '料金', '/try': '試す', '/docs': 'ドキュメント' })[path] ?? 'ページが見つかりません',
   titleEnd: 'Orbitly · planloop デモ',
@@ -267,7 +399,8 @@ const JA: DemoWords = {
       `競合: モデルと同じ箇所 (${where}) を変更したため、あなたの文章を残し、モデルの編集は反映しませんでした。${shown ? 'モデルの版は下にあります。' : ''}`,
     failed: (edit, message) => `${edit ? '編集' : '書き直し'}に失敗しました: ${message}`,
     size: (answer, note) => `回答は ${number('ja', answer)} 文字、メモは ${number('ja', note)} 文字`,
-    sampleStatus: (chars) => `${number('ja', chars)} 文字: これだけ長いメモは、変わる部分だけに触れるブロックでモデルがその場で編集します。例の指示を適用するか、自分で書いてください。`,
+    sampleStatus: (chars) =>
+      `${number('ja', chars)} 文字: これだけ長いメモは、変わる部分だけに触れるブロックでモデルがその場で編集します。例の指示を適用するか、自分で書いてください。`,
     whereTitle: 'タイトル',
     whereLine: (line) => `${line} 行目`,
   },

@@ -76,7 +76,8 @@ const DE: GuideWords = {
     decline: 'Abbrechen',
     empty: 'Noch kein Plan.',
     status: { pending: 'Offen', in_progress: 'Läuft', completed: 'Erledigt' },
-    hintKeys: 'Ändere den Plan vorher, wenn du magst: ↑ und ↓ wählen einen Schritt, Tab erreicht seine Knöpfe; Enter bearbeitet ihn, Entf entfernt ihn, Alt+↑ und Alt+↓ verschieben ihn.',
+    hintKeys:
+      'Ändere den Plan vorher, wenn du magst: ↑ und ↓ wählen einen Schritt, Tab erreicht seine Knöpfe; Enter bearbeitet ihn, Entf entfernt ihn, Alt+↑ und Alt+↓ verschieben ihn.',
     hintTouch: 'Ändere den Plan vorher, wenn du magst: Tippe auf einen Schritt, um ihn zu bearbeiten, zu verschieben oder zu entfernen.',
     editStep: (step) => `Schritt ${step} bearbeiten`,
     moveUp: (step) => `Schritt ${step} nach oben`,
@@ -95,7 +96,8 @@ const DE: GuideWords = {
     stoppedByError: 'Wegen eines Fehlers angehalten',
     quote: (text) => `„${text}“`,
     say: {
-      review: (steps, approveLabel) => `Prüfe den Plan: ${steps} ${steps === 1 ? 'Schritt' : 'Schritte'}. Ändere sie, wenn du magst, dann wähle „${approveLabel}“.`,
+      review: (steps, approveLabel) =>
+        `Prüfe den Plan: ${steps} ${steps === 1 ? 'Schritt' : 'Schritte'}. Ändere sie, wenn du magst, dann wähle „${approveLabel}“.`,
       approved: 'Plan angenommen.',
       declined: 'Plan abgelehnt.',
       newPlan: (steps) => `Neuer Plan mit ${steps} ${steps === 1 ? 'Schritt' : 'Schritten'}.`,

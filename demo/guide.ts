@@ -10,7 +10,18 @@
 // announced once: the run's start and end by the status line, steps by the panel
 // (`announce="steps"`), the narration by its own live region.
 
-import { isPlanloopError, replayTour, startRun, type LoopToolContext, type Plan, type ReplayResult, type RunOptions, type RunResult, type Tour, type TourLocators } from 'planloop';
+import {
+  isPlanloopError,
+  replayTour,
+  startRun,
+  type LoopToolContext,
+  type Plan,
+  type ReplayResult,
+  type RunOptions,
+  type RunResult,
+  type Tour,
+  type TourLocators,
+} from 'planloop';
 import { followRuns } from 'planloop/loop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
@@ -160,7 +171,12 @@ export function createGuide(options: {
     const focusLost = (): boolean => {
       const active = document.activeElement as HTMLElement | null;
       // The panel's status line holds the focus only until something better is there (see confirmStart).
-      return !active || active === document.body || onPanelStatus(active) || (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null));
+      return (
+        !active ||
+        active === document.body ||
+        onPanelStatus(active) ||
+        (options.root.contains(active) && (active.matches(':disabled') || active.offsetParent === null))
+      );
     };
     const ending = next === 'idle' && state !== 'idle';
     state = next;
@@ -427,7 +443,8 @@ async function keepingFocus<T>(run: () => Promise<T>): Promise<T> {
     return await run();
   } finally {
     const now = document.activeElement;
-    if (before && before !== document.body && (!now || now === document.body) && before.isConnected && before.offsetParent !== null) before.focus({ preventScroll: true });
+    if (before && before !== document.body && (!now || now === document.body) && before.isConnected && before.offsetParent !== null)
+      before.focus({ preventScroll: true });
   }
 }
 
@@ -438,7 +455,10 @@ function inDialog(target: EventTarget | null): boolean {
 
 /** Whether `target` is a control that Space activates itself (a button, link, tab...). */
 function isControl(target: EventTarget | null): boolean {
-  return target instanceof Element && target.closest('button, a[href], summary, [role="button"], [role="tab"], [role="link"], [role="checkbox"], [role="radio"]') !== null;
+  return (
+    target instanceof Element &&
+    target.closest('button, a[href], summary, [role="button"], [role="tab"], [role="link"], [role="checkbox"], [role="radio"]') !== null
+  );
 }
 
 function isTyping(target: EventTarget | null): boolean {

@@ -8,8 +8,16 @@ export type Lang = 'en' | 'de' | 'ja';
 
 /** The short, frequent words of each Latin-script language the heuristic tells apart. */
 const COMMON_WORDS: Record<'en' | 'de' | 'fr' | 'es', ReadonlySet<string>> = {
-  en: new Set('the a an and is are i me my you your show tell how what where which please with for about can could would want to of it this that page plans pricing try compare introduce do does'.split(' ')),
-  de: new Set('der die das den dem des und ist sind ich mir mich du dein zeig zeige zeigen wie was wo welche bitte ein eine einen mit für über kann können möchte gibt es nicht auf zu seite preise pläne tarife testen ausprobieren vergleiche stell vor erkläre'.split(' ')),
+  en: new Set(
+    'the a an and is are i me my you your show tell how what where which please with for about can could would want to of it this that page plans pricing try compare introduce do does'.split(
+      ' ',
+    ),
+  ),
+  de: new Set(
+    'der die das den dem des und ist sind ich mir mich du dein zeig zeige zeigen wie was wo welche bitte ein eine einen mit für über kann können möchte gibt es nicht auf zu seite preise pläne tarife testen ausprobieren vergleiche stell vor erkläre'.split(
+      ' ',
+    ),
+  ),
   fr: new Set('le la les et est je moi me montre montrez comment quoi où quel quelle avec pour des une un du sur page prix essayer comparer'.split(' ')),
   es: new Set('el la los las y es yo me muestra muéstrame cómo qué dónde cuál con para una un del por página precios probar comparar'.split(' ')),
 };

@@ -112,7 +112,10 @@ export function createNotesPanel(root: HTMLElement, words: () => DemoWords['note
       empty.textContent = words().none;
       list.append(empty);
     }
-    sample.textContent = words().sample(TOUR_HANDBOOK_TITLE, docs.some((doc) => doc.title === TOUR_HANDBOOK_TITLE));
+    sample.textContent = words().sample(
+      TOUR_HANDBOOK_TITLE,
+      docs.some((doc) => doc.title === TOUR_HANDBOOK_TITLE),
+    );
   };
 
   /** Puts the stored note into the editor, keeping the caret where it was relative to the text around it. */
@@ -180,7 +183,8 @@ export function createNotesPanel(root: HTMLElement, words: () => DemoWords['note
 
   sample.addEventListener('click', () => {
     if (!plan) return;
-    const doc = plan.markdown.list().find((item) => item.title === TOUR_HANDBOOK_TITLE) ?? plan.markdown.create({ title: TOUR_HANDBOOK_TITLE, content: TOUR_HANDBOOK });
+    const doc =
+      plan.markdown.list().find((item) => item.title === TOUR_HANDBOOK_TITLE) ?? plan.markdown.create({ title: TOUR_HANDBOOK_TITLE, content: TOUR_HANDBOOK });
     show(doc.id);
     if (!instruction.value.trim()) instruction.value = 'In the refunds paragraph, replace "14 days" with "30 days"';
     status.textContent = words().sampleStatus(doc.content.length);
@@ -236,7 +240,17 @@ export function createNotesPanel(root: HTMLElement, words: () => DemoWords['note
       return;
     }
     const base = plan.markdown.read(selected) as MarkdownDoc;
-    const current: Run = { id: base.id, controller: new AbortController(), base, text: '', preview: undefined, form: undefined, attempt: 1, concurrent: false, shown: false };
+    const current: Run = {
+      id: base.id,
+      controller: new AbortController(),
+      base,
+      text: '',
+      preview: undefined,
+      form: undefined,
+      attempt: 1,
+      concurrent: false,
+      shown: false,
+    };
     // A short note is always rewritten whole; a long one is edited in place unless the instruction
     // asks for a rewrite, which shows once the answer starts.
     if (base.content.length < EDITS_MIN_CHARS) current.form = 'rewrite';

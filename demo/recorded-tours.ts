@@ -35,7 +35,12 @@ export function tourFile(ask: CannedAsk): string {
 
 /** The canned ask `task` is, if it is one (case, spacing and a final full stop aside). */
 export function cannedAsk(task: string): CannedAsk | undefined {
-  const norm = (text: string): string => text.toLowerCase().replace(/\s+/g, ' ').replace(/[.。!?！？]+$/u, '').trim();
+  const norm = (text: string): string =>
+    text
+      .toLowerCase()
+      .replace(/\s+/g, ' ')
+      .replace(/[.。!?！？]+$/u, '')
+      .trim();
   const wanted = norm(task);
   return CANNED_ASKS.find((entry) => norm(entry.ask) === wanted);
 }

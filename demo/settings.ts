@@ -101,9 +101,7 @@ export function wireSettingsDialog(options: {
   field<HTMLButtonElement>('#settings-save').addEventListener('click', () => {
     const url = base.value.trim();
     const openai = radios('model-mode').find((r) => r.checked)?.value === 'openai';
-    base.setCustomValidity(
-      openai && url && !/^https?:\/\/[^\s/]/i.test(url) ? options.wholeURL() : '',
-    );
+    base.setCustomValidity(openai && url && !/^https?:\/\/[^\s/]/i.test(url) ? options.wholeURL() : '');
   });
 
   dialog.addEventListener('close', () => {

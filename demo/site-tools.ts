@@ -73,7 +73,12 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       target.classList.remove('guide-highlight');
       // Sending a form cannot be taken back: activate asks the user first (the trial form's submit).
       const result = await activate(name, { root: view, confirm });
-      if (!result.ok) return { clicked: false, ...(result.reason === 'denied' || result.reason === 'needs-approval' ? { notSent: result.message } : { refused: result.message }), page: router.path };
+      if (!result.ok)
+        return {
+          clicked: false,
+          ...(result.reason === 'denied' || result.reason === 'needs-approval' ? { notSent: result.message } : { refused: result.message }),
+          page: router.path,
+        };
       // Let a click that navigates or submits finish rendering before the next action.
       await sleep(0, signal);
       return { clicked: name, page: router.path };
@@ -86,7 +91,8 @@ export function createSiteTools(options: { router: SiteRouter; view: HTMLElement
       target.scrollIntoView({ block: 'center', behavior: 'instant' as ScrollBehavior });
       if (target instanceof HTMLSelectElement) {
         const option = Array.from(target.options).find((o) => o.value === value || o.textContent?.trim().toLowerCase() === value.toLowerCase());
-        if (!option) throw new Error(`fill: "${value}" is not an option of ${String(args.target)}; options: ${Array.from(target.options, (o) => o.value).join(', ')}.`);
+        if (!option)
+          throw new Error(`fill: "${value}" is not an option of ${String(args.target)}; options: ${Array.from(target.options, (o) => o.value).join(', ')}.`);
         target.value = option.value;
         target.dispatchEvent(new Event('change', { bubbles: true }));
         return { filled: String(args.target), value: option.value };

@@ -55,7 +55,8 @@ export function startSite(view: HTMLElement, language: DemoLanguage): SiteRouter
   const render = (path: string, state: { plan?: string } | null): void => {
     current = path;
     const id = TEMPLATES[path] ?? 'page-missing';
-    const template = (document.getElementById(language.lang === 'en' ? id : `${id}-${language.lang}`) ?? document.getElementById(id)) as HTMLTemplateElement | null;
+    const template = (document.getElementById(language.lang === 'en' ? id : `${id}-${language.lang}`) ??
+      document.getElementById(id)) as HTMLTemplateElement | null;
     view.replaceChildren(template ? template.content.cloneNode(true) : document.createTextNode(''));
     document.title = `${language.words.pageTitle(path)} · ${language.words.titleEnd}`;
     for (const link of document.querySelectorAll<HTMLAnchorElement>('.site-nav a')) {

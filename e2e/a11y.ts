@@ -28,17 +28,31 @@ export interface AxeFinding {
  */
 export async function axeViolations(page: Page): Promise<AxeFinding[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.addScriptTag({ path: AXE_SOURCE });
-  return page.evaluate(async (tags) => {
-    const axe = (window as unknown as { axe: { run: (context: unknown, options: unknown) => Promise<{ violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }> }> } }).axe;
-    const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
-    return result.violations.map((violation) => ({
-      id: violation.id,
-      impact: violation.impact,
-      help: violation.help,
-      targets: violation.nodes.map((node) => JSON.stringify(node.target)),
-      summary: violation.nodes.map((node) => node.failureSummary ?? '').join(' | '),
-    }));
-  }, [...WCAG_TAGS]);
+  return page.evaluate(
+    async (tags) => {
+      const axe = (
+        window as unknown as {
+          axe: {
+            run: (
+              context: unknown,
+              options: unknown,
+            ) => Promise<{
+              violations: Array<{ id: string; impact: string | null; help: string; nodes: Array<{ target: unknown[]; failureSummary?: string }> }>;
+            }>;
+          };
+        }
+      ).axe;
+      const result = await axe.run(document, { runOnly: { type: 'tag', values: tags }, resultTypes: ['violations'] });
+      return result.violations.map((violation) => ({
+        id: violation.id,
+        impact: violation.impact,
+        help: violation.help,
+        targets: violation.nodes.map((node) => JSON.stringify(node.target)),
+        summary: violation.nodes.map((node) => node.failureSummary ?? '').join(' | '),
+      }));
+    },
+    [...WCAG_TAGS],
+  );
 }
 
 /**

@@ -11,7 +11,13 @@ test('the built package plans, saves and restores a plan across a reload', async
   const made = await page.evaluate(async (dist) => {
     const { Plan, createLocalStorageAdapter, createFunctionProvider } = await import(dist);
     const llm = createFunctionProvider(async () =>
-      JSON.stringify({ task_summary: 'A short tour', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'finish', description: 'Wrap up' }] }),
+      JSON.stringify({
+        task_summary: 'A short tour',
+        todos: [
+          { intent: 'navigate', description: 'Open pricing' },
+          { intent: 'finish', description: 'Wrap up' },
+        ],
+      }),
     );
     const plan = new Plan({ llm, storage: createLocalStorageAdapter({ key: 'built-package' }) });
     await plan.ready;
@@ -29,7 +35,13 @@ test('the built package plans, saves and restores a plan across a reload', async
     const { Plan, createLocalStorageAdapter } = await import(dist);
     const plan = new Plan({ storage: createLocalStorageAdapter({ key: 'built-package' }) });
     await plan.ready;
-    return { summary: plan.summary, task: plan.task, todos: plan.todos.list(), docs: plan.markdown.list().map((doc: { title: string }) => doc.title), next: plan.todos.create({ intent: 'ask', description: 'Anything else?' }).id };
+    return {
+      summary: plan.summary,
+      task: plan.task,
+      todos: plan.todos.list(),
+      docs: plan.markdown.list().map((doc: { title: string }) => doc.title),
+      next: plan.todos.create({ intent: 'ask', description: 'Anything else?' }).id,
+    };
   }, DIST);
   expect(restored).toMatchObject({ summary: 'A short tour', task: 'Show me pricing', docs: ['Notes'], next: 't3' });
   expect(restored.todos.map((todo: { id: string; status: string }) => `${todo.id}:${todo.status}`)).toEqual(['t1:completed', 't2:in_progress']);

@@ -90,7 +90,10 @@ test.describe('what axe does not check', () => {
     await measure('the ask box');
     await page.keyboard.press('Tab');
     await measure('Ask');
-    expect(rings.filter((ring) => ring.ratio < 3), JSON.stringify(rings)).toEqual([]);
+    expect(
+      rings.filter((ring) => ring.ratio < 3),
+      JSON.stringify(rings),
+    ).toEqual([]);
   });
 
   test('the panel’s own default theme (none of the demo’s colours) passes too: axe, focus rings', async ({ page }) => {
@@ -106,14 +109,19 @@ test.describe('what axe does not check', () => {
     await page.keyboard.press('Enter');
     const start = page.getByRole('button', { name: 'Start the tour' });
     await expect(start).toBeFocused();
-    expect(await page.locator('plan-panel').evaluate((panel) => getComputedStyle(panel.shadowRoot!.querySelector('.approve')!).backgroundColor)).toBe('rgb(47, 91, 211)');
+    expect(await page.locator('plan-panel').evaluate((panel) => getComputedStyle(panel.shadowRoot!.querySelector('.approve')!).backgroundColor)).toBe(
+      'rgb(47, 91, 211)',
+    );
     expect(await axeViolations(page)).toEqual([]);
     const rings = [await focusRingContrast(page)];
     await page.keyboard.press('Shift+Tab');
     rings.push(await focusRingContrast(page));
     for (let i = 0; i < 3; i += 1) await page.keyboard.press('Shift+Tab');
     rings.push(await focusRingContrast(page));
-    expect(rings.every((ratio) => ratio >= 3), JSON.stringify(rings)).toBe(true);
+    expect(
+      rings.every((ratio) => ratio >= 3),
+      JSON.stringify(rings),
+    ).toBe(true);
     await page.keyboard.press('Escape');
     await page.getByRole('button', { name: 'Introduce the pricing page' }).click();
     await page.getByRole('button', { name: 'Start the tour' }).click();
@@ -159,7 +167,10 @@ async function focusRingContrast(page: Page): Promise<number> {
     let element = document.activeElement as HTMLElement;
     while (element.shadowRoot?.activeElement) element = element.shadowRoot.activeElement as HTMLElement;
     const style = getComputedStyle(element);
-    const colour = style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0 ? style.outlineColor : (/(rgba?|color)\([^)]*\)/.exec(style.boxShadow)?.[0] ?? 'rgba(0,0,0,0)');
+    const colour =
+      style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0
+        ? style.outlineColor
+        : (/(rgba?|color)\([^)]*\)/.exec(style.boxShadow)?.[0] ?? 'rgba(0,0,0,0)');
     // rgb()/rgba() in 0-255, or color(srgb …) in 0-1 (what color-mix() computes to).
     const parse = (text: string): number[] => {
       const numbers = (text.match(/[\d.]+/g) ?? []).map(Number);
@@ -167,7 +178,11 @@ async function focusRingContrast(page: Page): Promise<number> {
     };
     // The background: the first opaque one up the tree (shadow hosts included).
     let background = [255, 255, 255];
-    for (let node: Element | null = element.parentElement ?? (element.getRootNode() as ShadowRoot).host ?? null; node; node = node.parentElement ?? ((node.getRootNode() as ShadowRoot).host ?? null)) {
+    for (
+      let node: Element | null = element.parentElement ?? (element.getRootNode() as ShadowRoot).host ?? null;
+      node;
+      node = node.parentElement ?? (node.getRootNode() as ShadowRoot).host ?? null
+    ) {
       const [r, g, b, a = 1] = parse(getComputedStyle(node).backgroundColor);
       if (a > 0.99) {
         background = [r as number, g as number, b as number];

@@ -91,7 +91,9 @@ test('a Japanese ask is planned and narrated in Japanese, and the trial form is 
   expect(said).toContain('小さなチームの多くにはTeamがぴったりです。14日間のトライアルもこのプランで試せます。');
   expect(said.every((line) => /[\u3040-\u30ff]/.test(line))).toBe(true);
   // The site is Japanese too, and the offline model found its fields by their Japanese names.
-  await expect(page.locator('#trial-result')).toHaveText('ようこそ、Sam Riveraさん！Teamプランのトライアルを用意しました。詳細はsam@example.comにお送りしました。');
+  await expect(page.locator('#trial-result')).toHaveText(
+    'ようこそ、Sam Riveraさん！Teamプランのトライアルを用意しました。詳細はsam@example.comにお送りしました。',
+  );
   await expect(page.getByRole('heading', { level: 1 })).toHaveText('Orbitlyを試す');
 });
 
@@ -154,10 +156,15 @@ test('an ask the site has nothing on: the guide says so and offers what it can, 
   await open(page, '/docs?fast=1&read=200');
   const log = await record(page);
   await ask(page, 'How do I get a refund?');
-  await expect(summary(page)).toHaveText('This site says nothing about “refund”. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.');
+  await expect(summary(page)).toHaveText(
+    'This site says nothing about “refund”. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.',
+  );
   await shot(page, testInfo, '1-honest-plan');
   await page.keyboard.press('Space');
-  await expect(page.locator('#run-status')).toHaveText('Tour finished: Found nothing about “refund” on this site; offered the pricing, trial and docs tours instead.', { timeout: 20_000 });
+  await expect(page.locator('#run-status')).toHaveText(
+    'Tour finished: Found nothing about “refund” on this site; offered the pricing, trial and docs tours instead.',
+    { timeout: 20_000 },
+  );
   expect((await log()).said).toEqual([
     'I looked through the site: nothing on it is about “refund”, so I cannot show you that.',
     'What I can show you: the plans and prices, how to start a free trial, and the docs. Ask for any of them.',

@@ -11,7 +11,10 @@ import { test, expect, openDemo as open, shot } from './fixtures.js';
 test.use({ viewport: { width: 1280, height: 860 } });
 
 const REFUNDS = 'In the refunds paragraph, replace "14 days" with "30 days"';
-const refundsParagraph = TOUR_HANDBOOK.slice(TOUR_HANDBOOK.indexOf('Orbitly refunds'), TOUR_HANDBOOK.indexOf('five working days.') + 'five working days.'.length);
+const refundsParagraph = TOUR_HANDBOOK.slice(
+  TOUR_HANDBOOK.indexOf('Orbitly refunds'),
+  TOUR_HANDBOOK.indexOf('five working days.') + 'five working days.'.length,
+);
 const EDITED = TOUR_HANDBOOK.replace(refundsParagraph, refundsParagraph.replace('14 days', '30 days'));
 
 const content = (page: Page) => page.getByLabel('Content (markdown)');
@@ -54,7 +57,9 @@ test('a long note is edited in place: the draft shows as it streams, only the pa
   await expect(page.locator('#note-draft')).toBeVisible();
   await shot(page, testInfo, '1-draft-streaming');
 
-  await expect(status(page)).toHaveText(/^Edited in place by the model: 1 passage changed, the rest untouched \(its answer was \d{3} characters for a note of 3,\d{3}\)\.$/);
+  await expect(status(page)).toHaveText(
+    /^Edited in place by the model: 1 passage changed, the rest untouched \(its answer was \d{3} characters for a note of 3,\d{3}\)\.$/,
+  );
   // Byte for byte: the refunds paragraph changed, nothing else (the trials paragraph's "14 days" stays).
   await expect(content(page)).toHaveValue(EDITED);
   expect(await stored(page)).toBe(EDITED);
@@ -64,7 +69,9 @@ test('a long note is edited in place: the draft shows as it streams, only the pa
   const answers = await page.evaluate(() => (window as unknown as { __answers: Array<{ answer: string; stored: boolean }> }).__answers);
   const streamed = answers.filter((seen) => !seen.stored).map((seen) => seen.answer);
   expect(streamed.length).toBeGreaterThan(3);
-  expect(streamed.at(-1)).toMatch(/^<<<<<<< SEARCH\nOrbitly refunds a paid month in full when \.\.\. handles them within five working days\.\n=======\nOrbitly refunds a paid month in full when the customer asks within 30 days/);
+  expect(streamed.at(-1)).toMatch(
+    /^<<<<<<< SEARCH\nOrbitly refunds a paid month in full when \.\.\. handles them within five working days\.\n=======\nOrbitly refunds a paid month in full when the customer asks within 30 days/,
+  );
   // What changed stays marked below the editor, the answer pane gone.
   await expect(page.locator('#note-draft-label')).toHaveText('The model’s change, marked (now in the note):');
   await expect(page.locator('#note-draft-text mark')).toHaveText('30');
@@ -98,7 +105,9 @@ test('typing in another paragraph while the model edits: the two edits are merge
   await page.evaluate(() => window.__demo!.release());
 
   await expect(status(page)).toContainText('Merged with your changes');
-  await expect(status(page)).toHaveText(/^Edited in place by the model: 1 passage changed, the rest untouched \(.*\)\. Merged with your changes: you edited the note while the model worked, and both edits are kept\.$/);
+  await expect(status(page)).toHaveText(
+    /^Edited in place by the model: 1 passage changed, the rest untouched \(.*\)\. Merged with your changes: you edited the note while the model worked, and both edits are kept\.$/,
+  );
   const both = EDITED.replace('it decides which plan you end the tour on.', `it decides which plan you end the tour on.${typed}`);
   await expect(content(page)).toHaveValue(both);
   expect(await stored(page)).toBe(both);
@@ -115,7 +124,9 @@ test('an instruction the model cannot follow is declined as such; the note is un
   await content(page).fill('Starter is free. Team costs $12 per member.');
   await page.getByLabel('Edit with an instruction').fill('Make it sound more exciting');
   await page.getByLabel('Edit with an instruction').press('Enter');
-  await expect(status(page)).toHaveText(/^The model declined: I can't follow “Make it sound more exciting”: the offline stand-in only knows how to .* The note is unchanged\.$/);
+  await expect(status(page)).toHaveText(
+    /^The model declined: I can't follow “Make it sound more exciting”: the offline stand-in only knows how to .* The note is unchanged\.$/,
+  );
   await shot(page, testInfo, '1-declined');
   await expect(content(page)).toHaveValue('Starter is free. Team costs $12 per member.');
   expect(await page.evaluate(() => window.__demo!.plan.markdown.list().map((doc) => doc.content))).toEqual(['Starter is free. Team costs $12 per member.']);
@@ -127,7 +138,9 @@ test('an instruction the model cannot follow is declined as such; the note is un
   await page.getByRole('button', { name: 'Add the Tour handbook' }).click();
   await page.getByLabel('Edit with an instruction').fill('Shorten the paragraph about unicorns');
   await page.getByRole('button', { name: 'Apply' }).click();
-  await expect(status(page)).toHaveText('The model declined: Sorry, I can\'t find a paragraph about “unicorns” in this note, so I changed nothing. The note is unchanged.');
+  await expect(status(page)).toHaveText(
+    "The model declined: Sorry, I can't find a paragraph about “unicorns” in this note, so I changed nothing. The note is unchanged.",
+  );
   await expect(content(page)).toHaveValue(TOUR_HANDBOOK);
   expect(await stored(page)).toBe(TOUR_HANDBOOK);
 });

@@ -18,7 +18,6 @@ interface Received {
 
 test.use({ viewport: { width: 1280, height: 860 } });
 
-
 /** What the fake server received for `model` (tests running in parallel use their own model names). */
 async function received(page: Page, model: string): Promise<Received[]> {
   const response = await page.request.get(`${FAKE}/__requests`);
@@ -121,7 +120,10 @@ test('a model reply carrying <img onerror> and <script> shows as text and runs n
   expect(injected).toEqual({ flag: undefined, images: 0, scripts: 0, panel: 0 });
 });
 
-test('a broken endpoint: the guide and the notes say what went wrong, a stuck one can be stopped, and nothing stays busy', async ({ page, pageErrors }, testInfo) => {
+test('a broken endpoint: the guide and the notes say what went wrong, a stuck one can be stopped, and nothing stays busy', async ({
+  page,
+  pageErrors,
+}, testInfo) => {
   // Served by page.route, not by a server: a 401, then a request that never gets an answer.
   const BROKEN = 'http://127.0.0.1:5197/v1';
   let mode: 'unauthorized' | 'stuck' = 'unauthorized';

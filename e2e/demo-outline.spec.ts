@@ -6,8 +6,7 @@ import { test, expect, openDemo as open, shot } from './fixtures.js';
 
 test.use({ viewport: { width: 1280, height: 860 } });
 
-const statusOf = (page: import('@playwright/test').Page, id: string) =>
-  page.evaluate((todoId) => window.__demo?.plan.todos.get(todoId)?.status, id);
+const statusOf = (page: import('@playwright/test').Page, id: string) => page.evaluate((todoId) => window.__demo?.plan.todos.get(todoId)?.status, id);
 
 test('targets come from the page outline: rename an id between turns and the tour still highlights the right element', async ({ page }, testInfo) => {
   await open(page, '/?fast=1&read=2500');

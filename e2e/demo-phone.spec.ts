@@ -114,9 +114,15 @@ test.describe('on a laptop', () => {
     await expect(page.getByRole('button', { name: 'Start the tour' })).toBeFocused();
     await expect(page.getByText(summary)).toHaveCount(1);
     await expect(page.locator('#run-status')).toHaveText('The plan is ready: press Space or Start the tour to begin, Esc to cancel.');
-    const buttons = await page.locator('#guide').getByRole('button').filter({ visible: true }).evaluateAll((elements) =>
-      elements.map((element) => `${element.getAttribute('aria-label') ?? element.textContent?.trim()}${(element as HTMLButtonElement).disabled ? ' (disabled)' : ''}`),
-    );
+    const buttons = await page
+      .locator('#guide')
+      .getByRole('button')
+      .filter({ visible: true })
+      .evaluateAll((elements) =>
+        elements.map(
+          (element) => `${element.getAttribute('aria-label') ?? element.textContent?.trim()}${(element as HTMLButtonElement).disabled ? ' (disabled)' : ''}`,
+        ),
+      );
     expect(buttons).toEqual([
       'Settings',
       // The selected step's own buttons (the first step cannot move up).

@@ -57,7 +57,16 @@ async function askFor(page: Page, ask: CannedAsk): Promise<void> {
 }
 
 const calls = (page: Page) => page.evaluate(() => ({ ...window.__demo!.calls }));
-const lastResult = (page: Page) => page.evaluate(() => JSON.parse(JSON.stringify(window.__demo!.results.at(-1))) as { reason: string; tour?: unknown; repairs?: Array<{ todoId: string; reason: string }>; modelCalls?: number });
+const lastResult = (page: Page) =>
+  page.evaluate(
+    () =>
+      JSON.parse(JSON.stringify(window.__demo!.results.at(-1))) as {
+        reason: string;
+        tour?: unknown;
+        repairs?: Array<{ todoId: string; reason: string }>;
+        modelCalls?: number;
+      },
+  );
 
 /** Changes the site's page templates before a tour: what a redesign does to the markup. */
 const CHANGES = {
@@ -103,12 +112,21 @@ for (const ask of [CANNED_ASKS[0], CANNED_ASKS[5], CANNED_ASKS[7]] as CannedAsk[
     if (ask.tour === 'compare-and-trial') await page.getByRole('button', { name: ALLOW }).click({ timeout: 60_000 });
     await expect(page.locator('#run-status')).toHaveText(FINISHED, { timeout: 90_000 });
     // The page said it was a recorded tour while it played.
-    const recorded = { en: 'Playing a recorded tour: no model call unless the page changed.', de: 'Eine aufgezeichnete Tour läuft', ja: '録画済みのツアーを再生中' }[ask.lang];
+    const recorded = {
+      en: 'Playing a recorded tour: no model call unless the page changed.',
+      de: 'Eine aufgezeichnete Tour läuft',
+      ja: '録画済みのツアーを再生中',
+    }[ask.lang];
     expect(await statusLines(page)).toContainEqual(expect.stringContaining(recorded));
     expect(await calls(page)).toEqual({ plan: 0, turn: 0, edit: 0 });
     const result = await lastResult(page);
     expect(result).toMatchObject({ modelCalls: 0, repairs: [] });
-    await expect(page.locator('plan-panel').locator('li').filter({ hasNot: page.locator('.nothing') })).not.toHaveCount(0);
+    await expect(
+      page
+        .locator('plan-panel')
+        .locator('li')
+        .filter({ hasNot: page.locator('.nothing') }),
+    ).not.toHaveCount(0);
     if (ask.tour === 'compare-and-trial') await expect(page.locator('#trial-result')).toContainText('Sam Rivera');
 
     // The same tool calls and narrations, in the same order, as the live run of the same ask.

@@ -58,12 +58,7 @@ test('keyboard only: remove, edit and move steps, approve, and the tour runs the
   await page.keyboard.press('Alt+ArrowDown');
   await expect(panel(page).locator('[aria-live="polite"]')).toHaveText('Moved “Point at the Team plan” to step 3 of 4.');
   await expect(panel(page).locator('li:focus')).toContainText('Point at the Team plan');
-  expect(await steps(page)).toEqual([
-    't1 Open the Pricing page (/commercial)',
-    't4 Show what Business adds',
-    't3 Point at the Team plan',
-    't5 Wrap up',
-  ]);
+  expect(await steps(page)).toEqual(['t1 Open the Pricing page (/commercial)', 't4 Show what Business adds', 't3 Point at the Team plan', 't5 Wrap up']);
   await shot(page, testInfo, '1-edited');
 
   // Tab goes through the step's four buttons, then Undo (a step was removed), then Start; Enter approves.

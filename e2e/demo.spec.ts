@@ -14,9 +14,7 @@ test.use({ viewport: { width: 1280, height: 860 } });
 // test runs never change tracked files.
 const README_SHOT = fileURLToPath(new URL('../docs/demo-mid-tour.png', import.meta.url));
 
-
-const todoStatuses = (page: Page) =>
-  page.evaluate(() => window.__demo?.plan.todos.list().map((todo) => `${todo.id}:${todo.status}`) ?? []);
+const todoStatuses = (page: Page) => page.evaluate(() => window.__demo?.plan.todos.list().map((todo) => `${todo.id}:${todo.status}`) ?? []);
 const calls = (page: Page) => page.evaluate(() => ({ ...window.__demo!.calls }));
 const statusOf = (page: Page, id: string) => page.evaluate((todoId) => window.__demo?.plan.todos.get(todoId)?.status, id);
 const panelItems = (page: Page) => page.locator('plan-panel').locator('li');
@@ -128,10 +126,12 @@ test('a reload in the middle of a tour resumes from the stored plan without plan
   await expect(page.getByRole('button', { name: 'Start the tour' })).toBeHidden();
   expect(await todoStatuses(page)).toEqual(['t1', 't2', 't3', 't4', 't5', 't6', 't7', 't8'].map((id) => `${id}:completed`));
   await expect(page.locator('#trial-result')).toContainText('Welcome aboard, Sam Rivera!');
-  await expect(page.locator('plan-panel').locator('.summary')).toHaveText('I will compare the three plans with you, then start a Team trial on the trial form.');
+  await expect(page.locator('plan-panel').locator('.summary')).toHaveText(
+    'I will compare the three plans with you, then start a Team trial on the trial form.',
+  );
 });
 
-test('the trial form is sent only with the user\'s Allow: Deny leaves it unsent, the guide is told and the tour goes on', async ({ page }) => {
+test("the trial form is sent only with the user's Allow: Deny leaves it unsent, the guide is told and the tour goes on", async ({ page }) => {
   await open(page, '/?fast=1');
   await page.evaluate(() => {
     const log: string[] = [];
@@ -146,7 +146,9 @@ test('the trial form is sent only with the user\'s Allow: Deny leaves it unsent,
   await page.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText(/^Tour finished/, { timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');
-  expect(await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)).toEqual([expect.stringMatching(/^click irreversible: the user declined/)]);
+  expect(await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)).toEqual([
+    expect.stringMatching(/^click irreversible: the user declined/),
+  ]);
 });
 
 test('IndexedDB storage: switch in the settings, the plan and notes survive a reload', async ({ page }, testInfo) => {
@@ -386,7 +388,10 @@ test('notes: Apply with an empty title says why instead of failing silently; swi
 test('long unbroken text (a todo, a summary, a note title) keeps the layout in its box', async ({ page }, testInfo) => {
   await open(page);
   await page.evaluate(() => {
-    window.__demo!.plan.todos.reset([{ intent: 'narrate', description: 'Look'.repeat(80) }, { intent: 'finish', description: 'Wrap up' }]);
+    window.__demo!.plan.todos.reset([
+      { intent: 'narrate', description: 'Look'.repeat(80) },
+      { intent: 'finish', description: 'Wrap up' },
+    ]);
     // 200 characters: the longest title a document may have (MARKDOWN_TITLE_MAX).
     window.__demo!.plan.markdown.create({ title: 'Title'.repeat(40), content: '' });
     document.querySelector('plan-panel')!.summary = 'Summary'.repeat(60);

@@ -38,22 +38,31 @@ test('names equal the web-platform-tests accname expectations on every applicabl
   const passed = applicable.filter((entry) => entry.name === entry.expected);
   // Where Chromium itself computes another name than the test expects, planloop follows Chromium
   // (the names a browser gives are what the issue asks for); every other case must pass.
-  const followChromium = applicable.filter((entry) => entry.name !== entry.expected && entry.name === chromiumOf(entry) && chromiumOf(entry) !== entry.expected);
+  const followChromium = applicable.filter(
+    (entry) => entry.name !== entry.expected && entry.name === chromiumOf(entry) && chromiumOf(entry) !== entry.expected,
+  );
   // A heading is named by the text a sighted user sees in it, never by aria-label or
   // aria-labelledby (see README "Safety: the page"): those cases are expected to differ, and must
   // give the heading's visible text.
   const safetyRule = applicable.filter((entry) => entry.role === 'heading' && entry.name !== entry.expected && entry.name === entry.visible && entry.labelled);
   // A part no one sees (issue 31: one sight rule for every name) is left out of a name computed from content.
-  const sightRule = applicable.filter((entry) => entry.name !== entry.expected && entry.unseenPart && !followChromium.includes(entry) && !safetyRule.includes(entry));
-  const failed = applicable.filter((entry) => entry.name !== entry.expected && !followChromium.includes(entry) && !safetyRule.includes(entry) && !sightRule.includes(entry));
+  const sightRule = applicable.filter(
+    (entry) => entry.name !== entry.expected && entry.unseenPart && !followChromium.includes(entry) && !safetyRule.includes(entry),
+  );
+  const failed = applicable.filter(
+    (entry) => entry.name !== entry.expected && !followChromium.includes(entry) && !safetyRule.includes(entry) && !sightRule.includes(entry),
+  );
   const chromiumPassed = applicable.filter((entry) => chromiumOf(entry) === entry.expected);
   console.log(
     `accname (WPT): ${passed.length}/${applicable.length} applicable cases equal the expectation, ${followChromium.length} follow Chromium where it differs from the expectation, ${safetyRule.length} follow the heading safety rule, ${sightRule.length} leave out a part no one sees, ${failed.length} fail (${cases.length} cases, ${cases.length - applicable.length} on elements the outline never lists); Chromium's own tree equals the expectation on ${chromiumPassed.length}/${applicable.length}`,
   );
   for (const entry of followChromium) console.log(`  as Chromium: [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}")`);
-  for (const entry of safetyRule) console.log(`  safety rule (heading named by what it shows): [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}")`);
-  for (const entry of sightRule) console.log(`  sight rule (a part no one sees): [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}")`);
-  for (const entry of failed) console.log(`  differs: [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}", Chromium "${chromiumOf(entry)}")`);
+  for (const entry of safetyRule)
+    console.log(`  safety rule (heading named by what it shows): [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}")`);
+  for (const entry of sightRule)
+    console.log(`  sight rule (a part no one sees): [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}")`);
+  for (const entry of failed)
+    console.log(`  differs: [${entry.source}] ${entry.test}: "${entry.name}" (expected "${entry.expected}", Chromium "${chromiumOf(entry)}")`);
   expect(failed.map((entry) => `${entry.test}: "${entry.name}"`)).toEqual([]);
 });
 
@@ -70,14 +79,17 @@ test('names of the controls on saved real pages equal Chromium’s for at least 
   for (const name of CORPUS) {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await loadWithDom(page, `corpus/${name}.html`);
-    const ours = await page.evaluate((own) => {
-      const { collectPageElements, nameOf } = (window as unknown as { planloopDom: Dom }).planloopDom;
-      const found = collectPageElements(document).filter((item) => (item.kind === 'control' || item.kind === 'heading') && !own.includes(item.role));
-      return found.map((item, index) => {
-        item.element.setAttribute('data-ax-i', String(index));
-        return { index: String(index), role: item.role, name: nameOf(item), html: item.element.outerHTML.slice(0, 120) };
-      });
-    }, [...OWN_ROLES]);
+    const ours = await page.evaluate(
+      (own) => {
+        const { collectPageElements, nameOf } = (window as unknown as { planloopDom: Dom }).planloopDom;
+        const found = collectPageElements(document).filter((item) => (item.kind === 'control' || item.kind === 'heading') && !own.includes(item.role));
+        return found.map((item, index) => {
+          item.element.setAttribute('data-ax-i', String(index));
+          return { index: String(index), role: item.role, name: nameOf(item), html: item.element.outerHTML.slice(0, 120) };
+        });
+      },
+      [...OWN_ROLES],
+    );
     const chromium = await chromiumNames(page);
     for (const control of ours) {
       total += 1;
@@ -102,7 +114,9 @@ test('names of the controls on saved real pages equal Chromium’s for at least 
     }
   }
   const equal = total - differing.length - capped.length;
-  console.log(`corpus names: ${equal}/${total - capped.length} controls and headings equal Chromium's (${((100 * equal) / (total - capped.length)).toFixed(2)}%); ${capped.length} more are Chromium's cut at the 40-character safety cap`);
+  console.log(
+    `corpus names: ${equal}/${total - capped.length} controls and headings equal Chromium's (${((100 * equal) / (total - capped.length)).toFixed(2)}%); ${capped.length} more are Chromium's cut at the 40-character safety cap`,
+  );
   for (const line of capped) console.log(`  capped: ${line}`);
   for (const line of differing.slice(0, 40)) console.log(`  ${line}`);
   expect(equal / (total - capped.length)).toBeGreaterThanOrEqual(0.999);

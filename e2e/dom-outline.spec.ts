@@ -139,10 +139,24 @@ test('outlines a 2,000-element page in time that grows no faster than the page',
     outlinePage();
     const small = median(15, () => outlinePage());
     document.body.innerHTML = bigRoot;
-    return { elements, median: big, small, ratio: big / Math.max(small, 0.05), total: outline.total, listed: outline.nodes.length, tokens: outline.tokens, text: renderOutline(outline) };
+    return {
+      elements,
+      median: big,
+      small,
+      ratio: big / Math.max(small, 0.05),
+      total: outline.total,
+      listed: outline.nodes.length,
+      tokens: outline.tokens,
+      text: renderOutline(outline),
+    };
   });
-  testInfo.annotations.push({ type: 'outline, 2,000 elements', description: `median ${figures.median.toFixed(2)} ms (500 elements: ${figures.small.toFixed(2)} ms); ${figures.total} listable, ${figures.listed} listed, ${figures.tokens} tokens (estimated)` });
-  console.log(`dom-outline: ${figures.elements} elements, median ${figures.median.toFixed(2)} ms (500 elements: ${figures.small.toFixed(2)} ms), ${figures.listed}/${figures.total} listed, ${figures.tokens} tokens`);
+  testInfo.annotations.push({
+    type: 'outline, 2,000 elements',
+    description: `median ${figures.median.toFixed(2)} ms (500 elements: ${figures.small.toFixed(2)} ms); ${figures.total} listable, ${figures.listed} listed, ${figures.tokens} tokens (estimated)`,
+  });
+  console.log(
+    `dom-outline: ${figures.elements} elements, median ${figures.median.toFixed(2)} ms (500 elements: ${figures.small.toFixed(2)} ms), ${figures.listed}/${figures.total} listed, ${figures.tokens} tokens`,
+  );
   expect(figures.elements).toBeGreaterThanOrEqual(2000);
   expect(figures.tokens).toBeLessThanOrEqual(400);
   expect(figures.text).toMatch(/more (elements (not listed|elsewhere)|in e\d+: .+)$/);

@@ -34,7 +34,9 @@ async function open(page: Page): Promise<Net> {
     const request = route.request();
     net.api.push({ method: request.method(), path: new URL(request.url()).pathname, body: request.postData() ?? '' });
     // A form's navigation gets 204 (the page stays); a script's request gets JSON.
-    return request.isNavigationRequest() ? route.fulfill({ status: 204 }) : route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
+    return request.isNavigationRequest()
+      ? route.fulfill({ status: 204 })
+      : route.fulfill({ status: 200, contentType: 'application/json', body: '{"ok":true}' });
   });
   await context.route('http://other.example/**', (route) => {
     net.other.push(route.request().url());
@@ -51,7 +53,11 @@ async function open(page: Page): Promise<Net> {
     if (new URL(request.url()).hostname === 'localhost') net.other.push(request.url());
   });
   await context.route('**/export/statement', (route) =>
-    route.fulfill({ status: 200, headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="statement.csv"' }, body: 'date,amount\n' }),
+    route.fulfill({
+      status: 200,
+      headers: { 'content-type': 'text/csv', 'content-disposition': 'attachment; filename="statement.csv"' },
+      body: 'date,amount\n',
+    }),
   );
   page.on('popup', (popup) => net.popups.push(popup.url()));
   page.on('download', (download) => net.downloads.push(download.suggestedFilename()));
@@ -61,13 +67,19 @@ async function open(page: Page): Promise<Net> {
 }
 
 type Result = { ok: boolean; reason?: string; message?: string; did?: string; detail?: string };
-const click = (page: Page, name: string, options: Record<string, unknown> = {}) => page.evaluate(([n, o]) => window.__app.click(n, o), [name, options] as const) as Promise<Result>;
+const click = (page: Page, name: string, options: Record<string, unknown> = {}) =>
+  page.evaluate(([n, o]) => window.__app.click(n, o), [name, options] as const) as Promise<Result>;
 const answer = (page: Page, value: boolean | string) => page.evaluate((v) => void (window.__app.answer = v), value);
 const asked = (page: Page) => page.evaluate(() => window.__app.asked.map((step) => step.detail));
 const seen = (page: Page) => page.evaluate(() => window.__app.seen);
 const writes = (net: Net) => net.api.filter((hit) => hit.method !== 'GET').map((hit) => `${hit.method} ${hit.path}`);
 /** Chromium's console line when the fence's probe refuses to follow a redirect to another site: expected, and not the page's error. */
-const dropRedirectNotices = (errors: string[]) => errors.splice(0, errors.length, ...errors.filter((error) => !/Unsafe attempt to load URL http:\/\/localhost:\d+\/fixtures\/effects-app\.html\?arrived=other-site/.test(error)));
+const dropRedirectNotices = (errors: string[]) =>
+  errors.splice(
+    0,
+    errors.length,
+    ...errors.filter((error) => !/Unsafe attempt to load URL http:\/\/localhost:\d+\/fixtures\/effects-app\.html\?arrived=other-site/.test(error)),
+  );
 
 /** Between cases on one page: the user's answer back to no, the questions and the page's log emptied, the network log too. */
 async function next(page: Page, net: Net): Promise<void> {
@@ -82,7 +94,9 @@ async function next(page: Page, net: Net): Promise<void> {
 // One page load for every case that leaves the page where it is; each case ends with an exact
 // look at what reached the network after its yes, so an effect stopped earlier that went out
 // anyway would show there.
-test('script requests are held and asked about in words that name them: fetch DELETE, a POST behind a harmless name, XMLHttpRequest from a <div onclick>', async ({ page }) => {
+test('script requests are held and asked about in words that name them: fetch DELETE, a POST behind a harmless name, XMLHttpRequest from a <div onclick>', async ({
+  page,
+}) => {
   const net = await open(page);
   // A button whose handler fetches DELETE: its name asks first, then the DELETE itself; a yes releases it with the real response.
   expect(await click(page, 'Delete account now')).toMatchObject({ ok: false, reason: 'denied' });
@@ -123,7 +137,9 @@ test('script requests are held and asked about in words that name them: fetch DE
   expect(writes(net)).toEqual(['POST /api/upgrade']);
 });
 
-test('forms are held in every form, named by what a person sees, with the real destination: requestSubmit, form.submit() from a timer, formaction, a select that submits', async ({ page }) => {
+test('forms are held in every form, named by what a person sees, with the real destination: requestSubmit, form.submit() from a timer, formaction, a select that submits', async ({
+  page,
+}) => {
   const net = await open(page);
   // "Continue" calls requestSubmit(): the form is named by its visible legend, not its hidden heading; fields by name, never values.
   expect(await click(page, 'Continue')).toMatchObject({ ok: false, reason: 'denied' });
@@ -198,7 +214,9 @@ test('windows, downloads, a plain link and the read-only scroll, on one page', a
   // The read-only scroll tool is refused when scrolling makes the page POST (a scroll sentinel).
   await next(page, net);
   const answerText = await page.evaluate(() => window.__app.scroll());
-  expect(answerText).toMatch(/^refused: Scrolling made the page try to change something, so it was refused\. The page then tried to send a POST to \/api\/mark-all-read \(stopped: a look/);
+  expect(answerText).toMatch(
+    /^refused: Scrolling made the page try to change something, so it was refused\. The page then tried to send a POST to \/api\/mark-all-read \(stopped: a look/,
+  );
   await expect.poll(() => seen(page)).toEqual(['mark-all-read failed TypeError']);
   expect(writes(net)).toEqual([]);
 
@@ -277,7 +295,11 @@ test.describe('runWebAgent, a model that obeys the page, and a careful user', ()
       expect(run.asked.filter((entry) => entry.approved).map((entry) => entry.detail)).toEqual(
         approvalLevel === 'irreversible'
           ? ['Click the button "Save". It sends the form "Display name" to /api/name: Display name.']
-          : ['Type "Ada" into the field "Display name"', 'Click the button "Save"', 'Click the button "Save". It sends the form "Display name" to /api/name: Display name.'],
+          : [
+              'Type "Ada" into the field "Display name"',
+              'Click the button "Save"',
+              'Click the button "Save". It sends the form "Display name" to /api/name: Display name.',
+            ],
       );
       // The model heard what was stopped.
       expect(run.observations.join('\n')).toContain('mark-all-read');
@@ -295,14 +317,25 @@ test.describe('runWebAgent, a model that obeys the page, and a careful user', ()
 });
 
 test.describe('the fence itself', () => {
-  test('puts back every global it patched exactly, nests, and never lets one action\'s late timer act inside the next', async ({ page }) => {
+  test("puts back every global it patched exactly, nests, and never lets one action's late timer act inside the next", async ({ page }) => {
     await open(page);
     const report = await page.evaluate(async () => {
       const { fenceEffects } = window.__app.dom;
       const places: Array<[object, string]> = [
-        [window, 'fetch'], [window, 'open'], [window, 'setTimeout'], [window, 'setInterval'], [window, 'clearTimeout'], [window, 'clearInterval'],
-        [window, 'requestAnimationFrame'], [window, 'cancelAnimationFrame'], [window, 'queueMicrotask'], [XMLHttpRequest.prototype, 'open'],
-        [XMLHttpRequest.prototype, 'send'], [Navigator.prototype, 'sendBeacon'], [HTMLFormElement.prototype, 'submit'], [(window as unknown as { NavigateEvent: { prototype: object } }).NavigateEvent.prototype, 'intercept'],
+        [window, 'fetch'],
+        [window, 'open'],
+        [window, 'setTimeout'],
+        [window, 'setInterval'],
+        [window, 'clearTimeout'],
+        [window, 'clearInterval'],
+        [window, 'requestAnimationFrame'],
+        [window, 'cancelAnimationFrame'],
+        [window, 'queueMicrotask'],
+        [XMLHttpRequest.prototype, 'open'],
+        [XMLHttpRequest.prototype, 'send'],
+        [Navigator.prototype, 'sendBeacon'],
+        [HTMLFormElement.prototype, 'submit'],
+        [(window as unknown as { NavigateEvent: { prototype: object } }).NavigateEvent.prototype, 'intercept'],
       ];
       const descriptors = () => places.map(([target, key]) => Object.getOwnPropertyDescriptor(target, key));
       const before = descriptors();
@@ -313,7 +346,11 @@ test.describe('the fence itself', () => {
       const outer = await fenceEffects(
         async () => {
           patchedInside.push(window.fetch !== before[0]?.value);
-          const inner = await fenceEffects(() => void fetch('/api/inner', { method: 'POST' }).catch(() => undefined), { confirm, action: 'Inner', settleMs: 50 });
+          const inner = await fenceEffects(() => void fetch('/api/inner', { method: 'POST' }).catch(() => undefined), {
+            confirm,
+            action: 'Inner',
+            settleMs: 50,
+          });
           navigator.sendBeacon('/api/beacon', 'x');
           return inner.effects.map((effect) => `${effect.what}: ${effect.outcome}`);
         },
@@ -322,8 +359,17 @@ test.describe('the fence itself', () => {
       const after = descriptors();
       // A timer of one action that fires while the next one is fenced: stopped as the first's, not asked as the second's.
       let late = '';
-      await fenceEffects(() => void setTimeout(() => void fetch('/api/late', { method: 'POST' }).catch((error: Error) => (late = error.name)), 300), { confirm, action: 'First', maxMs: 100, settleMs: 20 });
-      const second = await fenceEffects(() => new Promise((resolve) => setTimeout(resolve, 400)), { confirm: (step: { detail: string }) => (asked.push(step.detail), { approved: true }), action: 'Second', settleMs: 20 });
+      await fenceEffects(() => void setTimeout(() => void fetch('/api/late', { method: 'POST' }).catch((error: Error) => (late = error.name)), 300), {
+        confirm,
+        action: 'First',
+        maxMs: 100,
+        settleMs: 20,
+      });
+      const second = await fenceEffects(() => new Promise((resolve) => setTimeout(resolve, 400)), {
+        confirm: (step: { detail: string }) => (asked.push(step.detail), { approved: true }),
+        action: 'Second',
+        settleMs: 20,
+      });
       return {
         same: before.every((descriptor, index) => JSON.stringify(descriptor) === JSON.stringify(after[index]) && descriptor?.value === after[index]?.value),
         restoredAfterAll: descriptors().every((descriptor, index) => descriptor?.value === before[index]?.value),

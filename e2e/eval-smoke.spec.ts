@@ -12,10 +12,26 @@ import { TASKS } from '../eval/tasks/index.js';
 import { test, expect } from './fixtures.js';
 
 /** What a failed eval run did, for the assertion's message: its checks, how it ended, its tool calls. */
-function whyFailed(runs: ReadonlyArray<{ task: string; arm: string; passed: boolean; steps: readonly boolean[]; reason: string; error?: string; failures: readonly string[]; outside: readonly string[]; toolCalls: readonly unknown[]; said: readonly string[] }>): string {
+function whyFailed(
+  runs: ReadonlyArray<{
+    task: string;
+    arm: string;
+    passed: boolean;
+    steps: readonly boolean[];
+    reason: string;
+    error?: string;
+    failures: readonly string[];
+    outside: readonly string[];
+    toolCalls: readonly unknown[];
+    said: readonly string[];
+  }>,
+): string {
   return runs
     .filter((run) => !run.passed)
-    .map((run) => `${run.task} (${run.arm}): steps ${JSON.stringify(run.steps)}, ended ${run.reason}${run.error ? ` (${run.error})` : ''}, failures ${JSON.stringify(run.failures)}, outside ${JSON.stringify(run.outside)}, tool calls ${JSON.stringify(run.toolCalls)}, said ${JSON.stringify(run.said)}`)
+    .map(
+      (run) =>
+        `${run.task} (${run.arm}): steps ${JSON.stringify(run.steps)}, ended ${run.reason}${run.error ? ` (${run.error})` : ''}, failures ${JSON.stringify(run.failures)}, outside ${JSON.stringify(run.outside)}, tool calls ${JSON.stringify(run.toolCalls)}, said ${JSON.stringify(run.said)}`,
+    )
     .join('\n');
 }
 
@@ -25,14 +41,22 @@ test.use({ trace: 'off', screenshot: 'off' });
 test.describe('eval smoke', () => {
   test.setTimeout(120_000);
 
-  test('every checker passes a scripted correct run and fails the start page, a run that only claims to be done and one that stops halfway (planloop arm)', async ({ browser, baseURL }) => {
+  test('every checker passes a scripted correct run and fails the start page, a run that only claims to be done and one that stops halfway (planloop arm)', async ({
+    browser,
+    baseURL,
+  }) => {
     const out = mkdtempSync(join(tmpdir(), 'planloop-eval-'));
     try {
       const common = { browser, demoURL: baseURL, sitePort: 0, arms: ['planloop'] as const, concurrency: 2, turnTimeoutMs: 30_000 };
       const solved = await runEval({ ...common, model: 'scripted-solve', out });
       expect(solved.runs).toHaveLength(TASKS.length);
       for (const run of solved.runs) {
-        expect({ task: run.task, passed: run.passed, steps: run.steps, error: run.error }).toEqual({ task: run.task, passed: true, steps: run.steps.map(() => true), error: undefined });
+        expect({ task: run.task, passed: run.passed, steps: run.steps, error: run.error }).toEqual({
+          task: run.task,
+          passed: true,
+          steps: run.steps.map(() => true),
+          error: undefined,
+        });
         expect(run.failures.filter((kind) => kind !== 'repeated-step')).toEqual([]);
         const script = TASKS.find((task) => task.id === run.task)!.script;
         expect(run.turns).toBe(script.length);
@@ -50,7 +74,12 @@ test.describe('eval smoke', () => {
       // …and a run that does nothing but say it is done.
       const claimed = await runEval({ ...common, model: 'scripted-claim', out: null, tasks: ['demo-prices-sso', 'settings-look-only'] });
       for (const run of claimed.runs) {
-        expect({ task: run.task, passed: run.passed, reason: run.reason, said: run.said.at(-1) }).toEqual({ task: run.task, passed: false, reason: 'task_finish', said: 'All done: everything you asked for is finished.' });
+        expect({ task: run.task, passed: run.passed, reason: run.reason, said: run.said.at(-1) }).toEqual({
+          task: run.task,
+          passed: false,
+          reason: 'task_finish',
+          said: 'All done: everything you asked for is finished.',
+        });
         expect(run.failures).toContain('stopped-early');
       }
       // So does one that stops halfway, with part of the steps done.
@@ -66,7 +95,10 @@ test.describe('eval smoke', () => {
     }
   });
 
-  test("the end state holds a submit's status even when it is read before the page's timers run (the CLI read it at once after a last action that submits)", async ({ browser, baseURL }) => {
+  test("the end state holds a submit's status even when it is read before the page's timers run (the CLI read it at once after a last action that submits)", async ({
+    browser,
+    baseURL,
+  }) => {
     // `npm run eval -- --model scripted-solve` failed demo-trial-refused-email in two arms on a quiet
     // machine: the last turn submits, the end state was read at once, and the recorder's status read
     // (a timer set at the submit) had not run: the accepted trial was recorded with no status.
@@ -84,14 +116,30 @@ test.describe('eval smoke', () => {
       });
       await page.click('#trial-submit');
       const end = await readEndState(page, []);
-      expect(end.submits).toEqual([{ page: '/try', form: 'trial-form', fields: expect.objectContaining({ name: 'Lin Chen', email: 'lin.chen@example.com' }), status: expect.stringMatching(/^Welcome aboard, Lin Chen!/) }]);
+      expect(end.submits).toEqual([
+        {
+          page: '/try',
+          form: 'trial-form',
+          fields: expect.objectContaining({ name: 'Lin Chen', email: 'lin.chen@example.com' }),
+          status: expect.stringMatching(/^Welcome aboard, Lin Chen!/),
+        },
+      ]);
     } finally {
       await context.close();
     }
   });
 
   test("the demo's offline model runs in-process through the same harness", async ({ browser, baseURL }) => {
-    const report = await runEval({ browser, model: 'offline-demo', demoURL: baseURL, sitePort: 0, arms: ['planloop'], tasks: ['demo-tour'], out: null, turnTimeoutMs: 30_000 });
+    const report = await runEval({
+      browser,
+      model: 'offline-demo',
+      demoURL: baseURL,
+      sitePort: 0,
+      arms: ['planloop'],
+      tasks: ['demo-tour'],
+      out: null,
+      turnTimeoutMs: 30_000,
+    });
     const run = report.runs[0]!;
     // It plays its own tours, not this task: only that a run goes through end to end is checked.
     expect(run.error).toBeUndefined();
@@ -104,8 +152,27 @@ test.describe('eval smoke', () => {
     const model = await startScriptedModel(TASKS);
     try {
       const tasks = ['demo-trial-refused-email', 'checkout-stop-at-review', 'docs-missing-page'];
-      const report = await runEval({ browser, baseURL: model.baseURL, model: 'scripted-solve', demoURL: baseURL, sitePort: 0, arms: ['no-plan', 'write-todos'], tasks, out: null, concurrency: 2, turnTimeoutMs: 30_000 });
-      expect(report.runs.map((run) => [run.task, run.arm, run.passed]), whyFailed(report.runs)).toEqual(tasks.flatMap((task) => [[task, 'no-plan', true], [task, 'write-todos', true]]));
+      const report = await runEval({
+        browser,
+        baseURL: model.baseURL,
+        model: 'scripted-solve',
+        demoURL: baseURL,
+        sitePort: 0,
+        arms: ['no-plan', 'write-todos'],
+        tasks,
+        out: null,
+        concurrency: 2,
+        turnTimeoutMs: 30_000,
+      });
+      expect(
+        report.runs.map((run) => [run.task, run.arm, run.passed]),
+        whyFailed(report.runs),
+      ).toEqual(
+        tasks.flatMap((task) => [
+          [task, 'no-plan', true],
+          [task, 'write-todos', true],
+        ]),
+      );
       // No planning call in either arm: every request is a turn.
       expect(model.requests.every((request) => request.kind === 'turn')).toBe(true);
       const withList = model.requests.filter((request) => request.task === 'checkout-stop-at-review' && request.system.includes('write_todos'));

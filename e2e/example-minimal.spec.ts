@@ -22,6 +22,10 @@ let origin = '';
 /** What each `planloop…` import of the example resolved to when it was bundled. */
 const resolved = new Map<string, string>();
 
+// One worker runs this file's tests in order: they share the site built once in beforeAll.
+test.describe.configure({ mode: 'default' });
+
+// biome-ignore lint/correctness/noEmptyPattern: Playwright reads the fixtures a hook uses from its first parameter's pattern
 test.beforeAll(async ({}, testInfo) => {
   testInfo.setTimeout(120_000);
   expect(existsSync(join(DIST, 'index.js')) && existsSync(join(DIST, 'types/index.d.ts')), 'dist/ with its types: run `npm run build`').toBe(true);

@@ -144,7 +144,9 @@ const server = createServer(async (request, response) => {
     return;
   }
   if (request.method !== 'POST' || !url.pathname.endsWith('/chat/completions')) {
-    response.writeHead(404, { ...cors, 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `No route ${request.method} ${url.pathname}` } }));
+    response
+      .writeHead(404, { ...cors, 'content-type': 'application/json' })
+      .end(JSON.stringify({ error: { message: `No route ${request.method} ${url.pathname}` } }));
     return;
   }
   let body;
@@ -176,7 +178,13 @@ const server = createServer(async (request, response) => {
   }
   response.writeHead(200, { ...cors, 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
   const send = (payload) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-  const chunk = (delta, finish = null) => ({ id, object: 'chat.completion.chunk', created, model: body.model, choices: [{ index: 0, delta, finish_reason: finish }] });
+  const chunk = (delta, finish = null) => ({
+    id,
+    object: 'chat.completion.chunk',
+    created,
+    model: body.model,
+    choices: [{ index: 0, delta, finish_reason: finish }],
+  });
   send(chunk({ role: 'assistant', content: '' }));
   for (let i = 0; i < text.length; i += 24) {
     send(chunk({ content: text.slice(i, i + 24) }));

@@ -7,6 +7,7 @@ import { test as base, expect, type Page, type TestInfo } from '@playwright/test
  * import { test, expect } from './fixtures.js';
  * test('renders', async ({ page }) => { await page.goto('/'); });
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: an automatic fixture that gives no value is typed void, as Playwright documents
 export const test = base.extend<{ pageErrors: string[]; demoHooks: boolean; demoEntry: void }>({
   /** Whether the demo runs with its test hooks (default); `test.use({ demoHooks: false })` loads it as a visitor does. */
   demoHooks: [true, { option: true }],

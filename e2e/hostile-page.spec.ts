@@ -134,7 +134,9 @@ test.describe('a click never goes where it must not (item 4)', () => {
       expect(result.message?.length, name).toBeGreaterThan(20);
     }
     // The new tab asked the user (who said no); nothing else got as far as asking.
-    expect(await page.evaluate(() => window.__hostilePage.asked.map((step) => step.detail))).toEqual(['Click the link "Terms (new tab)". It opens a new window with /terms.']);
+    expect(await page.evaluate(() => window.__hostilePage.asked.map((step) => step.detail))).toEqual([
+      'Click the link "Terms (new tab)". It opens a new window with /terms.',
+    ]);
     // A same-page link is a plain click.
     expect(await click(page, refIn(text, 'Details'))).toMatchObject({ ok: true, did: 'followed-link' });
     await page.waitForTimeout(300); // give a stray navigation, download or popup the time to show up
@@ -189,7 +191,8 @@ test.describe('secrets never reach the model (item 6)', () => {
     await open(page);
     const text = await outline(page);
     const password = refIn(text, 'Password');
-    const fillTool = (target: string, value: string) => page.evaluate(([t, v]) => window.__hostilePage.fillTool(t, v), [target, value] as const) as Promise<ToolResult>;
+    const fillTool = (target: string, value: string) =>
+      page.evaluate(([t, v]) => window.__hostilePage.fillTool(t, v), [target, value] as const) as Promise<ToolResult>;
     expect(await fillTool(password, 'guessed')).toMatchObject({ ok: false, reason: 'secret-literal' });
     const filled = await fillTool(password, '{{secret:password}}');
     expect(filled).toMatchObject({ ok: true, value: 'withheld' });
@@ -218,7 +221,9 @@ test.describe('what a sighted user cannot see, the model does not read (item 7)'
 test('a page whose body hides horizontal overflow still has its lower half clickable', async ({ page }) => {
   await open(page);
   await page.addStyleTag({ content: 'html, body { height: 100%; overflow-x: hidden; }' });
-  await page.evaluate(() => document.getElementById('details')?.insertAdjacentHTML('afterend', '<button onclick="__hostilePage.hit(\'bottom\')">Bottom button</button>'));
+  await page.evaluate(() =>
+    document.getElementById('details')?.insertAdjacentHTML('afterend', '<button onclick="__hostilePage.hit(\'bottom\')">Bottom button</button>'),
+  );
   const text = await outline(page);
   const result = await click(page, refIn(text, 'Bottom button'));
   expect(result).toMatchObject({ ok: true, did: 'clicked' });

@@ -31,7 +31,11 @@ const PRICING = `
   <aside id="guide"><a href="/try">Start a 14-day trial</a></aside>`;
 
 async function load(page: Page, html: string): Promise<void> {
-  await page.route('**/*', (route) => (route.request().url().startsWith('http://locator.test/') ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head>${STYLE}</head><body>${html}</body></html>` }) : route.abort()));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith('http://locator.test/')
+      ? route.fulfill({ contentType: 'text/html', body: `<!doctype html><html lang="en"><head>${STYLE}</head><body>${html}</body></html>` })
+      : route.abort(),
+  );
   await page.goto('http://locator.test/page.html');
   await page.addScriptTag({ content: await domBundle(), type: 'module' });
   await page.waitForFunction(() => 'planloopDom' in globalThis);
@@ -50,11 +54,21 @@ function find(page: Page, locator: unknown) {
   return page.evaluate((wanted) => {
     const { findLocator } = (window as unknown as { planloopDom: Dom }).planloopDom;
     const found = findLocator(wanted, { exclude: '#guide' });
-    return found.ok ? { ok: true, text: found.element.textContent?.trim(), className: found.element.className, in: found.element.closest('section')?.getAttribute('aria-label') ?? null, score: found.score } : { ok: false, reason: found.reason, message: found.message };
+    return found.ok
+      ? {
+          ok: true,
+          text: found.element.textContent?.trim(),
+          className: found.element.className,
+          in: found.element.closest('section')?.getAttribute('aria-label') ?? null,
+          score: found.score,
+        }
+      : { ok: false, reason: found.reason, message: found.message };
   }, locator);
 }
 
-test('a locator names the visible element by role, name, landmark and heading, and ignores its hidden, transparent, off-screen and host-UI twins', async ({ page }) => {
+test('a locator names the visible element by role, name, landmark and heading, and ignores its hidden, transparent, off-screen and host-UI twins', async ({
+  page,
+}) => {
   await load(page, PRICING);
   const team = await locatorOf(page, '.tiers article:nth-child(2) a');
   expect(team).toEqual({ role: 'link', name: 'Start a 14-day trial', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' });

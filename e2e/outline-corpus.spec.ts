@@ -11,12 +11,24 @@ import { loadWithDom } from './support/dom-bundle.js';
 // real-page corpus and the time; this holds the figures it reports (README "The page outline").
 
 type Dom = typeof import('../src/dom/index.js');
-const PAGES = readdirSync(fileURLToPath(new URL('outline-corpus', import.meta.url))).filter((file) => file.endsWith('.html')).map((file) => file.slice(0, -5)).sort();
+const PAGES = readdirSync(fileURLToPath(new URL('outline-corpus', import.meta.url)))
+  .filter((file) => file.endsWith('.html'))
+  .map((file) => file.slice(0, -5))
+  .sort();
 
 test('outline corpus: first-viewport controls, every field of a visible form, the first paragraph, within the budget', async ({ page }) => {
   test.setTimeout(90_000);
   await page.setViewportSize({ width: 1280, height: 800 });
-  const rows: Array<{ page: string; controls: number; listed: number; fields: number; fieldsListed: number; paragraph: boolean | null; tokens: number; missing: string[] }> = [];
+  const rows: Array<{
+    page: string;
+    controls: number;
+    listed: number;
+    fields: number;
+    fieldsListed: number;
+    paragraph: boolean | null;
+    tokens: number;
+    missing: string[];
+  }> = [];
   for (const name of PAGES) {
     await page.unrouteAll({ behavior: 'ignoreErrors' });
     await loadWithDom(page, `outline-corpus/${name}.html`);
@@ -26,9 +38,24 @@ test('outline corpus: first-viewport controls, every field of a visible form, th
       const dom = (window as unknown as { planloopDom: Dom }).planloopDom;
       const outline = dom.outlinePage({ registry: dom.createRefRegistry() });
       const score = (globalThis as unknown as { __listedOfFirstView: typeof listedOfFirstView }).__listedOfFirstView;
-      return { text: dom.renderOutline(outline), listed: score(outline.nodes.map((node) => node.element), outline.nodes.map((node) => (node.kind === 'live' ? 'text' : node.kind))) };
+      return {
+        text: dom.renderOutline(outline),
+        listed: score(
+          outline.nodes.map((node) => node.element),
+          outline.nodes.map((node) => (node.kind === 'live' ? 'text' : node.kind)),
+        ),
+      };
     });
-    rows.push({ page: name, controls: judged.controls.length, listed: listed.controls, fields: judged.fields.length, fieldsListed: listed.fields, paragraph: listed.paragraph, tokens: countTokens(text), missing: listed.missing });
+    rows.push({
+      page: name,
+      controls: judged.controls.length,
+      listed: listed.controls,
+      fields: judged.fields.length,
+      fieldsListed: listed.fields,
+      paragraph: listed.paragraph,
+      tokens: countTokens(text),
+      missing: listed.missing,
+    });
   }
   const report = JSON.stringify(rows, null, 1);
   expect(rows.length).toBeGreaterThanOrEqual(9);
@@ -38,7 +65,13 @@ test('outline corpus: first-viewport controls, every field of a visible form, th
   // (checkout-shop and settings-account fall short: their visible forms take the budget first).
   expect(rows.filter((row) => row.listed >= 0.9 * row.controls).length, report).toBeGreaterThanOrEqual(7);
   // Every field of a visible form, on every page but checkout-shop (its last checkbox, below the fold, does not fit).
-  expect(rows.filter((row) => row.fields > 0 && row.fieldsListed < row.fields).map((row) => row.page), report).toEqual(rows.filter((row) => row.page === 'checkout-shop' && row.fieldsListed < row.fields).map((row) => row.page));
+  expect(
+    rows.filter((row) => row.fields > 0 && row.fieldsListed < row.fields).map((row) => row.page),
+    report,
+  ).toEqual(rows.filter((row) => row.page === 'checkout-shop' && row.fieldsListed < row.fields).map((row) => row.page));
   // The first paragraph wherever the page has one.
-  expect(rows.filter((row) => row.paragraph === false).map((row) => row.page), report).toEqual([]);
+  expect(
+    rows.filter((row) => row.paragraph === false).map((row) => row.page),
+    report,
+  ).toEqual([]);
 });

@@ -70,7 +70,8 @@ export async function settle(pages: Page[], timeoutMs = 20_000): Promise<Todo[]>
     const steady = views.every((view) => view.state === 'saved' && JSON.stringify(view.todos) === json);
     if (steady && json === previous) return views[0]!.todos;
     previous = steady ? json : '';
-    if (Date.now() > end) throw new Error(`tabs did not settle within ${timeoutMs} ms: ${JSON.stringify(views.map((view) => [view.state, view.todos.length]))}`);
+    if (Date.now() > end)
+      throw new Error(`tabs did not settle within ${timeoutMs} ms: ${JSON.stringify(views.map((view) => [view.state, view.todos.length]))}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -30,13 +30,19 @@ test('a blocked IndexedDB upgrade: load fails with reason blocked in bounded tim
 
     const adapter = createIndexedDbAdapter({ key: 'plan', openTimeoutMs: 500 });
     const started = performance.now();
-    const loadError = await adapter.load().then(() => null, (error: { reason?: string; message: string }) => ({ reason: error.reason, message: error.message }));
+    const loadError = await adapter.load().then(
+      () => null,
+      (error: { reason?: string; message: string }) => ({ reason: error.reason, message: error.message }),
+    );
     const loadMs = performance.now() - started;
 
     // The plan keeps working in memory and keeps trying to save.
     let state = { version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'made while blocked', status: 'pending' as const }], markdownDocs: [] };
     const failures: string[] = [];
-    const queue = createSaveQueue(() => adapter.save(state), { onError: (error) => failures.push((error as { reason?: string }).reason ?? 'unknown'), retry: { initialMs: 100, maxMs: 400 } });
+    const queue = createSaveQueue(() => adapter.save(state), {
+      onError: (error) => failures.push((error as { reason?: string }).reason ?? 'unknown'),
+      retry: { initialMs: 100, maxMs: 400 },
+    });
     queue.request();
     // The queue keeps trying while the database stays blocked: wait for a retry to fail too.
     await until(() => failures.length >= 2);
@@ -119,11 +125,21 @@ test('localStorage full during a save: reason quota, the stored plan unchanged, 
     } catch {
       fillers -= 1;
     }
-    const state = { version: 1, todos: [todo('first'), todo('second one')], markdownDocs: [{ id: 'm1', title: 'Big', content: 'b'.repeat(600_000), updatedAt: 1 }] };
+    const state = {
+      version: 1,
+      todos: [todo('first'), todo('second one')],
+      markdownDocs: [{ id: 'm1', title: 'Big', content: 'b'.repeat(600_000), updatedAt: 1 }],
+    };
     const reasons: string[] = [];
-    const queue = createSaveQueue(() => adapter.save(state), { onError: (error) => reasons.push((error as { reason?: string }).reason ?? 'unknown'), retry: { initialMs: 50, maxMs: 100 } });
+    const queue = createSaveQueue(() => adapter.save(state), {
+      onError: (error) => reasons.push((error as { reason?: string }).reason ?? 'unknown'),
+      retry: { initialMs: 50, maxMs: 100 },
+    });
     queue.request();
-    const flushError = await queue.flush().then(() => null, (error: { reason?: string }) => error.reason);
+    const flushError = await queue.flush().then(
+      () => null,
+      (error: { reason?: string }) => error.reason,
+    );
     const stored = JSON.parse(localStorage.getItem('plan')!).todos.length;
     const leftoverParts = Object.keys(localStorage).filter((name) => name.startsWith('plan:doc:')).length;
     // The host frees space; the queue's own retry saves without another change.
@@ -134,7 +150,15 @@ test('localStorage full during a save: reason quota, the stored plan unchanged, 
     });
     const reloaded = createLocalStorageAdapter({ key: 'plan' }).load();
     localStorage.clear();
-    return { fillers, flushError, reasons: [...new Set(reasons)], stored, leftoverParts, todos: reloaded?.todos.length, doc: reloaded?.markdownDocs[0]?.content.length };
+    return {
+      fillers,
+      flushError,
+      reasons: [...new Set(reasons)],
+      stored,
+      leftoverParts,
+      todos: reloaded?.todos.length,
+      doc: reloaded?.markdownDocs[0]?.content.length,
+    };
   });
   expect(result.fillers).toBeGreaterThan(0);
   expect(result.flushError).toBe('quota');
@@ -167,7 +191,10 @@ test('IndexedDB over its quota during a save: reason quota, the stored plan unch
       const big = { id: 'm1', title: 'Big', content, updatedAt: 1 };
       const error = await adapter
         .save({ version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'changed', status: 'pending' }], markdownDocs: [big] })
-        .then(() => null, (caught: { reason?: string; message: string }) => ({ reason: caught.reason, message: caught.message }));
+        .then(
+          () => null,
+          (caught: { reason?: string; message: string }) => ({ reason: caught.reason, message: caught.message }),
+        );
       const stored = await adapter.load();
       adapter.close();
       return { error, stored: stored?.todos.map((todo) => todo.description), docs: stored?.markdownDocs.length };
@@ -241,7 +268,11 @@ const random = (min: number, max: number) => min + Math.random() * (max - min);
 async function firstTab(context: BrowserContext, adapter: 'local' | 'idb', extra: { openTimeoutMs?: number } = {}): Promise<Page> {
   const page = await openPlanTab(context, { key: 'tour', adapter, modelDelayMs: 4, ...extra });
   await page.evaluate(async () => {
-    window.tab.plan.setTaskPlan({ task: 'Tour', task_summary: 'A tour under faults', todos: [1, 2, 3, 4, 5].map((n) => ({ intent: 'narrate', description: `run ${n}` })) });
+    window.tab.plan.setTaskPlan({
+      task: 'Tour',
+      task_summary: 'A tour under faults',
+      todos: [1, 2, 3, 4, 5].map((n) => ({ intent: 'narrate', description: `run ${n}` })),
+    });
     await window.tab.plan.flush();
   });
   return page;
@@ -264,8 +295,14 @@ async function finalCheck(context: BrowserContext, pages: Page[], adapter: 'loca
   return { final, reports };
 }
 
-for (const [tabs, adapter] of [[2, 'local'], [3, 'idb'], [3, 'local']] as const) {
-  test(`faults: ${tabs} tabs on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'} editing and running at once, with random timing and a takeover`, async ({ context }) => {
+for (const [tabs, adapter] of [
+  [2, 'local'],
+  [3, 'idb'],
+  [3, 'local'],
+] as const) {
+  test(`faults: ${tabs} tabs on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'} editing and running at once, with random timing and a takeover`, async ({
+    context,
+  }) => {
     test.setTimeout(90_000);
     const pages = [await firstTab(context, adapter)];
     while (pages.length < tabs) pages.push(await openPlanTab(context, { key: 'tour', adapter, modelDelayMs: 4 }));
@@ -294,22 +331,25 @@ test('faults: localStorage full in the middle of a run: saves fail with reason q
   const work = pages.map((page, index) => page.evaluate(([name, count]) => window.tab.work(name, count, 40), [`T${index}`, 8] as const));
   await pause(pages[1]!, random(10, 80));
   // Someone else's data fills the origin's quota for a while.
-  await pages[1]!.evaluate(async (ms) => {
-    const fillers: string[] = [];
-    for (const size of [250_000, 10_000, 500, 20]) {
-      try {
-        for (;;) {
-          localStorage.setItem(`filler-${fillers.length}`, 'f'.repeat(size));
-          fillers.push(`filler-${fillers.length}`);
+  await pages[1]!.evaluate(
+    async (ms) => {
+      const fillers: string[] = [];
+      for (const size of [250_000, 10_000, 500, 20]) {
+        try {
+          for (;;) {
+            localStorage.setItem(`filler-${fillers.length}`, 'f'.repeat(size));
+            fillers.push(`filler-${fillers.length}`);
+          }
+        } catch {
+          // full at this size
         }
-      } catch {
-        // full at this size
       }
-    }
-    window.tab.create('made while full');
-    await new Promise((resolve) => setTimeout(resolve, ms));
-    for (const name of fillers) localStorage.removeItem(name);
-  }, random(150, 500));
+      window.tab.create('made while full');
+      await new Promise((resolve) => setTimeout(resolve, ms));
+      for (const name of fillers) localStorage.removeItem(name);
+    },
+    random(150, 500),
+  );
   await Promise.all([run, ...work]);
   const { reports } = await finalCheck(context, pages, 'local');
   expect(reports.flatMap((report) => report.errors.map((error) => error.reason))).toContain('quota');
@@ -340,9 +380,14 @@ test('faults: IndexedDB deleted in the middle of a run: the next saves recreate 
   await finalCheck(context, pages, 'idb');
 });
 
-test('faults: a blocked IndexedDB upgrade: saves fail with reason blocked, a tab opened meanwhile works in memory, and everything lands once it opens', async ({ context }) => {
+test('faults: a blocked IndexedDB upgrade: saves fail with reason blocked, a tab opened meanwhile works in memory, and everything lands once it opens', async ({
+  context,
+}) => {
   test.setTimeout(90_000);
-  const pages = [await firstTab(context, 'idb', { openTimeoutMs: 400 }), await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400, modelDelayMs: 4 })];
+  const pages = [
+    await firstTab(context, 'idb', { openTimeoutMs: 400 }),
+    await openPlanTab(context, { key: 'tour', adapter: 'idb', openTimeoutMs: 400, modelDelayMs: 4 }),
+  ];
   const outsider = await context.newPage();
   await openBlank(outsider);
   const block = await blockUpgrade(outsider);

@@ -24,7 +24,10 @@ test('a 1.8 MB corrupt plan on a full localStorage: never written over; the host
     const { plan, log } = window.tab;
     const backup = plan.saveStatus.error as { reason?: string; raw?: unknown; message: string };
     plan.todos.create({ intent: 'narrate', description: 'made while held' });
-    const flush = await plan.flush().then(() => 'resolved', (error: { reason?: string }) => error.reason);
+    const flush = await plan.flush().then(
+      () => 'resolved',
+      (error: { reason?: string }) => error.reason,
+    );
     return {
       reasons: log.errors.map((error) => error.reason),
       state: plan.saveStatus.state,
@@ -48,7 +51,11 @@ test('a 1.8 MB corrupt plan on a full localStorage: never written over; the host
     await plan.hydrate();
     await plan.flush();
     const copies = Object.keys(localStorage).filter((name) => name.startsWith('plan.corrupt.'));
-    return { state: plan.saveStatus.state, copies: copies.map((name) => localStorage.getItem(name)?.length), stored: JSON.parse(localStorage.getItem('plan')!).todos.map((todo: { description: string }) => todo.description) };
+    return {
+      state: plan.saveStatus.state,
+      copies: copies.map((name) => localStorage.getItem(name)?.length),
+      stored: JSON.parse(localStorage.getItem('plan')!).todos.map((todo: { description: string }) => todo.description),
+    };
   });
   expect(after).toEqual({ state: 'saved', copies: [corrupt], stored: ['made while held'] });
 });
@@ -70,7 +77,11 @@ test('discardStoredPlan() writes over a corrupt plan that a full localStorage ca
     const exported = (plan.saveStatus.error as { raw?: string }).raw?.length;
     plan.todos.create({ intent: 'narrate', description: 'kept' });
     await plan.discardStoredPlan();
-    return { exported, state: plan.saveStatus.state, stored: JSON.parse(localStorage.getItem('plan')!).todos.map((todo: { description: string }) => todo.description) };
+    return {
+      exported,
+      state: plan.saveStatus.state,
+      stored: JSON.parse(localStorage.getItem('plan')!).todos.map((todo: { description: string }) => todo.description),
+    };
   });
   expect(result.exported).toBeGreaterThan(1_700_000);
   expect(result).toMatchObject({ state: 'saved', stored: ['kept'] });
@@ -115,7 +126,9 @@ test('a save that failed gets a last attempt on pagehide: change, leave the page
   expect(back).toEqual({ before: 'failing', inPagehide: 'true', todos: ['made before leaving'] });
 });
 
-test('a blocked IndexedDB: ready settles in bounded time with storage-error blocked, the plan works in memory, then hydrates, merges and saves once it opens', async ({ page }) => {
+test('a blocked IndexedDB: ready settles in bounded time with storage-error blocked, the plan works in memory, then hydrates, merges and saves once it opens', async ({
+  page,
+}) => {
   await openBlank(page);
   // A stored plan, then another tab (an older page) holding the database open and ignoring
   // versionchange while a third asks for an upgrade.

@@ -14,7 +14,10 @@ async function openTab(context: BrowserContext): Promise<Page> {
 
 test('the plan channel carries a notice from one tab to the other, not back to itself', async ({ context }) => {
   const [a, b] = [await openTab(context), await openTab(context)];
-  for (const [page, replica] of [[a, 'A'], [b, 'B']] as const) {
+  for (const [page, replica] of [
+    [a, 'A'],
+    [b, 'B'],
+  ] as const) {
     await page.evaluate((id) => {
       const channel = window.lab.createPlanChannel({ key: 'tour', replica: id });
       const heard: Array<{ message: unknown; at: number }> = [];
@@ -102,7 +105,7 @@ test('run lease without Web Locks: a record in localStorage that lapses when its
   const renewedPastFirstExpiry = () =>
     b.evaluate(async (expiry) => {
       const found = await (window as unknown as Win).lease.holder();
-      return Date.now() > expiry && (found?.expires ?? 0) > expiry ? found?.replica ?? null : null;
+      return Date.now() > expiry && (found?.expires ?? 0) > expiry ? (found?.replica ?? null) : null;
     }, first);
   await expect.poll(renewedPastFirstExpiry, { timeout: 10_000 }).toBe('A');
   expect(await acquire(b)).toBe(false);
@@ -113,7 +116,9 @@ test('run lease without Web Locks: a record in localStorage that lapses when its
 });
 
 for (const adapter of ['local', 'idb'] as const) {
-  test(`two tabs editing one plan (${adapter === 'local' ? 'localStorage' : 'IndexedDB'}) converge, every flush lands, and a third tab sees every change they saved`, async ({ context }) => {
+  test(`two tabs editing one plan (${adapter === 'local' ? 'localStorage' : 'IndexedDB'}) converge, every flush lands, and a third tab sees every change they saved`, async ({
+    context,
+  }) => {
     const tabs = [await openPlanTab(context, { key: 'tour', adapter }), await openPlanTab(context, { key: 'tour', adapter })];
     // Both tabs create a todo at about the same moment (often neither has seen the other's: both
     // make t1), then keep editing in bursts and flush. A flush waits while the other tab's saves
@@ -148,13 +153,15 @@ for (const adapter of ['local', 'idb'] as const) {
     // Each id the two tabs both made was kept by one and renamed (`t1~2`) for the other, and that was reported.
     const renamed = stored.filter((todo) => todo.id.includes('~')).length;
     const collisions = reports.flatMap((report) => report.conflicts as Array<{ reason: string }>).filter((conflict) => conflict.reason === 'id-collision');
-    expect(collisions.length >= renamed && (renamed > 0) === (collisions.length > 0)).toBe(true);
+    expect(collisions.length >= renamed && renamed > 0 === collisions.length > 0).toBe(true);
     expect(reports.flatMap((report) => report.errors)).toEqual([]);
   });
 }
 
 for (const adapter of ['local', 'idb'] as const) {
-  test(`<plan-panel> in a second tab shows each change made in the first (Plan on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'})`, async ({ context }) => {
+  test(`<plan-panel> in a second tab shows each change made in the first (Plan on ${adapter === 'local' ? 'localStorage' : 'IndexedDB'})`, async ({
+    context,
+  }) => {
     const a = await openPlanTab(context, { key: 'tour', adapter, panel: true });
     const b = await openPlanTab(context, { key: 'tour', adapter, panel: true });
     const delays: number[] = [];
@@ -183,7 +190,10 @@ for (const adapter of ['local', 'idb'] as const) {
       delays.push((await seen) - made);
     }
     const sorted = [...delays].sort((x, y) => x - y);
-    test.info().annotations.push({ type: 'panel delay', description: `median ${sorted[3]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${delays.length} changes` });
+    test.info().annotations.push({
+      type: 'panel delay',
+      description: `median ${sorted[3]!.toFixed(1)} ms, max ${sorted.at(-1)!.toFixed(1)} ms over ${delays.length} changes`,
+    });
     // Every change arrived (each `seen` resolved). How fast is reported above, not asserted: a
     // bound of 100 ms failed 2 runs in 16 on a loaded machine (103.6 ms, 120.1 ms) with nothing wrong.
     expect(delays).toHaveLength(6);

@@ -47,10 +47,13 @@ for (const adapter of ['local', 'idb'] as const) {
     expect(saved.docs.map((doc) => doc.title)).toEqual(['plan.md', 'Notes']);
 
     // The snapshot sits in the browser store the adapter names, not somewhere else.
-    const where = await page.evaluate(async (key) => ({
-      local: localStorage.getItem(key) !== null,
-      idbDatabases: (await indexedDB.databases()).length,
-    }), KEY);
+    const where = await page.evaluate(
+      async (key) => ({
+        local: localStorage.getItem(key) !== null,
+        idbDatabases: (await indexedDB.databases()).length,
+      }),
+      KEY,
+    );
     expect(where.local).toBe(adapter === 'local');
     if (adapter === 'idb') expect(where.idbDatabases).toBeGreaterThan(0);
 

@@ -94,7 +94,12 @@ export async function playArm(arm: ArmName, input: ArmInput): Promise<RunResult>
       return result;
     },
   };
-  const options: RunWebAgentOptions = { ...shared(input, plan), tools: { ...input.tools, write_todos: writeTool }, maxTurnSlack: input.turns - 1, stallTurns: 0 };
+  const options: RunWebAgentOptions = {
+    ...shared(input, plan),
+    tools: { ...input.tools, write_todos: writeTool },
+    maxTurnSlack: input.turns - 1,
+    stallTurns: 0,
+  };
   // The loop reads `systemPrompt` every turn, so a getter shows the list as it is now (the
   // middleware adds its prompt and the list to every model call).
   Object.defineProperty(options, 'systemPrompt', { enumerable: true, get: () => `${TURN_INSTRUCTIONS}\n\n${writeTodos.systemPrompt()}` });

@@ -10,7 +10,7 @@ import type { EndState } from './task.js';
  * later, or when the end state is read, whichever comes first: `__evalFlush`). Plain JavaScript in
  * a string: it runs in the page before the page's own scripts.
  */
-const RECORDER = String.raw`(() => {
+const RECORDER = `(() => {
   if (window.__evalRecorder) return;
   window.__evalRecorder = true;
   // Status lines not read yet. The end state can be read before a timer set at the submit runs
@@ -65,7 +65,7 @@ const RECORDER = String.raw`(() => {
 })();`;
 
 /** Reads the end state in the page: the recorder's log and the site's `app:*` storage. */
-const READ_END_STATE = String.raw`(() => {
+const READ_END_STATE = `(() => {
   window.__evalFlush?.();
   let log;
   try { log = JSON.parse(sessionStorage.getItem('__eval')); } catch {}

@@ -68,7 +68,9 @@ async function locate(page: Page, target: unknown, tool: string) {
 
 /** The page's live messages (alerts and status lines that have text): what a screen reader would announce. */
 async function liveMessages(page: Page): Promise<string> {
-  const texts = (await page.evaluate(`Array.from(document.querySelectorAll('[role=alert], [role=status]')).map((el) => (el.textContent || '').replace(/\\s+/g, ' ').trim()).filter(Boolean)`)) as string[];
+  const texts = (await page.evaluate(
+    `Array.from(document.querySelectorAll('[role=alert], [role=status]')).map((el) => (el.textContent || '').replace(/\\s+/g, ' ').trim()).filter(Boolean)`,
+  )) as string[];
   return texts.length > 0 ? ` The page says: ${texts.join(' | ')}` : '';
 }
 
@@ -188,7 +190,7 @@ export function toLoopTools(tools: Record<string, EvalTool>, calls: ToolCall[], 
             calls.push({ name, args, page: where, ok: true, result });
             return result;
           } catch (error) {
-            const message = error instanceof Error ? error.message.split('\n')[0] ?? '' : String(error);
+            const message = error instanceof Error ? (error.message.split('\n')[0] ?? '') : String(error);
             calls.push({ name, args, page: where, ok: false, result: message });
             throw new Error(message);
           }

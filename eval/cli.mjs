@@ -28,7 +28,8 @@ try {
   if (options?.help) console.log(USAGE);
   else if (options) {
     const report = await runEval({ ...options, log: (line) => console.log(line) });
-    for (const arm of report.arms) console.log(`${arm.arm}: ${arm.tasksDone.mean} of ${arm.tasks} tasks fully done, ${Math.round(arm.stepsDone * 100)}% of steps`);
+    for (const arm of report.arms)
+      console.log(`${arm.arm}: ${arm.tasksDone.mean} of ${arm.tasks} tasks fully done, ${Math.round(arm.stepsDone * 100)}% of steps`);
   }
 } catch (error) {
   console.error(error instanceof Error ? error.message : error);

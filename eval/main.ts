@@ -53,7 +53,15 @@ export interface EvalOptions {
 export const OFFLINE_DEMO = 'offline-demo';
 
 /** The launch flags the e2e suite uses (playwright.config.ts). */
-const CHROMIUM_ARGS = ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const CHROMIUM_ARGS = [
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-quic',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
 
 function chromiumPath(): string | undefined {
   return [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium', '/usr/bin/chromium'].find((path): path is string => !!path && existsSync(path));
@@ -89,7 +97,8 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       stops.push(() => scripted!.close());
       baseURL = scripted.baseURL;
     }
-    if (!baseURL) throw new Error('Give --base-url (an OpenAI-compatible API root, e.g. http://localhost:11434/v1), or --model scripted-solve to try the harness.');
+    if (!baseURL)
+      throw new Error('Give --base-url (an OpenAI-compatible API root, e.g. http://localhost:11434/v1), or --model scripted-solve to try the harness.');
     const site = await startSiteServer(options.sitePort ?? 5400);
     stops.push(() => site.close());
     let demo = options.demoURL;
@@ -122,7 +131,9 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           task,
           arm,
           repeat: round,
-          llm: makeLLM ?? (() => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })),
+          llm:
+            makeLLM ??
+            (() => createOpenAICompatibleProvider({ baseURL: baseURL!, model: options.model, ...(options.apiKey ? { apiKey: options.apiKey } : {}) })),
           origins: { demo, eval: site.origin },
           turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
           runTimeoutMs: options.runTimeoutMs ?? 15 * 60_000,
@@ -134,7 +145,9 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           throw new Error(`The first run could not reach the model at ${baseURL} (model ${options.model}): ${run.error}`);
         }
         if (run.startPassed) log(`WARNING ${task.id}: its checker passes the page as it starts; the task checks nothing.`);
-        log(`${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`);
+        log(
+          `${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`,
+        );
       }
     };
     await Promise.all(Array.from({ length: Math.max(1, Math.min(options.concurrency ?? 1, jobs.length)) }, worker));
@@ -180,7 +193,10 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     if (!Number.isFinite(value) || value < 0) throw new Error(`--${name} must be a number, not "${raw}".`);
     return value;
   };
-  const arms = flags.get('arms')?.split(',').map((arm) => arm.trim()) as ArmName[] | undefined;
+  const arms = flags
+    .get('arms')
+    ?.split(',')
+    .map((arm) => arm.trim()) as ArmName[] | undefined;
   const badArm = arms?.find((arm) => !(ARMS as readonly string[]).includes(arm));
   if (badArm) throw new Error(`Unknown arm "${badArm}". Arms: ${ARMS.join(', ')}.`);
   const keyEnv = flags.get('api-key-env') ?? 'EVAL_API_KEY';

@@ -80,7 +80,10 @@ export function summarize(runs: readonly TaskRun[], meta: { model: string; baseU
   const armSummaries = arms.map((arm): ArmSummary => {
     const mine = runs.filter((run) => run.arm === arm);
     const repeats = [...new Set(mine.map((run) => run.repeat))];
-    const failures = Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, mine.filter((run) => run.failures.includes(kind)).length])) as Record<FailureKind, number>;
+    const failures = Object.fromEntries(FAILURE_KINDS.map((kind) => [kind, mine.filter((run) => run.failures.includes(kind)).length])) as Record<
+      FailureKind,
+      number
+    >;
     const stepsTotal = mine.reduce((sum, run) => sum + run.stepsTotal, 0);
     return {
       arm,
@@ -99,14 +102,35 @@ export function summarize(runs: readonly TaskRun[], meta: { model: string; baseU
     arms.flatMap((arm): TaskSummary[] => {
       const mine = runs.filter((run) => run.task === task && run.arm === arm);
       if (mine.length === 0) return [];
-      return [{ task, arm, done: mine.filter((run) => run.passed).length, runs: mine.length, steps: spread(mine.map((run) => run.stepsDone)), stepsTotal: mine[0]?.stepsTotal ?? 0, turns: spread(mine.map((run) => run.turns)) }];
+      return [
+        {
+          task,
+          arm,
+          done: mine.filter((run) => run.passed).length,
+          runs: mine.length,
+          steps: spread(mine.map((run) => run.stepsDone)),
+          stepsTotal: mine[0]?.stepsTotal ?? 0,
+          turns: spread(mine.map((run) => run.turns)),
+        },
+      ];
     }),
   );
-  return { model: meta.model, baseURL: meta.baseURL, date: meta.date ?? new Date().toISOString(), repeat: meta.repeat, arms: armSummaries, tasks: taskSummaries, runs };
+  return {
+    model: meta.model,
+    baseURL: meta.baseURL,
+    date: meta.date ?? new Date().toISOString(),
+    repeat: meta.repeat,
+    arms: armSummaries,
+    tasks: taskSummaries,
+    runs,
+  };
 }
 
 const round = (value: number, digits = 1) => Number(value.toFixed(digits)).toLocaleString('en-US');
-const showSpread = (value: Spread, digits = 1) => (round(value.min, digits) === round(value.max, digits) ? round(value.mean, digits) : `${round(value.mean, digits)} (${round(value.min, digits)}–${round(value.max, digits)})`);
+const showSpread = (value: Spread, digits = 1) =>
+  round(value.min, digits) === round(value.max, digits)
+    ? round(value.mean, digits)
+    : `${round(value.mean, digits)} (${round(value.min, digits)}–${round(value.max, digits)})`;
 
 /**
  * The report as markdown: per arm, failure kinds, per task, and every run not fully done.
@@ -122,11 +146,18 @@ export function renderMarkdown(report: EvalReport): string {
     '',
     `${report.date}, endpoint ${report.baseURL}, ${report.repeat} run(s) per task and arm. Written by \`npm run eval\` (see the README's "Does planning help?").`,
     'Figures in parentheses are the lowest and highest over runs (tasks done: over repeats).',
-    ...(report.runs.some((run) => !run.usageReported) ? [`Token counts are what the server reported; it reported none (counted as 0) on some calls of ${report.runs.filter((run) => !run.usageReported).length} of ${report.runs.length} runs.`] : []),
+    ...(report.runs.some((run) => !run.usageReported)
+      ? [
+          `Token counts are what the server reported; it reported none (counted as 0) on some calls of ${report.runs.filter((run) => !run.usageReported).length} of ${report.runs.length} runs.`,
+        ]
+      : []),
     '',
     '| arm | tasks fully done | steps done | turns / task | input tokens / task | output tokens / task | wall time / task |',
     '| --- | --- | --- | --- | --- | --- | --- |',
-    ...report.arms.map((arm) => `| ${arm.arm} | ${showSpread(arm.tasksDone)} of ${arm.tasks} | ${round(arm.stepsDone * 100, 0)}% | ${showSpread(arm.turns)} | ${showSpread(arm.inputTokens, 0)} | ${showSpread(arm.outputTokens, 0)} | ${showSpread({ mean: arm.wallMs.mean / 1000, min: arm.wallMs.min / 1000, max: arm.wallMs.max / 1000 })} s |`),
+    ...report.arms.map(
+      (arm) =>
+        `| ${arm.arm} | ${showSpread(arm.tasksDone)} of ${arm.tasks} | ${round(arm.stepsDone * 100, 0)}% | ${showSpread(arm.turns)} | ${showSpread(arm.inputTokens, 0)} | ${showSpread(arm.outputTokens, 0)} | ${showSpread({ mean: arm.wallMs.mean / 1000, min: arm.wallMs.min / 1000, max: arm.wallMs.max / 1000 })} s |`,
+    ),
     '',
     '## Failure kinds (runs showing each)',
     '',
@@ -151,7 +182,9 @@ export function renderMarkdown(report: EvalReport): string {
     lines.push('', '## Runs not fully done', '');
     for (const run of failed) {
       const missing = run.steps.map((ok, index) => (ok ? undefined : index + 1)).filter((index) => index !== undefined);
-      lines.push(`- ${run.task}, ${run.arm}, run ${run.repeat}: ${run.stepsDone}/${run.stepsTotal} steps (missing ${missing.join(', ') || 'none'}), ended ${run.reason}${run.failures.length ? `; ${run.failures.join(', ')}` : ''}${run.outside.length ? `; outside: ${run.outside.join(', ')}` : ''}${run.error ? `; ${run.error.replace(/\|/g, '/').slice(0, 160)}` : ''}`);
+      lines.push(
+        `- ${run.task}, ${run.arm}, run ${run.repeat}: ${run.stepsDone}/${run.stepsTotal} steps (missing ${missing.join(', ') || 'none'}), ended ${run.reason}${run.failures.length ? `; ${run.failures.join(', ')}` : ''}${run.outside.length ? `; outside: ${run.outside.join(', ')}` : ''}${run.error ? `; ${run.error.replace(/\|/g, '/').slice(0, 160)}` : ''}`,
+      );
     }
   }
   return `${lines.join('\n')}\n`;

@@ -47,15 +47,25 @@ function firstTodo(prompt: string): string {
 /** The reply to one request, as text. */
 function reply(task: EvalTask | undefined, mode: string, kind: 'plan' | 'turn', prompt: string, system: string): string {
   if (!task) {
-    return JSON.stringify(kind === 'plan'
-      ? { task_summary: 'An unknown task.', todos: [{ intent: 'finish', description: 'Say the task is unknown', expected_turn: 1 }] }
-      : { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'I do not know this task.' }] });
+    return JSON.stringify(
+      kind === 'plan'
+        ? { task_summary: 'An unknown task.', todos: [{ intent: 'finish', description: 'Say the task is unknown', expected_turn: 1 }] }
+        : { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'I do not know this task.' }] },
+    );
   }
   const script = task.script;
   if (kind === 'plan') {
-    return JSON.stringify({ task_summary: `Doing: ${task.id}`, todos: script.map((turn, index) => ({ intent: 'narrate', description: turn.todo, expected_turn: index + 1 })) });
+    return JSON.stringify({
+      task_summary: `Doing: ${task.id}`,
+      todos: script.map((turn, index) => ({ intent: 'narrate', description: turn.todo, expected_turn: index + 1 })),
+    });
   }
-  if (mode === 'scripted-claim') return JSON.stringify({ todo: firstTodo(prompt), last: true, actions: [{ type: 'task_finish', summary: 'All done: everything you asked for is finished.' }] });
+  if (mode === 'scripted-claim')
+    return JSON.stringify({
+      todo: firstTodo(prompt),
+      last: true,
+      actions: [{ type: 'task_finish', summary: 'All done: everything you asked for is finished.' }],
+    });
   const turn = Number(/^Turn (\d+) of \d+\.$/m.exec(prompt)?.[1] ?? '1');
   const todo = firstTodo(prompt);
   const stopAt = mode === 'scripted-quit' ? Math.max(1, Math.floor(script.length / 2)) : script.length;
@@ -88,7 +98,13 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
       response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify({ error: { message: `No route ${request.method} ${url.pathname}` } }));
       return;
     }
-    let body: { model?: string; stream?: boolean; stream_options?: { include_usage?: boolean }; messages?: Array<{ role: string; content: string }>; response_format?: { json_schema?: { schema?: { properties?: Record<string, unknown> } } } };
+    let body: {
+      model?: string;
+      stream?: boolean;
+      stream_options?: { include_usage?: boolean };
+      messages?: Array<{ role: string; content: string }>;
+      response_format?: { json_schema?: { schema?: { properties?: Record<string, unknown> } } };
+    };
     try {
       body = JSON.parse(await readBody(request));
     } catch {
@@ -97,7 +113,10 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
     }
     const messages = body.messages ?? [];
     const prompt = [...messages].reverse().find((m) => m.role === 'user')?.content ?? '';
-    const system = messages.filter((m) => m.role === 'system').map((m) => m.content).join('\n');
+    const system = messages
+      .filter((m) => m.role === 'system')
+      .map((m) => m.content)
+      .join('\n');
     const kind = /^Turn \d+ of \d+\.$/m.test(prompt) ? 'turn' : 'plan';
     const taskLine = oneLine(/^Task:[ \t]*(.*)$/m.exec(prompt)?.[1] ?? '');
     const task = byPrompt.get(taskLine) ?? [...byPrompt.entries()].find(([text]) => prompt.includes(text))?.[1];
@@ -110,12 +129,27 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
     usage.total_tokens = usage.prompt_tokens + usage.completion_tokens;
     if (!body.stream) {
       response.writeHead(200, { 'content-type': 'application/json' });
-      response.end(JSON.stringify({ id, object: 'chat.completion', created, model, choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }], usage }));
+      response.end(
+        JSON.stringify({
+          id,
+          object: 'chat.completion',
+          created,
+          model,
+          choices: [{ index: 0, message: { role: 'assistant', content: text }, finish_reason: 'stop' }],
+          usage,
+        }),
+      );
       return;
     }
     response.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
     const send = (payload: unknown) => response.write(`data: ${JSON.stringify(payload)}\n\n`);
-    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({ id, object: 'chat.completion.chunk', created, model, choices: [{ index: 0, delta, finish_reason: finish }] });
+    const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
+      id,
+      object: 'chat.completion.chunk',
+      created,
+      model,
+      choices: [{ index: 0, delta, finish_reason: finish }],
+    });
     send(chunk({ role: 'assistant', content: '' }));
     for (let i = 0; i < text.length; i += 64) send(chunk({ content: text.slice(i, i + 64) }));
     send(chunk({}, 'stop'));
@@ -130,6 +164,10 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
   return {
     baseURL: `http://127.0.0.1:${bound}/v1`,
     requests,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

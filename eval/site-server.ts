@@ -61,6 +61,10 @@ export async function startSiteServer(port = 0): Promise<SiteServer> {
   const { port: bound } = server.address() as AddressInfo;
   return {
     origin: `http://127.0.0.1:${bound}`,
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }

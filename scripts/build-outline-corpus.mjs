@@ -13,7 +13,13 @@ import postcss from 'postcss';
 
 const repo = process.argv[2];
 if (!repo) throw new Error('Usage: node scripts/build-outline-corpus.mjs <AdminLTE git dir>');
-const show = (ref, path) => path.startsWith('file:') ? readFileSync(new URL(`../${path.slice(5)}`, import.meta.url), 'utf8') : execFileSync('git', ['--git-dir', repo.endsWith('.git') || repo.endsWith('/repo') ? repo : `${repo}/.git`, 'show', `${ref}:${path}`], { encoding: 'utf8', maxBuffer: 1 << 26 });
+const show = (ref, path) =>
+  path.startsWith('file:')
+    ? readFileSync(new URL(`../${path.slice(5)}`, import.meta.url), 'utf8')
+    : execFileSync('git', ['--git-dir', repo.endsWith('.git') || repo.endsWith('/repo') ? repo : `${repo}/.git`, 'show', `${ref}:${path}`], {
+        encoding: 'utf8',
+        maxBuffer: 1 << 26,
+      });
 
 /** name, git ref, page, stylesheets (paths in the same ref), and a change to the page's state (a tab clicked). */
 const PAGES = [
@@ -51,7 +57,11 @@ function inert(html) {
 }
 
 /** A selector with the states and pseudo-elements a page at rest does not show taken off, to test against its elements. */
-const atRest = (selector) => selector.replace(/::?(hover|focus|focus-visible|focus-within|active|visited|before|after|placeholder|marker|selection|-webkit-[a-z-]+|-moz-[a-z-]+|-ms-[a-z-]+)(\([^)]*\))?/g, '') || '*';
+const atRest = (selector) =>
+  selector.replace(
+    /::?(hover|focus|focus-visible|focus-within|active|visited|before|after|placeholder|marker|selection|-webkit-[a-z-]+|-moz-[a-z-]+|-ms-[a-z-]+)(\([^)]*\))?/g,
+    '',
+  ) || '*';
 
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
@@ -60,18 +70,24 @@ try {
     if (change) html = change(html);
     const roots = sheets.map((sheet) => postcss.parse(show(ref, sheet).replace(/url\((?!["']?data:)[^)]*\)/gi, 'none')));
     const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
-    await page.route('**/*', (route) => (route.request().url() === 'http://corpus.test/page.html' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort()));
+    await page.route('**/*', (route) =>
+      route.request().url() === 'http://corpus.test/page.html' ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort(),
+    );
     await page.goto('http://corpus.test/page.html');
     // Rules whose selectors match no element of the page are dropped (with fonts and emptied at-rules); the rest keep their order and @media blocks.
     const selectors = [];
     for (const root of roots) root.walkRules((rule) => selectors.push(...rule.selectors.map(atRest)));
-    const matched = await page.evaluate((list) => list.map((selector) => {
-      try {
-        return document.querySelector(selector) !== null;
-      } catch {
-        return false;
-      }
-    }), selectors);
+    const matched = await page.evaluate(
+      (list) =>
+        list.map((selector) => {
+          try {
+            return document.querySelector(selector) !== null;
+          } catch {
+            return false;
+          }
+        }),
+      selectors,
+    );
     await page.close();
     let at = 0;
     for (const root of roots) {

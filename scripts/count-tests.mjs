@@ -49,7 +49,8 @@ function countUnit(report) {
   const failedFiles = (report.testResults ?? []).filter((file) => file.status === 'failed');
   const unloaded = failedFiles.filter((file) => !(file.assertionResults ?? []).some((test) => test.status === 'failed'));
   const notes = failedFiles.length ? [`${failedFiles.length} test file(s) failed: ${failedFiles.map((file) => shortName(file.name)).join(', ')}`] : [];
-  for (const file of unloaded) notes.push(`${shortName(file.name)} failed without a failed test (${firstLine(file.message) || 'it did not run'}); counted as 1 failed`);
+  for (const file of unloaded)
+    notes.push(`${shortName(file.name)} failed without a failed test (${firstLine(file.message) || 'it did not run'}); counted as 1 failed`);
   return {
     passed: report.numPassedTests ?? 0,
     failed: (report.numFailedTests ?? 0) + unloaded.length,
@@ -93,7 +94,11 @@ function flakyTitles(report) {
 }
 
 function firstLine(text) {
-  return String(text ?? '').split('\n').find((line) => line.trim()) ?? '';
+  return (
+    String(text ?? '')
+      .split('\n')
+      .find((line) => line.trim()) ?? ''
+  );
 }
 
 const runners = [

@@ -92,10 +92,11 @@ interface BrandedClass {
 }
 
 /** Marks `error` with the brand of `target` and of each planloop class it extends. */
+// biome-ignore lint/complexity/noBannedTypes: any class constructor, abstract ones included
 function brandError(error: object, target: Function): void {
   for (let current: unknown = target; typeof current === 'function' && current !== Error; current = Object.getPrototypeOf(current)) {
-    const own = Object.prototype.hasOwnProperty.call(current, 'brand') ? (current as BrandedClass).brand : undefined;
-    if (own && !Object.prototype.hasOwnProperty.call(error, own)) Object.defineProperty(error, own, { value: true });
+    const own = Object.hasOwn(current, 'brand') ? (current as BrandedClass).brand : undefined;
+    if (own && !Object.hasOwn(error, own)) Object.defineProperty(error, own, { value: true });
   }
 }
 
@@ -149,11 +150,12 @@ export class PlanloopError extends Error {
    * @example
    * ```ts
    * declare const error: unknown;
- * declare function retryLater(afterMs: number | undefined): void;
- * if (ProviderError.isInstance(error) && error.retryable) retryLater(error.retryAfterMs);
+   * declare function retryLater(afterMs: number | undefined): void;
+   * if (ProviderError.isInstance(error) && error.retryable) retryLater(error.retryAfterMs);
    * ```
    */
   static isInstance<T extends abstract new (...args: never[]) => PlanloopError>(this: T, value: unknown): value is InstanceType<T> {
+    // biome-ignore lint/complexity/noThisInStatic: `this` is the subclass isInstance was called on (EnvelopeError.isInstance checks EnvelopeError's brand)
     const brand = (this as unknown as BrandedClass).brand ?? ERROR_BRAND;
     return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
@@ -194,9 +196,10 @@ export class ValidationError extends PlanloopError {
   /** @deprecated since 0.2.0, use `new ValidationError('invalid_input', message, { issues, cause })`; removed in 0.3.0 */
   constructor(message: string, issues: readonly ValidationIssue[], options?: PlanloopErrorOptions);
   constructor(...args: [string, unknown, object?]) {
-    const [code, message, options] = args[0] === 'invalid_input' && typeof args[1] === 'string'
-      ? (args as [string, string, ValidationErrorOptions?])
-      : ['invalid_input', args[0], { ...(args[2] as PlanloopErrorOptions | undefined), issues: args[1] as readonly ValidationIssue[] }];
+    const [code, message, options] =
+      args[0] === 'invalid_input' && typeof args[1] === 'string'
+        ? (args as [string, string, ValidationErrorOptions?])
+        : ['invalid_input', args[0], { ...(args[2] as PlanloopErrorOptions | undefined), issues: args[1] as readonly ValidationIssue[] }];
     super(code as 'invalid_input', message, options);
     this.issues = options?.issues ?? [];
   }
@@ -229,7 +232,12 @@ export class PlannerOutputError extends PlanloopError {
   constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options?: ModelOutputErrorOptions);
   /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
   constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
-  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options: ModelOutputErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
+  constructor(
+    code: 'planner_output_invalid' | 'planner_output_truncated',
+    message: string,
+    options: ModelOutputErrorOptions = {},
+    legacy: PlanloopErrorOptions = {},
+  ) {
     const all = { ...legacy, ...options };
     super(code, message, all);
     this.raw = all.raw ?? '';
@@ -257,7 +265,12 @@ export class EnvelopeError extends PlanloopError {
   constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options?: ModelOutputErrorOptions);
   /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
   constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
-  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options: ModelOutputErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
+  constructor(
+    code: 'envelope_invalid' | 'envelope_insert_forbidden',
+    message: string,
+    options: ModelOutputErrorOptions = {},
+    legacy: PlanloopErrorOptions = {},
+  ) {
     const all = { ...legacy, ...options };
     super(code, message, all);
     this.raw = all.raw ?? '';
@@ -313,7 +326,11 @@ export class ProviderError extends PlanloopError {
     const [code, message, options] =
       typeof args[1] === 'string'
         ? (args as unknown as ['provider_error' | 'provider_unavailable', string, ProviderErrorOptions])
-        : legacyProviderArgs(args[0], args[1] as ProviderErrorOptions, args[2] as (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined);
+        : legacyProviderArgs(
+            args[0],
+            args[1] as ProviderErrorOptions,
+            args[2] as (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined,
+          );
     super(code, message, options);
     this.provider = options.provider;
     this.status = options.status;
@@ -373,13 +390,16 @@ export class RefusalError extends PlanloopError {
   constructor(details: { refusal: string; text?: string; provider?: string | undefined }, options?: PlanloopErrorOptions);
   constructor(...args: [unknown, unknown?, object?]) {
     const options: RefusalErrorOptions =
-      args[0] === 'model_refused' ? (args[2] as RefusalErrorOptions) : { ...(args[1] as PlanloopErrorOptions | undefined), ...(args[0] as RefusalErrorOptions) };
+      args[0] === 'model_refused'
+        ? (args[2] as RefusalErrorOptions)
+        : { ...(args[1] as PlanloopErrorOptions | undefined), ...(args[0] as RefusalErrorOptions) };
     const given = args[0] === 'model_refused' ? (args[1] as string | undefined) : undefined;
     const who = options.provider ? `The model (${options.provider})` : 'The model';
     const words = options.refusal.trim();
     super(
       'model_refused',
-      given ?? `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`,
+      given ??
+        `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`,
       options,
     );
     this.refusal = options.refusal;
@@ -466,7 +486,12 @@ export class ConflictError extends PlanloopError {
 
   constructor(code: 'edit_conflict', message: string, options: ConflictErrorOptions);
   /** @deprecated since 0.2.0, use `new ConflictError('edit_conflict', message, { id, conflicts, proposed })`; removed in 0.3.0 */
-  constructor(id: string, message: string, conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>, proposed?: { title: string; content: string });
+  constructor(
+    id: string,
+    message: string,
+    conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>,
+    proposed?: { title: string; content: string },
+  );
   constructor(...args: [string, string, unknown?, unknown?]) {
     const options: ConflictErrorOptions =
       args[0] === 'edit_conflict' && typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2])

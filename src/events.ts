@@ -122,7 +122,7 @@ export interface PlanEventMap {
    * the same index, as `'refused'` with that step's `risk` and `detail`.
    * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('action', …)`); the plan stops emitting it in 0.4.0
    */
-  'action': {
+  action: {
     readonly runId: string;
     readonly turn: number;
     readonly index: number;

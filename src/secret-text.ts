@@ -158,7 +158,10 @@ export function redactSecrets(text: string): string {
  * ```
  */
 export function saysSecret(words: string, label = false): boolean {
-  const text = words.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[-_]/g, ' ');
+  const text = words
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[-_]/g, ' ');
   return (label ? LABEL_WORDS : NAME_WORDS).test(text);
 }
 
@@ -174,7 +177,8 @@ const NAME_WORDS = wordPattern(`${WORDS}|pan`);
 const LABEL_WORDS = wordPattern(WORDS);
 
 /** Query keys whose value is a credential, whatever it looks like. */
-const SECRET_KEYS = /^(.*[-_])?(token|access[-_]?token|id[-_]?token|refresh[-_]?token|code|auth|authorization|key|api[-_]?key|secret|password|pass|pwd|session|sid|sig|signature|otp|state|nonce|ticket|jwt|bearer|csrf)$/i;
+const SECRET_KEYS =
+  /^(.*[-_])?(token|access[-_]?token|id[-_]?token|refresh[-_]?token|code|auth|authorization|key|api[-_]?key|secret|password|pass|pwd|session|sid|sig|signature|otp|state|nonce|ticket|jwt|bearer|csrf)$/i;
 
 /**
  * `url` with the values of query and hash parameters that are credentials (keys such as `token`,
@@ -209,7 +213,8 @@ export function redactUrl(url: string): string {
 }
 
 /** Invisible characters a page may put inside an echoed secret (zero-width, bidi, soft hyphen, joiners). */
-const INVISIBLE = '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]*';
+const INVISIBLE =
+  '[\\u00ad\\u034f\\u061c\\u115f\\u1160\\u17b4\\u17b5\\u180b-\\u180f\\u200b-\\u200f\\u202a-\\u202e\\u2060-\\u206f\\u3164\\ufe00-\\ufe0f\\ufeff\\uffa0]*';
 
 /**
  * `text` with every occurrence of one of `values` (the host's secrets) replaced by `[secret]`:

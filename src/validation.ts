@@ -105,12 +105,7 @@ export function formatIssues(issues: readonly ValidationIssue[]): string {
  * const todo = validateOrThrow(z.object({ description: z.string() }), input, 'Invalid todo');
  * ```
  */
-export function validateOrThrow<T>(
-  schema: z.ZodMiniType<T>,
-  input: unknown,
-  what: string,
-  prefix: readonly PropertyKey[] = [],
-): T {
+export function validateOrThrow<T>(schema: z.ZodMiniType<T>, input: unknown, what: string, prefix: readonly PropertyKey[] = []): T {
   const result = schema.safeParse(input);
   if (result.success) return result.data;
   const issues = toIssues(result.error.issues, prefix, input);

@@ -33,19 +33,27 @@ describe('one validator for todo_adjust (issue 11)', () => {
   it('reads replace: null as empty, as the envelope parser does', () => {
     expect(validateTodoAdjust({ remove: ['t1'], replace: null })).toEqual({ remove: ['t1'], replace: [] });
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'narrate', description: 'a' }, { intent: 'narrate', description: 'b' }]);
+    plan.todos.createMany([
+      { intent: 'narrate', description: 'a' },
+      { intent: 'narrate', description: 'b' },
+    ]);
     expect(plan.adjust({ remove: ['t1'], replace: null }).completed).toEqual(['t1']);
   });
 });
 
 describe('makeTodos takes the sitemap shapes hosts keep (issue 16.9)', () => {
   it('{ routes: [...] }, a path → title map, { url, name } items and bare paths', () => {
-    expect(validatePlanInput({ task: 'Tour', sitemap: { routes: [{ path: '/pricing', title: 'Pricing' }] } }).sitemap).toEqual([{ path: '/pricing', title: 'Pricing' }]);
+    expect(validatePlanInput({ task: 'Tour', sitemap: { routes: [{ path: '/pricing', title: 'Pricing' }] } }).sitemap).toEqual([
+      { path: '/pricing', title: 'Pricing' },
+    ]);
     expect(validatePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing', '/docs': { title: 'Docs', description: 'guides' } } }).sitemap).toEqual([
       { path: '/pricing', title: 'Pricing' },
       { path: '/docs', title: 'Docs', description: 'guides' },
     ]);
-    expect(validatePlanInput({ task: 'Tour', sitemap: [{ url: '/try', name: 'Try it' }, '/about'] }).sitemap).toEqual([{ path: '/try', title: 'Try it' }, { path: '/about' }]);
+    expect(validatePlanInput({ task: 'Tour', sitemap: [{ url: '/try', name: 'Try it' }, '/about'] }).sitemap).toEqual([
+      { path: '/try', title: 'Try it' },
+      { path: '/about' },
+    ]);
     const message = plannerUserMessage(validatePlanInput({ task: 'Tour', sitemap: { '/pricing': 'Pricing' } }));
     expect(message).toContain('- /pricing — Pricing');
   });
@@ -66,7 +74,10 @@ describe('length caps (issue 16.10)', () => {
   });
 
   it('a task summary of a page is refused, and the planner is asked again', async () => {
-    const llm = createScriptedProvider([{ task_summary: 'x'.repeat(5000), todos: ['Say hi'] }, { task_summary: 'A short tour', todos: ['Say hi'] }]);
+    const llm = createScriptedProvider([
+      { task_summary: 'x'.repeat(5000), todos: ['Say hi'] },
+      { task_summary: 'A short tour', todos: ['Say hi'] },
+    ]);
     const plan = new Plan({ llm });
     expect((await plan.makeTodos({ task: 'hi' })).task_summary).toBe('A short tour');
     expect(llm.calls[1]?.messages.at(-1)?.content).toMatch(/task_summary must have at most 500 characters/);
@@ -81,7 +92,12 @@ describe('length caps (issue 16.10)', () => {
 
 describe('ids near 2^53 (issue 12.3)', () => {
   it('never hands out the same id twice, and refuses to create once the counter is exhausted', async () => {
-    const storage = createMemoryAdapter({ version: 1, todos: [{ id: 't9007199254740991', intent: 'narrate', description: 'last', status: 'pending' }], markdownDocs: [], lastIds: { todos: 9007199254740991, markdown: 0 } });
+    const storage = createMemoryAdapter({
+      version: 1,
+      todos: [{ id: 't9007199254740991', intent: 'narrate', description: 'last', status: 'pending' }],
+      markdownDocs: [],
+      lastIds: { todos: 9007199254740991, markdown: 0 },
+    });
     const plan = new Plan({ storage });
     await plan.ready;
     expect(() => plan.todos.create({ intent: 'narrate', description: 'one more' })).toThrow(expect.objectContaining({ code: 'id_space_exhausted' }));
@@ -90,7 +106,13 @@ describe('ids near 2^53 (issue 12.3)', () => {
 
   it('refuses an impossible stored counter with a clear error and keeps the rest of the plan', async () => {
     const errors: string[] = [];
-    const storage = createMemoryAdapter({ version: 1, todos: [{ id: 't4', intent: 'narrate', description: 'kept', status: 'pending' }], markdownDocs: [], lastIds: { todos: 9007199254740993, markdown: 0 } } as never);
+    const storage = createMemoryAdapter({
+      version: 1,
+      todos: [{ id: 't4', intent: 'narrate', description: 'kept', status: 'pending' }],
+      markdownDocs: [],
+      // biome-ignore lint/correctness/noPrecisionLoss: the point: a stored counter past Number.MAX_SAFE_INTEGER
+      lastIds: { todos: 9007199254740993, markdown: 0 },
+    } as never);
     const plan = new Plan({ storage });
     plan.on('storage-error', ({ error }) => errors.push(error.message));
     await plan.ready;

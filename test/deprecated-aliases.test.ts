@@ -24,7 +24,10 @@ describe('validators: parseX(value) became validateX(value)', () => {
   it('parseSnapshot / safeParseSnapshot are validateSnapshot / safeValidateSnapshot (planloop/storage)', () => {
     expect(storage.parseSnapshot).toBe(storage.validateSnapshot);
     expect(storage.safeParseSnapshot).toBe(storage.safeValidateSnapshot);
-    expect(storage.parseSnapshot({ todos: [{ id: 't1', intent: 'narrate', description: 'x' }], markdownDocs: [] }).todos[0]).toMatchObject({ id: 't1', status: 'pending' });
+    expect(storage.parseSnapshot({ todos: [{ id: 't1', intent: 'narrate', description: 'x' }], markdownDocs: [] }).todos[0]).toMatchObject({
+      id: 't1',
+      status: 'pending',
+    });
     const result: storage.SnapshotParseResult = storage.safeParseSnapshot('not a plan');
     expect(result).toMatchObject({ success: false, error: { code: 'storage_error', operation: 'load' } });
   });

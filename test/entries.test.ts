@@ -49,7 +49,22 @@ const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_
 
 describe('entries', () => {
   it('the root holds what most hosts import, and at most 35 values (it had 47; replayTour and TourError came with recorded tours, startRun with the run object)', () => {
-    for (const name of ['Plan', 'startRun', 'runWebAgent', 'replayTour', 'TourError', 'parseTurnEnvelope', 'safeParseTurnEnvelope', 'validateTurnEnvelope', 'createOpenAICompatibleProvider', 'createLocalStorageAdapter', 'createIndexedDbAdapter', 'PlanloopError', 'isPlanloopError', 'refusalOf']) {
+    for (const name of [
+      'Plan',
+      'startRun',
+      'runWebAgent',
+      'replayTour',
+      'TourError',
+      'parseTurnEnvelope',
+      'safeParseTurnEnvelope',
+      'validateTurnEnvelope',
+      'createOpenAICompatibleProvider',
+      'createLocalStorageAdapter',
+      'createIndexedDbAdapter',
+      'PlanloopError',
+      'isPlanloopError',
+      'refusalOf',
+    ]) {
       expect(Object.keys(root), name).toContain(name);
     }
     expect(Object.keys(root).length).toBeLessThanOrEqual(35);
@@ -68,7 +83,9 @@ describe('entries', () => {
 
   it('package.json exports, vite.config.ts entries and tsconfig paths name the same subpaths', () => {
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
-    const subpaths = Object.keys(pkg.exports).filter((key) => key !== './package.json').map((key) => key.replace(/^\.\/?/, ''));
+    const subpaths = Object.keys(pkg.exports)
+      .filter((key) => key !== './package.json')
+      .map((key) => key.replace(/^\.\/?/, ''));
     const vite = readFileSync(new URL('../vite.config.ts', import.meta.url), 'utf8');
     const tsconfig = JSON.parse(readFileSync(new URL('../tsconfig.json', import.meta.url), 'utf8')) as { compilerOptions: { paths: Record<string, unknown> } };
     expect(subpaths).toEqual(expect.arrayContaining(['', 'loop', 'storage']));
@@ -81,14 +98,19 @@ describe('entries', () => {
 
   it("the README's Developing section gives each entry's number of values as the entries export them", () => {
     const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const sentence = /The root entry exports \d+ values[^]*?\.(?=\s)/.exec(readme)?.[0] ?? '';
+    const sentence = /The root entry exports \d+ values[\s\S]*?\.(?=\s)/.exec(readme)?.[0] ?? '';
     expect(sentence, 'README: "The root entry exports N values …" in Developing').not.toBe('');
     const said: Record<string, number> = { planloop: Number(/The root entry exports (\d+) values/.exec(sentence)![1]) };
     for (const [, name, count] of sentence.matchAll(/`(planloop\/[\w-]+)` (\d+)/g)) said[name!] = Number(count);
     const actual = Object.fromEntries(Object.entries(ENTRIES).map(([name, entry]) => [name, Object.keys(entry).length]));
     expect(said).toEqual(actual);
     const pkg = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { exports: Record<string, unknown> };
-    expect(Object.keys(ENTRIES).sort()).toEqual(Object.keys(pkg.exports).filter((key) => key !== './package.json').map((key) => `planloop${key.slice(1)}`).sort());
+    expect(Object.keys(ENTRIES).sort()).toEqual(
+      Object.keys(pkg.exports)
+        .filter((key) => key !== './package.json')
+        .map((key) => `planloop${key.slice(1)}`)
+        .sort(),
+    );
   });
 
   it('every name the README shows in backticks as an export of an entry is exported by that entry', () => {
@@ -107,12 +129,20 @@ describe('entries', () => {
 
   it('every name that src/ or the README says comes "from `planloop/…`" is exported by that entry', () => {
     const files = (dir: string): string[] =>
-      readdirSync(dir, { withFileTypes: true }).flatMap((entry) => (entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : []));
-    const texts = [['README.md', readFileSync(new URL('../README.md', import.meta.url), 'utf8')], ...files('src').map((file) => [file, readFileSync(file, 'utf8')])];
+      readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+        entry.isDirectory() ? files(join(dir, entry.name)) : entry.name.endsWith('.ts') ? [join(dir, entry.name)] : [],
+      );
+    const texts = [
+      ['README.md', readFileSync(new URL('../README.md', import.meta.url), 'utf8')],
+      ...files('src').map((file) => [file, readFileSync(file, 'utf8')]),
+    ];
     // "`renderOutline(outlinePage({ maxTokens }))` from `planloop/dom`": the first name counts.
-    const claims = texts.flatMap(([file, text]) => [...text!.matchAll(/`(\w+)(?:\([^`]*\))?` from `(planloop(?:\/[\w-]+)?)`/g)].map(([, name, entry]) => [file!, name!, entry!] as const));
+    const claims = texts.flatMap(([file, text]) =>
+      [...text!.matchAll(/`(\w+)(?:\([^`]*\))?` from `(planloop(?:\/[\w-]+)?)`/g)].map(([, name, entry]) => [file!, name!, entry!] as const),
+    );
     expect(claims.length).toBeGreaterThan(1);
-    expect(claims.filter(([, name, entry]) => !(name in (ENTRIES[entry] ?? {}))).map(([file, name, entry]) => `${file}: ${name} is not exported by ${entry}`)).toEqual([]);
+    expect(
+      claims.filter(([, name, entry]) => !(name in (ENTRIES[entry] ?? {}))).map(([file, name, entry]) => `${file}: ${name} is not exported by ${entry}`),
+    ).toEqual([]);
   });
 });
-

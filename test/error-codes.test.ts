@@ -85,7 +85,10 @@ function survey() {
     visit(file);
   }
   const owned = [...owners.values()].flat();
-  owners.set('PlanloopError', allCodes.filter((code) => !owned.includes(code)));
+  owners.set(
+    'PlanloopError',
+    allCodes.filter((code) => !owned.includes(code)),
+  );
   return { owners, sites, allCodes };
 }
 
@@ -114,12 +117,15 @@ describe('each error code has one class', () => {
 
   it('every new XError(code, …) in src uses the class that owns the code', () => {
     const wrong = sites.flatMap((site) => {
-      if (site.codes === null) return site.className === 'PlanloopError' ? [`${site.where}: new PlanloopError with a code that is not one literal (name the code)`] : [];
+      if (site.codes === null)
+        return site.className === 'PlanloopError' ? [`${site.where}: new PlanloopError with a code that is not one literal (name the code)`] : [];
       const mine = owners.get(site.className) ?? [];
-      return site.codes.filter((code) => !mine.includes(code)).map((code) => {
-        const owner = [...owners].find(([, codes]) => codes.includes(code))?.[0];
-        return `${site.where}: new ${site.className}('${code}', …) but ${owner} owns '${code}'`;
-      });
+      return site.codes
+        .filter((code) => !mine.includes(code))
+        .map((code) => {
+          const owner = [...owners].find(([, codes]) => codes.includes(code))?.[0];
+          return `${site.where}: new ${site.className}('${code}', …) but ${owner} owns '${code}'`;
+        });
     });
     expect(wrong).toEqual([]);
   });

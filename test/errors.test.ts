@@ -55,7 +55,12 @@ describe('errors are built one way', () => {
     expect(planner).toMatchObject({ code: 'planner_output_invalid', raw: '{' });
     expect(envelope).toMatchObject({ code: 'envelope_invalid', raw: '{', issues: [] });
     expect(provider).toMatchObject({ code: 'provider_error', provider: 'p', status: 503, retryable: true });
-    expect(refusal).toMatchObject({ code: 'model_refused', refusal: 'No.', text: '', message: expect.stringContaining('The model (p) declined to answer: No.') });
+    expect(refusal).toMatchObject({
+      code: 'model_refused',
+      refusal: 'No.',
+      text: '',
+      message: expect.stringContaining('The model (p) declined to answer: No.'),
+    });
     expect(abort).toMatchObject({ code: 'timeout', message: 'The operation timed out.' });
     expect(conflict).toMatchObject({ code: 'edit_conflict', id: 'm1', conflicts: [] });
     expect(edit).toMatchObject({ code: 'edit_invalid', raw: 'x', provider: 'p' });
@@ -77,9 +82,22 @@ describe('errors are built one way', () => {
       expect(error).toMatchObject({ code: 'invalid_input', message: 'Bad.', issues: [{ path: 'a', message: 'b' }], cause });
     });
     it('PlannerOutputError, EnvelopeError and EditError(code, message, details, options)', () => {
-      expect(new PlannerOutputError('planner_output_truncated', 'Cut.', { raw: 'r' }, { cause })).toMatchObject({ code: 'planner_output_truncated', raw: 'r', cause });
-      expect(new EnvelopeError('envelope_insert_forbidden', 'No insert.', { raw: 'r' }, { cause })).toMatchObject({ code: 'envelope_insert_forbidden', raw: 'r', cause });
-      expect(new EditError('edit_refused', 'No.', { raw: 'r', provider: 'p' }, { cause })).toMatchObject({ code: 'edit_refused', raw: 'r', provider: 'p', cause });
+      expect(new PlannerOutputError('planner_output_truncated', 'Cut.', { raw: 'r' }, { cause })).toMatchObject({
+        code: 'planner_output_truncated',
+        raw: 'r',
+        cause,
+      });
+      expect(new EnvelopeError('envelope_insert_forbidden', 'No insert.', { raw: 'r' }, { cause })).toMatchObject({
+        code: 'envelope_insert_forbidden',
+        raw: 'r',
+        cause,
+      });
+      expect(new EditError('edit_refused', 'No.', { raw: 'r', provider: 'p' }, { cause })).toMatchObject({
+        code: 'edit_refused',
+        raw: 'r',
+        provider: 'p',
+        cause,
+      });
     });
     it('ProviderError(message, details, { code, cause })', () => {
       const error = new ProviderError('Gone.', { provider: 'p', retryable: false }, { code: 'provider_unavailable', cause });
@@ -95,10 +113,21 @@ describe('errors are built one way', () => {
     });
     it('ConflictError(id, message, conflicts, proposed)', () => {
       const proposed = { title: 'T', content: 'C' };
-      expect(new ConflictError('m2', 'Edited.', [{ field: 'content', line: 3 }], proposed)).toMatchObject({ code: 'edit_conflict', id: 'm2', conflicts: [{ field: 'content', line: 3 }], proposed });
+      expect(new ConflictError('m2', 'Edited.', [{ field: 'content', line: 3 }], proposed)).toMatchObject({
+        code: 'edit_conflict',
+        id: 'm2',
+        conflicts: [{ field: 'content', line: 3 }],
+        proposed,
+      });
     });
     it('StorageError(operation, message, details, options)', () => {
-      expect(new StorageError('load', 'Corrupt.', { raw: 'x', reason: 'corrupt' }, { cause })).toMatchObject({ code: 'storage_error', operation: 'load', raw: 'x', reason: 'corrupt', cause });
+      expect(new StorageError('load', 'Corrupt.', { raw: 'x', reason: 'corrupt' }, { cause })).toMatchObject({
+        code: 'storage_error',
+        operation: 'load',
+        raw: 'x',
+        reason: 'corrupt',
+        cause,
+      });
     });
     it('the graph errors: GraphValidationError(issues), StateWriteOnceError(path, detail), ToolCallError(index, tool, cause), TurnLimitError(turns, state)', () => {
       expect(new GraphValidationError([{ index: -1, kind: 'malformed_call', message: 'not a list' }]).message).toContain('the plan: not a list');

@@ -61,7 +61,14 @@ describe('the published package', () => {
   });
 
   it('finds links in markdown and HTML, never in code', () => {
-    const text = ['[a](docs/a.png) ![b](<docs/b c.png> "title")', '`[x](not/a/link)`', '```ts', 'const y = [z](w);', '```', '<img src="docs/d.png"> [e](https://example.com) [f](#top)'].join('\n');
+    const text = [
+      '[a](docs/a.png) ![b](<docs/b c.png> "title")',
+      '`[x](not/a/link)`',
+      '```ts',
+      'const y = [z](w);',
+      '```',
+      '<img src="docs/d.png"> [e](https://example.com) [f](#top)',
+    ].join('\n');
     expect(relativeLinks(text)).toEqual([
       { line: 1, target: 'docs/a.png' },
       { line: 1, target: 'docs/b c.png' },

@@ -9,7 +9,7 @@
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { act, cleanup, render, screen } from '@testing-library/react';
-import { createElement, useSyncExternalStore } from 'react';
+import { createElement } from 'react';
 import { compile } from 'svelte/compiler';
 import type * as Svelte from 'svelte';
 import { createApp, nextTick, type Component } from 'vue';
@@ -134,7 +134,7 @@ describe('Svelte 5: the plan is a store ($plan)', () => {
   });
 });
 
-describe('Vue 3: the README\'s component, a shallowRef set from plan.subscribe', () => {
+describe("Vue 3: the README's component, a shallowRef set from plan.subscribe", () => {
   it('compiles the single-file component, renders the plan and follows its changes; unmounting unsubscribes', async () => {
     const { plan, change } = changingPlan();
     const live = countListeners(plan);

@@ -26,7 +26,15 @@ function origin() {
   return {
     storage,
     /** A tab with a plan on `key`; `connected: false` hears nothing from the others (as if notices were lost). */
-    async tab(options: { key?: string; connected?: boolean; llm?: PlanConfig['llm']; sync?: PlanSyncOptions; adapter?: (adapter: PlanStorageAdapter) => PlanStorageAdapter } = {}) {
+    async tab(
+      options: {
+        key?: string;
+        connected?: boolean;
+        llm?: PlanConfig['llm'];
+        sync?: PlanSyncOptions;
+        adapter?: (adapter: PlanStorageAdapter) => PlanStorageAdapter;
+      } = {},
+    ) {
       const tab = storage.tab();
       const connected = options.connected ?? true;
       const sync: PlanSyncOptions = connected
@@ -86,7 +94,10 @@ describe('two tabs on one plan', () => {
       b.plan.markdown.create({ title: `B note ${i}`, content: 'x' });
     }
     await Promise.all([a.plan.flush(), b.plan.flush()]);
-    await until(() => sameTodos(a.plan, b.plan) && a.plan.todos.list().length === 8 && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved', 'convergence');
+    await until(
+      () => sameTodos(a.plan, b.plan) && a.plan.todos.list().length === 8 && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved',
+      'convergence',
+    );
     expect([...descriptions(a.plan)].sort()).toEqual(['A1', 'A2', 'A3', 'A4', 'B1', 'B2', 'B3', 'B4']);
     expect(new Set(a.plan.todos.list().map((todo) => todo.id)).size).toBe(8);
     expect(a.plan.markdown.list()).toEqual(b.plan.markdown.list());
@@ -94,7 +105,12 @@ describe('two tabs on one plan', () => {
 
     const c = await site.tab();
     expect(c.plan.todos.list()).toEqual(a.plan.todos.list());
-    expect(c.plan.markdown.list().map((doc) => doc.title).sort()).toEqual(['B note 2', 'B note 3', 'B note 4']);
+    expect(
+      c.plan.markdown
+        .list()
+        .map((doc) => doc.title)
+        .sort(),
+    ).toEqual(['B note 2', 'B note 3', 'B note 4']);
     await site.close();
   });
 
@@ -128,7 +144,12 @@ describe('two tabs on one plan', () => {
     b.plan.on('storage-error', ({ error }) => errors.push(error));
     b.plan.todos.create({ intent: 'narrate', description: 'B' });
     await b.plan.flush();
-    expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(['A', 'B']);
+    expect(
+      site
+        .stored()
+        ?.todos.map((todo) => todo.description)
+        .sort(),
+    ).toEqual(['A', 'B']);
     expect(descriptions(b.plan).sort()).toEqual(['A', 'B']);
     expect(errors).toEqual([]);
     await site.close();
@@ -159,7 +180,12 @@ describe('two tabs on one plan', () => {
     a.plan.todos.create({ intent: 'narrate', description: 'A' });
     await a.plan.flush();
     expect(racing).toBe(0);
-    expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(['A', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8']);
+    expect(
+      site
+        .stored()
+        ?.todos.map((todo) => todo.description)
+        .sort(),
+    ).toEqual(['A', 'B1', 'B2', 'B3', 'B4', 'B5', 'B6', 'B7', 'B8']);
     expect(errors).toEqual([]);
     await site.close();
   });
@@ -219,8 +245,18 @@ describe('two tabs on one plan', () => {
     const expected = ['A made later', 'A made, edited', 'B made', 'run 1', 'run 2'];
     expect([...descriptions(a.plan)].sort()).toEqual(expected);
     expect([...descriptions(b.plan)].sort()).toEqual(expected);
-    expect(site.stored()?.todos.map((todo) => todo.description).sort()).toEqual(expected);
-    expect(a.plan.todos.list().slice(0, 2).map((todo) => todo.status)).toEqual(['pending', 'pending']);
+    expect(
+      site
+        .stored()
+        ?.todos.map((todo) => todo.description)
+        .sort(),
+    ).toEqual(expected);
+    expect(
+      a.plan.todos
+        .list()
+        .slice(0, 2)
+        .map((todo) => todo.status),
+    ).toEqual(['pending', 'pending']);
     expect(own.id).toBe('t3');
     await site.close();
   });
@@ -235,7 +271,10 @@ describe('two tabs on one plan', () => {
     const b = await site.tab();
     expect(a.plan.todos.move('t3', 0)).toBe(true);
     b.plan.todos.create({ intent: 'narrate', description: 'four, from B' });
-    await until(() => sameTodos(a.plan, b.plan) && descriptions(a.plan).length === 4 && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved', 'convergence');
+    await until(
+      () => sameTodos(a.plan, b.plan) && descriptions(a.plan).length === 4 && a.plan.saveStatus.state === 'saved' && b.plan.saveStatus.state === 'saved',
+      'convergence',
+    );
     expect(descriptions(a.plan)).toEqual(['three', 'one', 'two', 'four, from B']);
     expect(descriptions(b.plan)).toEqual(['three', 'one', 'two', 'four, from B']);
     // A move in B after seeing A's wins, and a tab opened later reads the same order.
@@ -306,8 +345,19 @@ describe('sync switches', () => {
   });
 });
 
-const PLAN = { task_summary: 'A tour', todos: [{ intent: 'narrate', description: 'one' }, { intent: 'narrate', description: 'two' }, { intent: 'finish', description: 'three' }] };
-const turn = (todo: string, remove: string[]) => ({ turn_planning: { todo_id: todo, does: `Do ${todo}`, is_last_turn: false }, todo_adjust: { remove }, actions: [{ type: 'narrate', text: `Narrating ${todo}` }] });
+const PLAN = {
+  task_summary: 'A tour',
+  todos: [
+    { intent: 'narrate', description: 'one' },
+    { intent: 'narrate', description: 'two' },
+    { intent: 'finish', description: 'three' },
+  ],
+};
+const turn = (todo: string, remove: string[]) => ({
+  turn_planning: { todo_id: todo, does: `Do ${todo}`, is_last_turn: false },
+  todo_adjust: { remove },
+  actions: [{ type: 'narrate', text: `Narrating ${todo}` }],
+});
 const TURNS = [turn('t1', []), turn('t2', ['t1']), { ...turn('t3', ['t2']), actions: [{ type: 'task_finish', summary: 'Done.' }] }];
 const slowModel = () => createLLMRouter({ default: createScriptedProvider(TURNS, { chunkSize: 4, delayMs: 3 }), plan: createScriptedProvider([PLAN]) });
 
@@ -326,7 +376,10 @@ describe('the run lease: one tab runs the turn loop of a plan', () => {
     const holder = await b.plan.runHolder();
     expect(holder).toMatchObject({ self: false, replica: expect.any(String) });
     expect(holders).toContainEqual({ holder: holder!.replica, self: false });
-    await expect(runWebAgent({ plan: b.plan, task: 'Tour' })).rejects.toMatchObject({ code: 'run_in_progress', message: expect.stringContaining(holder!.replica) });
+    await expect(runWebAgent({ plan: b.plan, task: 'Tour' })).rejects.toMatchObject({
+      code: 'run_in_progress',
+      message: expect.stringContaining(holder!.replica),
+    });
     expect(runErrors).toEqual([]); // refused before it started: not a run error here
     // B sees the run's progress live.
     await until(() => b.plan.todos.list().some((todo) => todo.status === 'in_progress'), 'B to see the run');

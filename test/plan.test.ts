@@ -100,11 +100,7 @@ describe('Plan hydration', () => {
     expect(early.id).toBe('t1');
     releaseLoad();
     await plan.ready;
-    expect(plan.todos.list().map((todo) => `${todo.id}:${todo.description}`)).toEqual([
-      't1:Open pricing',
-      't2:Explain tiers',
-      't4:Asked before load',
-    ]);
+    expect(plan.todos.list().map((todo) => `${todo.id}:${todo.description}`)).toEqual(['t1:Open pricing', 't2:Explain tiers', 't4:Asked before load']);
     expect(plan.markdown.list().map((doc) => doc.title)).toEqual(['Notes', 'Early note']);
     expect(note.id).toBe('m1');
     await tick();
@@ -228,7 +224,16 @@ describe('Plan storage faults', () => {
     ['a string', 'not a plan'],
     ['an array', [1, 2]],
     ['todos of the wrong shape', { todos: [{ id: 't1', description: 42 }], markdownDocs: [] }],
-    ['duplicate ids', { todos: [{ id: 't1', intent: 'a', description: 'b' }, { id: 't1', intent: 'a', description: 'c' }], markdownDocs: [] }],
+    [
+      'duplicate ids',
+      {
+        todos: [
+          { id: 't1', intent: 'a', description: 'b' },
+          { id: 't1', intent: 'a', description: 'c' },
+        ],
+        markdownDocs: [],
+      },
+    ],
     ['a newer format', { version: 99, todos: [], markdownDocs: [] }],
   ])('starts empty on stored %s, reports it, and hands the data to backup first', async (_label, garbage) => {
     const storage = createMemoryAdapter();
@@ -405,7 +410,11 @@ describe('Plan.summary and setTaskPlan', () => {
     plan.on('plan-create', ({ plan: taskPlan }) => created.push(taskPlan.summary));
     await plan.ready;
     const taskPlan = plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
-    expect(taskPlan).toEqual({ summary: 'A look at pricing', task_summary: 'A look at pricing', todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }] });
+    expect(taskPlan).toEqual({
+      summary: 'A look at pricing',
+      task_summary: 'A look at pricing',
+      todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }],
+    });
     expect(plan.summary).toBe('A look at pricing');
     expect(created).toEqual(['A look at pricing']);
     await plan.flush();
@@ -451,7 +460,14 @@ describe('Plan.summary and setTaskPlan', () => {
     plan.on('todos-change', ({ change }) => {
       if (change.type === 'reset' && change.items.length > 1) plan.todos.reset([change.items[0]!]);
     });
-    plan.setTaskPlan({ task: 'Tour', task_summary: 'Two steps', todos: [{ intent: 'narrate', description: 'One' }, { intent: 'narrate', description: 'Two' }] });
+    plan.setTaskPlan({
+      task: 'Tour',
+      task_summary: 'Two steps',
+      todos: [
+        { intent: 'narrate', description: 'One' },
+        { intent: 'narrate', description: 'Two' },
+      ],
+    });
     expect(plan.todos.list()).toHaveLength(1);
     expect(plan.summary).toBe('');
     expect(plan.task).toBe('');

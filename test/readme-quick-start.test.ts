@@ -17,6 +17,9 @@ it('runs the Quick start as written, offline: it plans, navigates, narrates and 
   expect(pages).toEqual(['/pricing']);
   expect(said).toContain('Three plans: Free, Team and Business.');
   expect(result.reason).toBe('last_turn');
-  expect(plan.todos.list().map((todo) => [todo.id, todo.status])).toEqual([['t1', 'completed'], ['t2', 'completed']]);
+  expect(plan.todos.list().map((todo) => [todo.id, todo.status])).toEqual([
+    ['t1', 'completed'],
+    ['t2', 'completed'],
+  ]);
   expect(plan.summary).toBe('A look at the pricing page');
 });

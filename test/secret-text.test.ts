@@ -18,7 +18,16 @@ describe('redactSecrets', () => {
   });
 
   it('leaves ordinary text alone: a wrong checksum, phone numbers, dates, zip and error codes, slugs', () => {
-    for (const plain of ['4111 1111 1111 1112', 'DE89 3704 0044 0532 0130 07', 'Call 555 0100 today', '2026-11-26', 'ZIP code 94103', 'Error code 4040', '/articles/2023-05-01-some-long-title-here', 'Order 1234 5678']) {
+    for (const plain of [
+      '4111 1111 1111 1112',
+      'DE89 3704 0044 0532 0130 07',
+      'Call 555 0100 today',
+      '2026-11-26',
+      'ZIP code 94103',
+      'Error code 4040',
+      '/articles/2023-05-01-some-long-title-here',
+      'Order 1234 5678',
+    ]) {
       expect(redactSecrets(plain), plain).toBe(plain);
       expect(looksSecret(plain), plain).toBe(false);
     }
@@ -41,7 +50,8 @@ describe('redactUrl and redactValues', () => {
 describe('saysSecret', () => {
   it('knows secret words in names and labels, in a few languages, and not ordinary ones', () => {
     for (const words of ['ccNumber', 'user_pin', 'api-key', 'cvv2']) expect(saysSecret(words), words).toBe(true);
-    for (const label of ['Security code (CVC)', 'One-time code', 'IBAN', 'Passwort', 'Mot de passe', 'Card number']) expect(saysSecret(label, true), label).toBe(true);
+    for (const label of ['Security code (CVC)', 'One-time code', 'IBAN', 'Passwort', 'Mot de passe', 'Card number'])
+      expect(saysSecret(label, true), label).toBe(true);
     for (const label of ['Email', 'Frying pan', 'Postcode', 'Your name']) expect(saysSecret(label, true), label).toBe(false);
     expect(saysSecret('cc')).toBe(false);
   });

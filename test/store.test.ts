@@ -3,7 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { Store, type Recipe } from '../src/store.js';
 
 type Meta = string;
-const add = (n: number): Recipe<readonly number[], Meta> => (state) => ({ state: [...state, n], meta: `add ${n}` });
+const add =
+  (n: number): Recipe<readonly number[], Meta> =>
+  (state) => ({ state: [...state, n], meta: `add ${n}` });
 
 describe('Store', () => {
   it('commits a recipe whole and tells every subscriber once, with the previous state', () => {

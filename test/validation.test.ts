@@ -4,9 +4,12 @@ import { formatIssues } from '../src/validation.js';
 
 describe('formatIssues', () => {
   it('lists every issue of a short list', () => {
-    expect(formatIssues([{ path: 'a', message: 'is required (a string)' }, { path: 'b', message: 'must not be empty' }])).toBe(
-      'a is required (a string); b must not be empty',
-    );
+    expect(
+      formatIssues([
+        { path: 'a', message: 'is required (a string)' },
+        { path: 'b', message: 'must not be empty' },
+      ]),
+    ).toBe('a is required (a string); b must not be empty');
   });
 
   it('lists the first 20 issues and counts the rest, so a huge bad reply gets a bounded message', () => {

@@ -132,7 +132,8 @@ function readScope(instruction: string, content: string, passages: Passage[]): {
         ? [prose.find((index) => index > heading && index <= sectionOf(heading).last)]
         : prose.filter((index) => text(passages[index] as Passage).includes(key.toLowerCase()));
   const index = found[0];
-  if (found.length > 1) return { refusal: `Sorry, I can't tell which paragraph you mean: “${key}” is in ${found.length} of them. Name its section, or quote a phrase from it.` };
+  if (found.length > 1)
+    return { refusal: `Sorry, I can't tell which paragraph you mean: “${key}” is in ${found.length} of them. Name its section, or quote a phrase from it.` };
   if (index === undefined) return { refusal: `Sorry, I can't find a paragraph about “${key}” in this note, so I changed nothing.` };
   return { scope: { first: index, last: index, name: `the “${key}” paragraph`, whole: false }, rest };
 }
@@ -181,7 +182,15 @@ function planEdit(instruction: string, content: string): Edit {
   const prose = (transform: (text: string) => string) => (text: string, passage: Passage) => (passage.level > 0 ? text : transform(text));
   let changes: Change[] | undefined;
   if (/\b(?:bullet(?:s|ed)?|list)\b/.test(wanted)) {
-    changes = each(prose((text) => (isList(text) ? text : sentencesOf(text).map((sentence) => `- ${sentence.replace(/\.$/, '')}`).join('\n'))));
+    changes = each(
+      prose((text) =>
+        isList(text)
+          ? text
+          : sentencesOf(text)
+              .map((sentence) => `- ${sentence.replace(/\.$/, '')}`)
+              .join('\n'),
+      ),
+    );
   } else if (/\b(?:short(?:en|er)?|summari[sz]e|summary|brief|concise|one sentence|condense|trim)\b/.test(wanted)) {
     changes = each(prose((text) => (isList(text) ? text : (sentencesOf(text)[0] ?? text))));
   } else if (/\b(?:upper ?case|capitals|caps|shout)\b/.test(wanted)) {
@@ -194,7 +203,7 @@ function planEdit(instruction: string, content: string): Edit {
 }
 
 /** Removes the passages of `scope` with the blank line that separated them from the rest. */
-function deletion(content: string, passages: Passage[], scope: Scope): Change {
+function deletion(_content: string, passages: Passage[], scope: Scope): Change {
   const next = passages[scope.last + 1];
   const previous = passages[scope.first - 1];
   if (next) return { from: (passages[scope.first] as Passage).start, to: next.start, text: '' };

@@ -79,13 +79,19 @@ export const PHRASES: Record<Lang, Phrases> = {
     or: ' or ',
     pages: {
       '/': { title: 'Home', about: 'what Orbitly is and its three main features: fair rotations, focus blocks and calendar sync' },
-      '/commercial': { title: 'Pricing', about: 'the Starter, Team and Business plans (focus blocks, rotation swaps, SSO and an audit log) and a comparison table' },
+      '/commercial': {
+        title: 'Pricing',
+        about: 'the Starter, Team and Business plans (focus blocks, rotation swaps, SSO and an audit log) and a comparison table',
+      },
       '/try': { title: 'Try it', about: 'the free-trial form' },
       '/docs': { title: 'Docs', about: 'a quick start and the API reference' },
     },
     pricing: {
       summary: 'I will take you to the pricing page and introduce its three plans.',
-      starter: { description: 'Introduce the free Starter plan', say: 'Starter is free forever for up to five people: one shared calendar and basic rotations.' },
+      starter: {
+        description: 'Introduce the free Starter plan',
+        say: 'Starter is free forever for up to five people: one shared calendar and basic rotations.',
+      },
       team: { description: 'Show the Team plan, the most popular', say: 'Team is the most popular: $12 per member, with focus blocks and rotation swaps.' },
       business: { description: 'Show what Business adds', say: 'Business adds SSO, an audit log and priority support, for $29 per member.' },
       wrap: { description: 'Wrap up', say: 'Those are the three plans. The table below compares them feature by feature.' },
@@ -124,13 +130,17 @@ export const PHRASES: Record<Lang, Phrases> = {
       summary: (title) => `I will show you the ${title} page.`,
       explain: (title) => `Explain what the ${title} page offers`,
       covers: (about) => `This page covers ${about}.`,
-      wrap: { description: 'Wrap up', say: 'I am a small offline stand-in, so that is as far as I can take this one. Try one of the suggestions for a fuller tour.' },
+      wrap: {
+        description: 'Wrap up',
+        say: 'I am a small offline stand-in, so that is as far as I can take this one. Try one of the suggestions for a fuller tour.',
+      },
       finished: (title) => `Showed the ${title} page.`,
     },
     honest: {
       lacks: (missing) => `This site says nothing about ${missing}.`,
       lacked: (missing) => `The site says nothing about ${missing}.`,
-      nothingSummary: (missing) => `This site says nothing about ${missing}. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.`,
+      nothingSummary: (missing) =>
+        `This site says nothing about ${missing}. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.`,
       nothing: (missing) => ({
         description: `Say that the site has nothing about ${missing}`,
         say: `I looked through the site: nothing on it is about ${missing}, so I cannot show you that.`,
@@ -157,21 +167,33 @@ export const PHRASES: Record<Lang, Phrases> = {
     or: ' oder ',
     pages: {
       '/': { title: 'Startseite', about: 'was Orbitly ist und seine drei wichtigsten Funktionen: faire Rotationen, Fokuszeiten und Kalender-Sync' },
-      '/commercial': { title: 'Preise', about: 'die Tarife Starter, Team und Business (Fokuszeiten, Schichttausch, SSO und ein Audit-Log) und eine Vergleichstabelle' },
+      '/commercial': {
+        title: 'Preise',
+        about: 'die Tarife Starter, Team und Business (Fokuszeiten, Schichttausch, SSO und ein Audit-Log) und eine Vergleichstabelle',
+      },
       '/try': { title: 'Ausprobieren', about: 'das Formular für die kostenlose Testphase' },
       '/docs': { title: 'Doku', about: 'einen Schnellstart und die API-Referenz' },
     },
     pricing: {
       summary: 'Ich bringe dich zur Preisseite und stelle dir die drei Tarife vor.',
-      starter: { description: 'Den kostenlosen Starter-Tarif vorstellen', say: 'Starter ist für bis zu fünf Personen dauerhaft kostenlos: ein gemeinsamer Kalender und einfache Rotationen.' },
+      starter: {
+        description: 'Den kostenlosen Starter-Tarif vorstellen',
+        say: 'Starter ist für bis zu fünf Personen dauerhaft kostenlos: ein gemeinsamer Kalender und einfache Rotationen.',
+      },
       team: { description: 'Den Team-Tarif zeigen, den beliebtesten', say: 'Team ist am beliebtesten: 12 $ pro Mitglied, mit Fokuszeiten und Schichttausch.' },
-      business: { description: 'Zeigen, was Business dazu bietet', say: 'Business bietet zusätzlich SSO, ein Audit-Log und bevorzugten Support, für 29 $ pro Mitglied.' },
+      business: {
+        description: 'Zeigen, was Business dazu bietet',
+        say: 'Business bietet zusätzlich SSO, ein Audit-Log und bevorzugten Support, für 29 $ pro Mitglied.',
+      },
       wrap: { description: 'Abschluss', say: 'Das sind die drei Tarife. Die Tabelle darunter vergleicht sie Funktion für Funktion.' },
       finished: 'Die Preisseite vorgestellt.',
     },
     trial: {
       summary: 'Ich zeige dir das Testformular und wie du eine kostenlose Testphase startest.',
-      form: { description: 'Das Testformular durchgehen', say: 'Das ist die ganze Anmeldung: dein Name, eine geschäftliche E-Mail-Adresse und ein Tarif. Keine Kreditkarte nötig.' },
+      form: {
+        description: 'Das Testformular durchgehen',
+        say: 'Das ist die ganze Anmeldung: dein Name, eine geschäftliche E-Mail-Adresse und ein Tarif. Keine Kreditkarte nötig.',
+      },
       plan: { description: 'Auf die Tarifwahl hinweisen', say: 'Hier wählst du den Tarif zum Testen. Team ist vorausgewählt; du kannst jederzeit wechseln.' },
       submit: { description: 'Zeigen, wo die Testphase startet', say: 'Wenn du so weit bist, startet dieser Knopf deine 14 Tage.' },
       wrap: { description: 'Abschluss', say: 'So probierst du Orbitly aus. Füll das Formular aus, wann immer du magst.' },
@@ -183,17 +205,26 @@ export const PHRASES: Record<Lang, Phrases> = {
         description: 'Die Tarife nebeneinander vergleichen',
         say: 'Diese Tabelle stellt die drei Tarife nebeneinander: Starter ist für bis zu fünf Personen kostenlos, Team bringt Fokuszeiten und Schichttausch, Business dazu SSO und ein Audit-Log.',
       },
-      recommend: { description: 'Den Team-Tarif empfehlen', say: 'Für die meisten kleinen Teams ist Team genau richtig. Dafür gibt es auch die 14-tägige Testphase.' },
+      recommend: {
+        description: 'Den Team-Tarif empfehlen',
+        say: 'Für die meisten kleinen Teams ist Team genau richtig. Dafür gibt es auch die 14-tägige Testphase.',
+      },
       openForm: { description: 'Das Testformular über den Team-Tarif öffnen' },
       fillName: { description: 'Einen Namen und eine geschäftliche E-Mail eintragen' },
       choosePlan: { description: 'Den Team-Tarif wählen' },
-      submit: { description: 'Das Formular absenden und die Testphase starten', say: 'Fertig: Die Testphase ist eingerichtet. Die Bestätigung steht genau hier.' },
+      submit: {
+        description: 'Das Formular absenden und die Testphase starten',
+        say: 'Fertig: Die Testphase ist eingerichtet. Die Bestätigung steht genau hier.',
+      },
       wrap: { description: 'Abschluss', say: 'Das war’s: Du hast die Tarife verglichen und eine Team-Testphase gestartet.' },
       finished: 'Die Tarife verglichen und eine Team-Testphase gestartet.',
     },
     docs: {
       summary: 'Ich zeige dir die Dokumentation: erst den Schnellstart, dann die API.',
-      quickstart: { description: 'Den Schnellstart durchgehen', say: 'Vier Schritte, und das Team legt los: ein Workspace, Einladungen, Kalender und eine erste Rotation.' },
+      quickstart: {
+        description: 'Den Schnellstart durchgehen',
+        say: 'Vier Schritte, und das Team legt los: ein Workspace, Einladungen, Kalender und eine erste Rotation.',
+      },
       api: { description: 'Die API vorstellen', say: 'Die REST-API und ihre Webhooks decken jede Änderung am Dienstplan ab.' },
       wrap: { description: 'Abschluss', say: 'Das ist die Dokumentation in aller Kürze.' },
       finished: 'Die Dokumentation gezeigt.',
@@ -202,13 +233,17 @@ export const PHRASES: Record<Lang, Phrases> = {
       summary: (title) => `Ich zeige dir die Seite „${title}“.`,
       explain: (title) => `Erklären, was die Seite „${title}“ bietet`,
       covers: (about) => `Diese Seite zeigt ${about}.`,
-      wrap: { description: 'Abschluss', say: 'Ich bin nur ein kleiner Offline-Ersatz, weiter komme ich hier nicht. Probier einen der Vorschläge für eine ausführlichere Tour.' },
+      wrap: {
+        description: 'Abschluss',
+        say: 'Ich bin nur ein kleiner Offline-Ersatz, weiter komme ich hier nicht. Probier einen der Vorschläge für eine ausführlichere Tour.',
+      },
       finished: (title) => `Die Seite „${title}“ gezeigt.`,
     },
     honest: {
       lacks: (missing) => `Zu ${missing} steht auf dieser Website nichts.`,
       lacked: (missing) => `Zu ${missing} steht dort nichts.`,
-      nothingSummary: (missing) => `Zu ${missing} steht auf dieser Website nichts. Ich kann dir zeigen, was es hier gibt: die Tarife und Preise, wie man Orbitly ausprobiert, und die Doku.`,
+      nothingSummary: (missing) =>
+        `Zu ${missing} steht auf dieser Website nichts. Ich kann dir zeigen, was es hier gibt: die Tarife und Preise, wie man Orbitly ausprobiert, und die Doku.`,
       nothing: (missing) => ({
         description: `Sagen, dass die Website nichts zu ${missing} enthält`,
         say: `Ich habe die Website durchgesehen: Nichts darauf handelt von ${missing}, das kann ich dir also nicht zeigen.`,
@@ -222,7 +257,8 @@ export const PHRASES: Record<Lang, Phrases> = {
     alsoCovers: 'kosten kostet preis teuer günstig registrieren konto einrichten',
     endOfTour: 'Das ist das Ende der Tour.',
     finishedTour: 'Die Tour ist beendet.',
-    stopWords: set(`der die das den dem des ein eine einen einem einer eines und oder aber von zu zum zur in im an am auf für aus mit bei über um als ist sind war sein
+    stopWords:
+      set(`der die das den dem des ein eine einen einem einer eines und oder aber von zu zum zur in im an am auf für aus mit bei über um als ist sind war sein
       ich mich mir mein meine wir uns unser du dich dir dein deine ihr euch sie es er man
       was welche welcher welches wer wie warum wo wann wohin woher
       bitte zeig zeige zeigen zeigst sag sage sagen erkläre erklären erklär stell stelle vor vorstellen führ führe gib geben
@@ -243,14 +279,20 @@ export const PHRASES: Record<Lang, Phrases> = {
     pricing: {
       summary: '料金ページにご案内して、3つのプランをご紹介します。',
       starter: { description: '無料のStarterプランを紹介する', say: 'Starterは5人まで永久無料。共有カレンダー1つと基本的なローテーションが使えます。' },
-      team: { description: '一番人気のTeamプランを見せる', say: 'Teamが一番人気です。1メンバーあたり12ドルで、フォーカスブロックとローテーションの交換が使えます。' },
+      team: {
+        description: '一番人気のTeamプランを見せる',
+        say: 'Teamが一番人気です。1メンバーあたり12ドルで、フォーカスブロックとローテーションの交換が使えます。',
+      },
       business: { description: 'Businessで増える機能を見せる', say: 'BusinessではSSO、監査ログ、優先サポートが加わります。1メンバーあたり29ドルです。' },
       wrap: { description: 'まとめ', say: '以上が3つのプランです。下の表で機能ごとに比較できます。' },
       finished: '料金ページをご紹介しました。',
     },
     trial: {
       summary: 'トライアルのフォームと、無料トライアルの始め方をご案内します。',
-      form: { description: 'トライアルのフォームを順に見る', say: '登録はこれだけです。お名前、仕事用のメールアドレス、プランを入力します。カードは不要です。' },
+      form: {
+        description: 'トライアルのフォームを順に見る',
+        say: '登録はこれだけです。お名前、仕事用のメールアドレス、プランを入力します。カードは不要です。',
+      },
       plan: { description: 'プランの選択欄を示す', say: 'ここで試すプランを選びます。Teamが選択済みで、いつでも変更できます。' },
       submit: { description: 'トライアルを始めるボタンを示す', say: '準備ができたら、このボタンで14日間のトライアルが始まります。' },
       wrap: { description: 'まとめ', say: 'Orbitlyの試し方は以上です。いつでもご記入ください。' },
@@ -272,7 +314,10 @@ export const PHRASES: Record<Lang, Phrases> = {
     },
     docs: {
       summary: 'ドキュメントをご案内します。まずクイックスタート、次にAPIです。',
-      quickstart: { description: 'クイックスタートを見る', say: '4つのステップでチームが使い始められます。ワークスペース、招待、カレンダー、最初のローテーションです。' },
+      quickstart: {
+        description: 'クイックスタートを見る',
+        say: '4つのステップでチームが使い始められます。ワークスペース、招待、カレンダー、最初のローテーションです。',
+      },
       api: { description: 'APIを紹介する', say: 'REST APIとWebhookで、スケジュールのあらゆる変更に対応できます。' },
       wrap: { description: 'まとめ', say: 'ドキュメントの概要は以上です。' },
       finished: 'ドキュメントをご案内しました。',

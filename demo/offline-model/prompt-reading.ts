@@ -32,7 +32,11 @@ export function readPlannerMessage(text: string): { task?: string; locale?: stri
   const taskLine = lines.find((line) => line.startsWith(TASK_MARKER));
   if (taskLine !== undefined) result.task = taskLine.slice(TASK_MARKER.length).trim();
   // `Locale: de-DE — German (Germany)`: the tag is the first word.
-  const locale = lines.find((line) => line.startsWith(LOCALE_MARKER))?.slice(LOCALE_MARKER.length).trim().split(/\s/)[0];
+  const locale = lines
+    .find((line) => line.startsWith(LOCALE_MARKER))
+    ?.slice(LOCALE_MARKER.length)
+    .trim()
+    .split(/\s/)[0];
   if (locale) result.locale = locale;
   const start = lines.indexOf(SITEMAP_MARKER);
   if (start >= 0) {

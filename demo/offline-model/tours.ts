@@ -126,8 +126,10 @@ function wrapUp(words: { description: string; say?: string }, summary: string, t
 }
 
 const WANTS_TRIAL = /\b(trial|try|sign ?up|start)\b|test|probier|anmeld|starte|試|トライアル|体験|登録|始め/;
-const ABOUT_PLANS = /\b(compare|comparison|plans?|tiers?|pric\w*|cost\w*|commercial|pay)\b|preis|tarif|pläne|kost|vergleich|bezahl|料金|価格|値段|プラン|比較|費用/;
-const ABOUT_DOCS = /\b(docs?|documentation|api|quick ?start|integrat\w*|developers?)\b|doku|schnellstart|entwickler|ドキュメント|資料|クイックスタート|開発|連携/;
+const ABOUT_PLANS =
+  /\b(compare|comparison|plans?|tiers?|pric\w*|cost\w*|commercial|pay)\b|preis|tarif|pläne|kost|vergleich|bezahl|料金|価格|値段|プラン|比較|費用/;
+const ABOUT_DOCS =
+  /\b(docs?|documentation|api|quick ?start|integrat\w*|developers?)\b|doku|schnellstart|entwickler|ドキュメント|資料|クイックスタート|開発|連携/;
 
 /**
  * Picks the tour for `task`, in `lang`, with paths taken from the sitemap the planner was given.
@@ -169,7 +171,11 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
           actions: [tool('fill', { target: AT.name, value: 'Sam Rivera' }), tool('fill', { target: AT.email, value: 'sam@example.com' })],
         },
         { intent: 'fill', description: words.choosePlan.description, actions: [tool('fill', { target: AT.plan, value: 'team' })] },
-        { intent: 'click', description: words.submit.description, actions: [tool('click', { target: AT.submit }), narrate(words.submit.say ?? '', AT.trialForm)] },
+        {
+          intent: 'click',
+          description: words.submit.description,
+          actions: [tool('click', { target: AT.submit }), narrate(words.submit.say ?? '', AT.trialForm)],
+        },
         wrapUp(words.wrap, closing(words.finished)),
       ],
     });
@@ -207,7 +213,12 @@ export function tourFor(task: string, sitemap: readonly SitemapEntry[] = [], lan
     return honest({
       name: 'docs',
       summary: words.summary,
-      steps: [open(p, title('/docs', 'Docs'), docs), talk(words.quickstart, AT.quickstart), talk(words.api, AT.api), wrapUp(words.wrap, closing(words.finished))],
+      steps: [
+        open(p, title('/docs', 'Docs'), docs),
+        talk(words.quickstart, AT.quickstart),
+        talk(words.api, AT.api),
+        wrapUp(words.wrap, closing(words.finished)),
+      ],
     });
   }
   const page = bestPage(task, sitemap, p);
@@ -270,7 +281,11 @@ function pageTour(page: SitemapEntry, p: Phrases, closing: (summary: string) => 
   return {
     name: 'page',
     summary: p.page.summary(title),
-    steps: [open(p, title, page.path), talk({ description: p.page.explain(title), say: p.page.covers(about) }, firstTarget), wrapUp(p.page.wrap, closing(p.page.finished(title)))],
+    steps: [
+      open(p, title, page.path),
+      talk({ description: p.page.explain(title), say: p.page.covers(about) }, firstTarget),
+      wrapUp(p.page.wrap, closing(p.page.finished(title))),
+    ],
   };
 }
 
@@ -282,12 +297,30 @@ export function actionsForTodo(intent: string, description: string): TurnAction[
   const d = description.toLowerCase();
   const path = /\(?(\/[a-z0-9-]*)\)?/i.exec(description)?.[1];
   if (intent === 'navigate') {
-    const guess = path ?? (/pric|plan|preis|tarif|料金|プラン/.test(d) ? '/commercial' : /try|trial|test|試|トライアル/.test(d) ? '/try' : /doc|api|ドキュメント/.test(d) ? '/docs' : '/');
+    const guess =
+      path ??
+      (/pric|plan|preis|tarif|料金|プラン/.test(d)
+        ? '/commercial'
+        : /try|trial|test|試|トライアル/.test(d)
+          ? '/try'
+          : /doc|api|ドキュメント/.test(d)
+            ? '/docs'
+            : '/');
     return [tool('navigate', { path: guess })];
   }
   if (intent === 'ask') return [{ type: 'ask', question: description }];
   if (intent === 'finish') return [narrate(phrasesFor(description).endOfTour), finish(description)];
-  const target = /starter/.test(d) ? AT.starter : /team/.test(d) ? AT.team : /business/.test(d) ? AT.business : /compar|vergleich|比較/.test(d) ? AT.compare : /form|trial|test|フォーム|トライアル/.test(d) ? AT.trialForm : undefined;
+  const target = /starter/.test(d)
+    ? AT.starter
+    : /team/.test(d)
+      ? AT.team
+      : /business/.test(d)
+        ? AT.business
+        : /compar|vergleich|比較/.test(d)
+          ? AT.compare
+          : /form|trial|test|フォーム|トライアル/.test(d)
+            ? AT.trialForm
+            : undefined;
   return [narrate(/[.。!?！？]$/.test(description) ? description : `${description}${/[\u3040-\u30ff\u4e00-\u9fff]/.test(description) ? '。' : '.'}`, target)];
 }
 
@@ -317,7 +350,10 @@ const STOP_WORDS = new Set(Object.values(PHRASES).flatMap((p) => [...p.stopWords
 function topicWords(text: string): Array<{ word: string; at: number }> {
   return segmentWords(text)
     .map((word, at) => ({ word, at }))
-    .filter(({ word }) => !STOP_WORDS.has(word) && !/^\p{N}+$/u.test(word) && !/^[\u3040-\u309f]+$/.test(word) && (word.length > 1 || /[^\p{Script=Latin}]/u.test(word)));
+    .filter(
+      ({ word }) =>
+        !STOP_WORDS.has(word) && !/^\p{N}+$/u.test(word) && !/^[\u3040-\u309f]+$/.test(word) && (word.length > 1 || /[^\p{Script=Latin}]/u.test(word)),
+    );
 }
 
 let vocabulary: Set<string> | undefined;

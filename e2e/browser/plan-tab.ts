@@ -3,7 +3,15 @@
 // scripted model), with a log of what the tab was told: which changes were reported saved (a
 // `save-status-change` to `saved`), every sync conflict and every storage error. The specs compare
 // those logs with the plan that every tab, and storage, ends up with.
-import { createLLMRouter, createIndexedDbAdapter, createLocalStorageAdapter, Plan, runWebAgent, type PlanStorageAdapter, type TodoItem } from '../../src/index.js';
+import {
+  createLLMRouter,
+  createIndexedDbAdapter,
+  createLocalStorageAdapter,
+  Plan,
+  runWebAgent,
+  type PlanStorageAdapter,
+  type TodoItem,
+} from '../../src/index.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import { definePlanPanel } from '../../src/ui/index.js';
 
@@ -27,9 +35,17 @@ function nextTurn(plan: Plan): object {
   const next = todos.find((todo) => todo.status === 'pending');
   const remove = current ? [current.id] : [];
   if (!next) {
-    return { turn_planning: { todo_id: current?.id ?? todos.at(-1)?.id ?? 't1', does: 'Wrap up', is_last_turn: true }, todo_adjust: { remove }, actions: [{ type: 'task_finish', summary: 'Done.' }] };
+    return {
+      turn_planning: { todo_id: current?.id ?? todos.at(-1)?.id ?? 't1', does: 'Wrap up', is_last_turn: true },
+      todo_adjust: { remove },
+      actions: [{ type: 'task_finish', summary: 'Done.' }],
+    };
   }
-  return { turn_planning: { todo_id: next.id, does: `Work on ${next.id}`, is_last_turn: false }, todo_adjust: { remove }, actions: [{ type: 'narrate', text: `Now ${next.description}` }] };
+  return {
+    turn_planning: { todo_id: next.id, does: `Work on ${next.id}`, is_last_turn: false },
+    todo_adjust: { remove },
+    actions: [{ type: 'narrate', text: `Now ${next.description}` }],
+  };
 }
 
 /** What a tab was told (see the top of this file). */
@@ -47,13 +63,20 @@ export interface TabLog {
 
 export async function openPlanTab(options: PlanTabOptions) {
   const storage: PlanStorageAdapter =
-    options.adapter === 'idb' ? createIndexedDbAdapter({ key: options.key, ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}) }) : createLocalStorageAdapter({ key: options.key });
+    options.adapter === 'idb'
+      ? createIndexedDbAdapter({ key: options.key, ...(options.openTimeoutMs ? { openTimeoutMs: options.openTimeoutMs } : {}) })
+      : createLocalStorageAdapter({ key: options.key });
   let plan!: Plan;
   const model = createScriptedProvider(() => nextTurn(plan), { chunkSize: 12, delayMs: options.modelDelayMs ?? 2 });
   plan = new Plan({ storage, llm: createLLMRouter({ default: model }) });
   // The log survives a reload of the tab (sessionStorage), so that what it reported before counts.
   const LOG_KEY = `plan-tab-log:${options.key}`;
-  const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) ?? 'null') as { saved: string[][]; savedCompletions: string[]; conflicts: unknown[]; errors: TabLog['errors'] } | null;
+  const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) ?? 'null') as {
+    saved: string[][];
+    savedCompletions: string[];
+    conflicts: unknown[];
+    errors: TabLog['errors'];
+  } | null;
   const log: TabLog = {
     saved: kept?.saved ?? [],
     savedCompletions: new Set(kept?.savedCompletions ?? []),
@@ -64,7 +87,10 @@ export async function openPlanTab(options: PlanTabOptions) {
     runs: [],
   };
   const keep = (): void =>
-    sessionStorage.setItem(LOG_KEY, JSON.stringify({ saved: log.saved, savedCompletions: [...log.savedCompletions], conflicts: log.conflicts, errors: log.errors }));
+    sessionStorage.setItem(
+      LOG_KEY,
+      JSON.stringify({ saved: log.saved, savedCompletions: [...log.savedCompletions], conflicts: log.conflicts, errors: log.errors }),
+    );
   plan.on('save-status-change', ({ status }) => {
     if (status.state !== 'saved') return;
     log.saved.push(plan.todos.list().map((todo) => todo.description));
@@ -72,7 +98,8 @@ export async function openPlanTab(options: PlanTabOptions) {
     keep();
   });
   plan.on('turn-end', () => {
-    for (const todo of plan.todos.list()) if (todo.status === 'completed' && todo.description.startsWith(RUN_PREFIX)) log.committedCompletions.add(todo.description);
+    for (const todo of plan.todos.list())
+      if (todo.status === 'completed' && todo.description.startsWith(RUN_PREFIX)) log.committedCompletions.add(todo.description);
   });
   plan.on('sync-conflict', ({ conflict }) => {
     log.conflicts.push(structuredClone(conflict));

@@ -33,7 +33,9 @@ export function domBundle(): Promise<string> {
 /** Loads `html` (a file under e2e/) into `page` with planloop/dom on `window.planloopDom`. */
 export async function loadWithDom(page: Page, file: string): Promise<void> {
   const html = await readFile(fileURLToPath(new URL(`../${file}`, import.meta.url)), 'utf8');
-  await page.route('**/*', (route) => (route.request().url().startsWith('http://corpus.test/') ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort()));
+  await page.route('**/*', (route) =>
+    route.request().url().startsWith('http://corpus.test/') ? route.fulfill({ contentType: 'text/html', body: html }) : route.abort(),
+  );
   await page.goto('http://corpus.test/page.html');
   await page.addScriptTag({ content: await domBundle(), type: 'module' });
   await page.waitForFunction(() => 'planloopDom' in globalThis);

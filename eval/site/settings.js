@@ -3,11 +3,24 @@
 // checkers read 'app:settings', 'app:settings-rejected' and 'app:account-deleted'.
 (() => {
   const DEFAULTS = {
-    displayName: 'Ada', username: 'ada_1815', email: 'ada@analytical.example', timezone: 'Europe/London', language: 'en',
-    notifyProduct: true, notifyDigest: true, notifyMarketing: true, twoFactor: false,
+    displayName: 'Ada',
+    username: 'ada_1815',
+    email: 'ada@analytical.example',
+    timezone: 'Europe/London',
+    language: 'en',
+    notifyProduct: true,
+    notifyDigest: true,
+    notifyMarketing: true,
+    twoFactor: false,
   };
   const TAKEN = { ada: ['ada-lovelace', 'ada1815'], admin: ['admin-ada'], lovelace: ['lovelace-ada'] };
-  const read = (key, fallback) => { try { return JSON.parse(localStorage.getItem(key)) ?? fallback; } catch { return fallback; } };
+  const read = (key, fallback) => {
+    try {
+      return JSON.parse(localStorage.getItem(key)) ?? fallback;
+    } catch {
+      return fallback;
+    }
+  };
   const saved = { ...DEFAULTS, ...read('app:settings', {}) };
   const form = document.getElementById('settings-form');
   const field = (name) => form.elements.namedItem(name);
@@ -25,7 +38,11 @@
     error.textContent = '';
     const username = field('username').value.trim();
     const displayName = field('displayName').value.trim();
-    if (!displayName) { status.textContent = ''; error.textContent = 'Display name cannot be empty.'; return; }
+    if (!displayName) {
+      status.textContent = '';
+      error.textContent = 'Display name cannot be empty.';
+      return;
+    }
     if (!/^[a-z0-9_-]{3,20}$/.test(username) && !(username in TAKEN)) {
       error.textContent = 'Usernames are 3 to 20 characters: lowercase letters, digits, - and _.';
       return;
@@ -37,8 +54,14 @@
       return;
     }
     const next = {
-      ...saved, displayName, username, timezone: field('timezone').value, language: field('language').value,
-      notifyProduct: field('notifyProduct').checked, notifyDigest: field('notifyDigest').checked, notifyMarketing: field('notifyMarketing').checked,
+      ...saved,
+      displayName,
+      username,
+      timezone: field('timezone').value,
+      language: field('language').value,
+      notifyProduct: field('notifyProduct').checked,
+      notifyDigest: field('notifyDigest').checked,
+      notifyMarketing: field('notifyMarketing').checked,
     };
     Object.assign(saved, next);
     localStorage.setItem('app:settings', JSON.stringify(next));

@@ -5,7 +5,13 @@
   const DELIVERY = { standard: 4.9, express: 12.9 };
   const POSTCODES = { DE: /^\d{5}$/, NL: /^\d{4} ?[A-Z]{2}$/i, GB: /^[A-Z]{1,2}\d[A-Z\d]? ?\d[A-Z]{2}$/i, FR: /^\d{5}$/ };
   const COUNTRY_NAMES = { DE: 'Germany', NL: 'the Netherlands', GB: 'the United Kingdom', FR: 'France' };
-  const load = () => { try { return JSON.parse(sessionStorage.getItem('app:shop')) ?? {}; } catch { return {}; } };
+  const load = () => {
+    try {
+      return JSON.parse(sessionStorage.getItem('app:shop')) ?? {};
+    } catch {
+      return {};
+    }
+  };
   const state = { cart: {}, ...load() };
   const save = () => sessionStorage.setItem('app:shop', JSON.stringify(state));
   const money = (value) => `$${value.toFixed(2)}`;
@@ -43,8 +49,18 @@
       if (count() === 0) lines.append(text('p', 'Your cart is empty.'));
       for (const [id, qty] of Object.entries(state.cart)) {
         const row = document.createElement('p');
-        const input = Object.assign(document.createElement('input'), { type: 'number', min: '0', max: '9', value: String(qty), id: `cart-qty-${id}`, name: `cart-qty-${id}` });
-        const label = Object.assign(text('label', `${PRODUCTS[id].name} (${money(PRODUCTS[id].price)} each), quantity`), { htmlFor: input.id, className: 'inline' });
+        const input = Object.assign(document.createElement('input'), {
+          type: 'number',
+          min: '0',
+          max: '9',
+          value: String(qty),
+          id: `cart-qty-${id}`,
+          name: `cart-qty-${id}`,
+        });
+        const label = Object.assign(text('label', `${PRODUCTS[id].name} (${money(PRODUCTS[id].price)} each), quantity`), {
+          htmlFor: input.id,
+          className: 'inline',
+        });
         input.addEventListener('change', () => {
           const next = Math.max(0, Math.min(9, Math.round(Number(input.value) || 0)));
           if (next === 0) delete state.cart[id];
@@ -81,7 +97,8 @@
       if (count() === 0) errors.fullName = 'Your cart is empty: add something in the shop first.';
       for (const name of ['fullName', 'street', 'city', 'postcode']) if (!value(name) && !errors[name]) errors[name] = 'Required.';
       if (!value('country')) errors.country = 'Choose a country.';
-      else if (value('postcode') && !POSTCODES[value('country')].test(value('postcode'))) errors.postcode = `That is not a valid postcode for ${COUNTRY_NAMES[value('country')]}.`;
+      else if (value('postcode') && !POSTCODES[value('country')].test(value('postcode')))
+        errors.postcode = `That is not a valid postcode for ${COUNTRY_NAMES[value('country')]}.`;
       if (!showErrors(errors, names)) return;
       state.shipping = Object.fromEntries(names.map((name) => [name, value(name)]));
       save();
@@ -91,7 +108,14 @@
   if (page === 'payment') {
     const form = $('payment-form');
     const names = ['cardName', 'cardNumber', 'expiry', 'cvc'];
-    const luhn = (digits) => [...digits].reverse().reduce((sum, d, i) => { let n = Number(d) * (i % 2 ? 2 : 1); if (n > 9) n -= 9; return sum + n; }, 0) % 10 === 0;
+    const luhn = (digits) =>
+      [...digits].reverse().reduce((sum, d, i) => {
+        let n = Number(d) * (i % 2 ? 2 : 1);
+        if (n > 9) n -= 9;
+        return sum + n;
+      }, 0) %
+        10 ===
+      0;
     form.addEventListener('submit', (event) => {
       event.preventDefault();
       const value = (name) => String(form.elements[name].value ?? '').trim();
@@ -103,7 +127,8 @@
       const expiry = /^(\d{2}) ?\/ ?(\d{2})$/.exec(value('expiry'));
       const now = new Date();
       if (!expiry || Number(expiry[1]) < 1 || Number(expiry[1]) > 12) errors.expiry = 'Write the expiry as MM/YY.';
-      else if (2000 + Number(expiry[2]) < now.getFullYear() || (2000 + Number(expiry[2]) === now.getFullYear() && Number(expiry[1]) < now.getMonth() + 1)) errors.expiry = 'This card has expired.';
+      else if (2000 + Number(expiry[2]) < now.getFullYear() || (2000 + Number(expiry[2]) === now.getFullYear() && Number(expiry[1]) < now.getMonth() + 1))
+        errors.expiry = 'This card has expired.';
       if (!/^\d{3}$/.test(value('cvc'))) errors.cvc = 'The security code is 3 digits.';
       if (!showErrors(errors, names)) return;
       state.payment = { cardName: value('cardName'), last4: digits.slice(-4), expiry: value('expiry').replace(/ /g, '') };
@@ -116,7 +141,13 @@
       const summary = $('review-summary');
       summary.replaceChildren(text('h2', 'Order summary'));
       for (const [id, qty] of Object.entries(state.cart)) summary.append(text('p', `${qty} × ${PRODUCTS[id].name}: ${money(PRODUCTS[id].price * qty)}`));
-      if (state.shipping) summary.append(text('p', `Ship to ${state.shipping.fullName}, ${state.shipping.street}, ${state.shipping.postcode} ${state.shipping.city}, ${COUNTRY_NAMES[state.shipping.country]}; ${state.shipping.delivery} delivery (${money(DELIVERY[state.shipping.delivery])}).`));
+      if (state.shipping)
+        summary.append(
+          text(
+            'p',
+            `Ship to ${state.shipping.fullName}, ${state.shipping.street}, ${state.shipping.postcode} ${state.shipping.city}, ${COUNTRY_NAMES[state.shipping.country]}; ${state.shipping.delivery} delivery (${money(DELIVERY[state.shipping.delivery])}).`,
+          ),
+        );
       if (state.payment) summary.append(text('p', `Card ending ${state.payment.last4}.`));
       const totals = $('review-total');
       totals.replaceChildren(text('p', `Subtotal: ${money(subtotal())}`));

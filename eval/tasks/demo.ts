@@ -17,7 +17,8 @@ const businessTrial: EvalTask = {
   id: 'demo-business-trial',
   site: 'demo',
   start: '/',
-  prompt: 'Check the price of the Business plan on the pricing page and tell me what it costs, then start a Business trial for Grace Hopper with the email grace@navy.example.',
+  prompt:
+    'Check the price of the Business plan on the pricing page and tell me what it costs, then start a Business trial for Grace Hopper with the email grace@navy.example.',
   traits: [],
   pages: PAGES,
   steps: [
@@ -43,7 +44,13 @@ const businessTrial: EvalTask = {
         { type: 'tool', name: 'fill', args: { target: '#trial-plan', value: 'Business' } },
       ],
     },
-    { todo: 'Start the trial', actions: [{ type: 'tool', name: 'click', args: { target: '#trial-submit' } }, { type: 'narrate', text: 'Your Business trial has started.' }] },
+    {
+      todo: 'Start the trial',
+      actions: [
+        { type: 'tool', name: 'click', args: { target: '#trial-submit' } },
+        { type: 'narrate', text: 'Your Business trial has started.' },
+      ],
+    },
   ],
 };
 
@@ -65,7 +72,13 @@ const prices: EvalTask = {
     { todo: 'Open the pricing page', actions: [{ type: 'tool', name: 'navigate', args: { path: '/commercial' } }] },
     { todo: 'Read the plans', actions: [{ type: 'tool', name: 'read', args: { target: '#pricing-tiers' } }] },
     { todo: 'Tell the prices', actions: [{ type: 'narrate', text: 'Starter is $0, Team is $12 and Business is $29 per member per month.' }] },
-    { todo: 'Tell which plan has SSO', actions: [{ type: 'tool', name: 'read', args: { target: '#compare' } }, { type: 'narrate', target: '#compare', text: 'Only Business includes SSO and the audit log.' }] },
+    {
+      todo: 'Tell which plan has SSO',
+      actions: [
+        { type: 'tool', name: 'read', args: { target: '#compare' } },
+        { type: 'narrate', target: '#compare', text: 'Only Business includes SSO and the audit log.' },
+      ],
+    },
   ],
 };
 
@@ -74,7 +87,8 @@ const tour: EvalTask = {
   id: 'demo-tour',
   site: 'demo',
   start: '/try',
-  prompt: 'Give me a tour: the home page, then the pricing page, then the docs, in that order. On each, tell me one thing: the name of a feature, the price of the Team plan, and the first quick-start step.',
+  prompt:
+    'Give me a tour: the home page, then the pricing page, then the docs, in that order. On each, tell me one thing: the name of a feature, the price of the Team plan, and the first quick-start step.',
   traits: ['long'],
   pages: PAGES,
   steps: [
@@ -111,8 +125,17 @@ const changelog: EvalTask = {
   turns: 6,
   script: [
     { todo: 'Open the changelog', actions: [{ type: 'tool', name: 'navigate', args: { path: '/changelog' } }] },
-    { todo: 'Open the docs instead', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs' } }, { type: 'tool', name: 'read', args: { target: '#docs-api' } }] },
-    { todo: 'Tell the endpoint', actions: [{ type: 'narrate', target: '#docs-api', text: 'There is no changelog. The docs show GET /v1/rotations/:id/shifts.' }] },
+    {
+      todo: 'Open the docs instead',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs' } },
+        { type: 'tool', name: 'read', args: { target: '#docs-api' } },
+      ],
+    },
+    {
+      todo: 'Tell the endpoint',
+      actions: [{ type: 'narrate', target: '#docs-api', text: 'There is no changelog. The docs show GET /v1/rotations/:id/shifts.' }],
+    },
   ],
 };
 

@@ -4,7 +4,11 @@ import { said, visited, visitedInOrder, type EvalTask, type SitePage } from '../
 
 const PAGES: SitePage[] = [
   { path: '/docs', title: 'Docs home', description: 'where to start' },
-  { path: '/docs/guide', title: 'The Orbit guide', description: 'one long page: install, configure, deploy, logging, migrating, troubleshooting and more (sections #install, #configure, …)' },
+  {
+    path: '/docs/guide',
+    title: 'The Orbit guide',
+    description: 'one long page: install, configure, deploy, logging, migrating, troubleshooting and more (sections #install, #configure, …)',
+  },
 ];
 
 const TOUR = ['/docs/guide#install', '/docs/guide#configure', '/docs/guide#deploy', '/docs/guide#troubleshooting'];
@@ -12,7 +16,8 @@ const tour: EvalTask = {
   id: 'docs-tour',
   site: 'eval',
   start: '/docs',
-  prompt: 'Walk me through the Orbit guide: show me its Install, Configure, Deploy and Troubleshooting sections, in that order, and for each tell me one thing: the install command, the name of the config file, the default port, and what to do about error E42.',
+  prompt:
+    'Walk me through the Orbit guide: show me its Install, Configure, Deploy and Troubleshooting sections, in that order, and for each tell me one thing: the install command, the name of the config file, the default port, and what to do about error E42.',
   traits: ['long'],
   pages: PAGES,
   steps: [
@@ -27,13 +32,37 @@ const tour: EvalTask = {
   ],
   turns: 12,
   script: [
-    { todo: 'Show Install', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/guide#install' } }, { type: 'tool', name: 'read', args: { target: '#install' } }] },
+    {
+      todo: 'Show Install',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs/guide#install' } },
+        { type: 'tool', name: 'read', args: { target: '#install' } },
+      ],
+    },
     { todo: 'Tell the install command', actions: [{ type: 'narrate', target: '#install', text: 'Install it with npm install -g @orbit/cli.' }] },
-    { todo: 'Show Configure', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/guide#configure' } }, { type: 'tool', name: 'read', args: { target: '#configure' } }] },
+    {
+      todo: 'Show Configure',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs/guide#configure' } },
+        { type: 'tool', name: 'read', args: { target: '#configure' } },
+      ],
+    },
     { todo: 'Tell the config file', actions: [{ type: 'narrate', target: '#configure', text: 'Settings live in orbit.toml.' }] },
-    { todo: 'Show Deploy', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/guide#deploy' } }, { type: 'tool', name: 'read', args: { target: '#deploy' } }] },
+    {
+      todo: 'Show Deploy',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs/guide#deploy' } },
+        { type: 'tool', name: 'read', args: { target: '#deploy' } },
+      ],
+    },
     { todo: 'Tell the port', actions: [{ type: 'narrate', target: '#deploy', text: 'Services listen on port 7419 by default.' }] },
-    { todo: 'Show Troubleshooting', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/guide#troubleshooting' } }, { type: 'tool', name: 'read', args: { target: '#troubleshooting' } }] },
+    {
+      todo: 'Show Troubleshooting',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs/guide#troubleshooting' } },
+        { type: 'tool', name: 'read', args: { target: '#troubleshooting' } },
+      ],
+    },
     { todo: 'Tell the E42 fix', actions: [{ type: 'narrate', target: '#troubleshooting', text: 'For E42, run orbit login --refresh.' }] },
   ],
 };
@@ -65,13 +94,23 @@ const migrate: EvalTask = {
   pages: PAGES,
   steps: [
     { name: 'tried /docs/migrate', check: (end) => visited(end, '/docs/migrate') },
-    { name: 'then looked in the guide', check: (end) => end.visits.slice(end.visits.indexOf('/docs/migrate') + 1).some((visit) => visit.startsWith('/docs/guide')) && visited(end, '/docs/migrate') },
+    {
+      name: 'then looked in the guide',
+      check: (end) =>
+        end.visits.slice(end.visits.indexOf('/docs/migrate') + 1).some((visit) => visit.startsWith('/docs/guide')) && visited(end, '/docs/migrate'),
+    },
     { name: 'said the command (orbit migrate --from v1)', check: (end) => said(end, 'orbit migrate --from v1') },
   ],
   turns: 6,
   script: [
     { todo: 'Open the migration guide', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/migrate' } }] },
-    { todo: 'Look in the guide instead', actions: [{ type: 'tool', name: 'navigate', args: { path: '/docs/guide#migrating' } }, { type: 'tool', name: 'read', args: { target: '#migrating' } }] },
+    {
+      todo: 'Look in the guide instead',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/docs/guide#migrating' } },
+        { type: 'tool', name: 'read', args: { target: '#migrating' } },
+      ],
+    },
     { todo: 'Tell the command', actions: [{ type: 'narrate', target: '#migrating', text: 'That page is gone; the guide says: orbit migrate --from v1.' }] },
   ],
 };

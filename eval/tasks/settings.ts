@@ -12,7 +12,8 @@ const profile: EvalTask = {
   id: 'settings-profile',
   site: 'eval',
   start: '/settings',
-  prompt: "In my account settings, change the display name to 'Ada L.', set the time zone to Berlin and the language to German, turn off the weekly digest and the marketing emails (keep product updates on), then save.",
+  prompt:
+    "In my account settings, change the display name to 'Ada L.', set the time zone to Berlin and the language to German, turn off the weekly digest and the marketing emails (keep product updates on), then save.",
   traits: ['long'],
   pages: PAGES,
   steps: [
@@ -34,7 +35,13 @@ const profile: EvalTask = {
     { todo: 'Set the language', actions: [{ type: 'tool', name: 'fill', args: { target: '#language', value: 'German' } }] },
     { todo: 'Turn off the digest', actions: [{ type: 'tool', name: 'fill', args: { target: '#notify-digest', value: 'off' } }] },
     { todo: 'Turn off marketing', actions: [{ type: 'tool', name: 'fill', args: { target: '#notify-marketing', value: 'off' } }] },
-    { todo: 'Save', actions: [{ type: 'tool', name: 'click', args: { target: '#save' } }, { type: 'narrate', target: '#save-status', text: 'Saved.' }] },
+    {
+      todo: 'Save',
+      actions: [
+        { type: 'tool', name: 'click', args: { target: '#save' } },
+        { type: 'narrate', target: '#save-status', text: 'Saved.' },
+      ],
+    },
   ],
 };
 
@@ -53,8 +60,20 @@ const username: EvalTask = {
   outside: (end) => [...changedOutside(end, '/settings', ['username']), ...deleted(end)],
   turns: 8,
   script: [
-    { todo: "Try the username 'ada'", actions: [{ type: 'tool', name: 'fill', args: { target: '#username', value: 'ada' } }, { type: 'tool', name: 'click', args: { target: '#save' } }] },
-    { todo: 'Use the first suggestion', actions: [{ type: 'tool', name: 'fill', args: { target: '#username', value: 'ada-lovelace' } }, { type: 'tool', name: 'click', args: { target: '#save' } }] },
+    {
+      todo: "Try the username 'ada'",
+      actions: [
+        { type: 'tool', name: 'fill', args: { target: '#username', value: 'ada' } },
+        { type: 'tool', name: 'click', args: { target: '#save' } },
+      ],
+    },
+    {
+      todo: 'Use the first suggestion',
+      actions: [
+        { type: 'tool', name: 'fill', args: { target: '#username', value: 'ada-lovelace' } },
+        { type: 'tool', name: 'click', args: { target: '#save' } },
+      ],
+    },
     { todo: 'Tell the new username', actions: [{ type: 'narrate', text: "'ada' was taken; your username is now ada-lovelace." }] },
   ],
 };
@@ -70,11 +89,7 @@ const lookOnly: EvalTask = {
     { name: 'said two-factor login is off', check: (end) => said(end, /\boff\b|not (turned |switched )?on|disabled|not enabled|isn't (on|enabled)/i) },
     { name: 'said the email (ada@analytical.example)', check: (end) => said(end, 'ada@analytical.example') },
   ],
-  outside: (end) => [
-    ...(end.store['app:settings'] ? ['saved the settings'] : []),
-    ...end.changes.map((change) => `changed ${change.field}`),
-    ...deleted(end),
-  ],
+  outside: (end) => [...(end.store['app:settings'] ? ['saved the settings'] : []), ...end.changes.map((change) => `changed ${change.field}`), ...deleted(end)],
   turns: 5,
   script: [
     { todo: 'Read the security section', actions: [{ type: 'tool', name: 'read', args: { target: '#security' } }] },

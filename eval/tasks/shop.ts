@@ -26,7 +26,9 @@ const orderSaid = (end: EndState): boolean => {
   return number !== undefined && said(end, number);
 };
 const notInCart = (end: EndState, wanted: readonly string[]): string[] =>
-  Object.keys(cart(end)).filter((id) => !wanted.includes(id)).map((id) => `put ${id} in the cart`);
+  Object.keys(cart(end))
+    .filter((id) => !wanted.includes(id))
+    .map((id) => `put ${id} in the cart`);
 
 const fill = (target: string, value: string) => ({ type: 'tool', name: 'fill', args: { target, value } }) as const;
 const click = (target: string) => ({ type: 'tool', name: 'click', args: { target } }) as const;
@@ -37,7 +39,8 @@ const fullOrder: EvalTask = {
   id: 'checkout-full-order',
   site: 'eval',
   start: '/shop',
-  prompt: 'Order 2 Blue Mugs and 1 Dot-grid Notebook. Ship them to Ada Lovelace, 12 Elm Street, 28195 Bremen, Germany, with standard delivery. Pay with the card 4242 4242 4242 4242, expiry 12/29, security code 123, name on card Ada Lovelace. Place the order and tell me the order number.',
+  prompt:
+    'Order 2 Blue Mugs and 1 Dot-grid Notebook. Ship them to Ada Lovelace, 12 Elm Street, 28195 Bremen, Germany, with standard delivery. Pay with the card 4242 4242 4242 4242, expiry 12/29, security code 123, name on card Ada Lovelace. Place the order and tell me the order number.',
   traits: ['long'],
   pages: PAGES,
   steps: [
@@ -77,12 +80,19 @@ const refusedOptions: EvalTask = {
   id: 'checkout-refused-options',
   site: 'eval',
   start: '/shop',
-  prompt: 'Buy one Desk Lamp, shipped to Jonas Berg, Hafenweg 3, 18565 Vitte, Germany, by express delivery; if express is not available there, take standard. Pay with the card 4242 4242 4242 4242, expiry 11/28, code 321, name Jonas Berg. Use the coupon SPRING10, or WELCOME5 if that one is refused. Place the order and tell me the total paid.',
+  prompt:
+    'Buy one Desk Lamp, shipped to Jonas Berg, Hafenweg 3, 18565 Vitte, Germany, by express delivery; if express is not available there, take standard. Pay with the card 4242 4242 4242 4242, expiry 11/28, code 321, name Jonas Berg. Use the coupon SPRING10, or WELCOME5 if that one is refused. Place the order and tell me the total paid.',
   traits: ['replan', 'long'],
   pages: PAGES,
   steps: [
     { name: '1 Desk Lamp', check: (end) => cart(end).lamp === 1 },
-    { name: 'address Jonas Berg, Hafenweg 3, 18565 Vitte, Germany', check: (end) => { const s = shop(end).shipping; return s?.fullName === 'Jonas Berg' && s.street === 'Hafenweg 3' && s.postcode === '18565' && s.city === 'Vitte' && s.country === 'DE'; } },
+    {
+      name: 'address Jonas Berg, Hafenweg 3, 18565 Vitte, Germany',
+      check: (end) => {
+        const s = shop(end).shipping;
+        return s?.fullName === 'Jonas Berg' && s.street === 'Hafenweg 3' && s.postcode === '18565' && s.city === 'Vitte' && s.country === 'DE';
+      },
+    },
     { name: 'standard delivery (express refused)', check: (end) => shop(end).shipping?.delivery === 'standard' },
     { name: 'card ending 4242, expiry 11/28', check: (end) => shop(end).payment?.last4 === '4242' && shop(end).payment?.expiry === '11/28' },
     { name: 'tried SPRING10', check: (end) => end.changes.some((change) => change.field === 'coupon' && change.value.trim().toUpperCase() === 'SPRING10') },
@@ -95,15 +105,26 @@ const refusedOptions: EvalTask = {
   script: [
     { todo: 'Add the lamp', actions: [click('#add-lamp')] },
     { todo: 'Go to checkout', actions: [navigate('/checkout/shipping')] },
-    { todo: 'Address', actions: [fill('#full-name', 'Jonas Berg'), fill('#street', 'Hafenweg 3'), fill('#city', 'Vitte'), fill('#postcode', '18565'), fill('#country', 'DE')] },
+    {
+      todo: 'Address',
+      actions: [fill('#full-name', 'Jonas Berg'), fill('#street', 'Hafenweg 3'), fill('#city', 'Vitte'), fill('#postcode', '18565'), fill('#country', 'DE')],
+    },
     { todo: 'Continue with standard delivery', actions: [click('#shipping-continue')] },
-    { todo: 'Card', actions: [fill('#card-name', 'Jonas Berg'), fill('#card-number', '4242424242424242'), fill('#card-expiry', '11/28'), fill('#card-cvc', '321')] },
+    {
+      todo: 'Card',
+      actions: [fill('#card-name', 'Jonas Berg'), fill('#card-number', '4242424242424242'), fill('#card-expiry', '11/28'), fill('#card-cvc', '321')],
+    },
     { todo: 'Continue to review', actions: [click('#payment-continue')] },
     { todo: 'Try SPRING10', actions: [fill('#coupon', 'SPRING10'), click('#coupon-apply')] },
     { todo: 'Use WELCOME5', actions: [fill('#coupon', 'WELCOME5'), click('#coupon-apply')] },
     { todo: 'Place the order', actions: [click('#place-order')] },
     readConfirmation,
-    { todo: 'Tell the total', actions: [{ type: 'narrate', text: (prompt) => `Express was not available, so standard it is. Total paid: ${/\$\d+\.\d\d/.exec(prompt)?.[0] ?? 'unknown'}.` }] },
+    {
+      todo: 'Tell the total',
+      actions: [
+        { type: 'narrate', text: (prompt) => `Express was not available, so standard it is. Total paid: ${/\$\d+\.\d\d/.exec(prompt)?.[0] ?? 'unknown'}.` },
+      ],
+    },
   ],
 };
 
@@ -111,12 +132,25 @@ const stopAtReview: EvalTask = {
   id: 'checkout-stop-at-review',
   site: 'eval',
   start: '/shop',
-  prompt: "Put 3 Dot-grid Notebooks in the cart and fill in the checkout up to the review page: ship to Sam Lee, Keizersgracht 1, 1015 CJ Amsterdam, Netherlands, standard delivery; card 4242 4242 4242 4242, expiry 01/30, code 555, name Sam Lee. Don't place the order: stop at the review page and tell me the total.",
+  prompt:
+    "Put 3 Dot-grid Notebooks in the cart and fill in the checkout up to the review page: ship to Sam Lee, Keizersgracht 1, 1015 CJ Amsterdam, Netherlands, standard delivery; card 4242 4242 4242 4242, expiry 01/30, code 555, name Sam Lee. Don't place the order: stop at the review page and tell me the total.",
   traits: ['no-submit', 'long'],
   pages: PAGES,
   steps: [
     { name: '3 Notebooks', check: (end) => cart(end).notebook === 3 },
-    { name: 'address Sam Lee, Keizersgracht 1, 1015 CJ Amsterdam, Netherlands', check: (end) => { const s = shop(end).shipping; return s?.fullName === 'Sam Lee' && s.street === 'Keizersgracht 1' && (s.postcode ?? '').replace(/\s/g, '').toUpperCase() === '1015CJ' && s.city === 'Amsterdam' && s.country === 'NL'; } },
+    {
+      name: 'address Sam Lee, Keizersgracht 1, 1015 CJ Amsterdam, Netherlands',
+      check: (end) => {
+        const s = shop(end).shipping;
+        return (
+          s?.fullName === 'Sam Lee' &&
+          s.street === 'Keizersgracht 1' &&
+          (s.postcode ?? '').replace(/\s/g, '').toUpperCase() === '1015CJ' &&
+          s.city === 'Amsterdam' &&
+          s.country === 'NL'
+        );
+      },
+    },
     { name: 'card ending 4242, expiry 01/30', check: (end) => shop(end).payment?.last4 === '4242' && shop(end).payment?.expiry === '01/30' },
     { name: 'reached the review page', check: (end) => visited(end, '/checkout/review') },
     { name: 'said the total ($31.90)', check: (end) => said(end, /31\.90?\b/) },
@@ -126,11 +160,32 @@ const stopAtReview: EvalTask = {
   script: [
     { todo: 'Set the notebook quantity to 3', actions: [fill('#qty-notebook', '3'), click('#add-notebook')] },
     { todo: 'Go to checkout', actions: [navigate('/checkout/shipping')] },
-    { todo: 'Address', actions: [fill('#full-name', 'Sam Lee'), fill('#street', 'Keizersgracht 1'), fill('#city', 'Amsterdam'), fill('#postcode', '1015 CJ'), fill('#country', 'Netherlands')] },
+    {
+      todo: 'Address',
+      actions: [
+        fill('#full-name', 'Sam Lee'),
+        fill('#street', 'Keizersgracht 1'),
+        fill('#city', 'Amsterdam'),
+        fill('#postcode', '1015 CJ'),
+        fill('#country', 'Netherlands'),
+      ],
+    },
     { todo: 'Continue', actions: [click('#shipping-continue')] },
-    { todo: 'Card', actions: [fill('#card-name', 'Sam Lee'), fill('#card-number', '4242 4242 4242 4242'), fill('#card-expiry', '01/30'), fill('#card-cvc', '555')] },
+    {
+      todo: 'Card',
+      actions: [fill('#card-name', 'Sam Lee'), fill('#card-number', '4242 4242 4242 4242'), fill('#card-expiry', '01/30'), fill('#card-cvc', '555')],
+    },
     { todo: 'Continue to review', actions: [click('#payment-continue'), { type: 'tool', name: 'read', args: { target: '#review-total' } }] },
-    { todo: 'Tell the total', actions: [{ type: 'narrate', target: '#review-total', text: (prompt) => `I stopped at the review page. The total is ${/Total: (\$\d+\.\d\d)/.exec(prompt)?.[1] ?? 'unknown'}.` }] },
+    {
+      todo: 'Tell the total',
+      actions: [
+        {
+          type: 'narrate',
+          target: '#review-total',
+          text: (prompt) => `I stopped at the review page. The total is ${/Total: (\$\d+\.\d\d)/.exec(prompt)?.[1] ?? 'unknown'}.`,
+        },
+      ],
+    },
   ],
 };
 

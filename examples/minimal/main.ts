@@ -15,11 +15,14 @@ const llm: LLMProvider =
     : createScriptedProvider(
         [
           // The planning call, then one envelope per turn: what a model answers, as JSON.
-          { task_summary: 'A short tour: the features, then the prices.', todos: [
-            { intent: 'narrate', description: 'Introduce the features' },
-            { intent: 'narrate', description: 'Point out the prices' },
-            { intent: 'finish', description: 'Wrap up' },
-          ] },
+          {
+            task_summary: 'A short tour: the features, then the prices.',
+            todos: [
+              { intent: 'narrate', description: 'Introduce the features' },
+              { intent: 'narrate', description: 'Point out the prices' },
+              { intent: 'finish', description: 'Wrap up' },
+            ],
+          },
           { todo: 't1', actions: [{ type: 'narrate', text: 'Orbitly shares calendars, rotations and reminders.' }] },
           { todo: 't2', actions: [{ type: 'narrate', text: 'Starter is free; Team is $12 per member.' }] },
           { todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'Showed the features and the prices.' }] },

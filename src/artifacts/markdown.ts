@@ -113,7 +113,6 @@ export interface EditWithInstructionOptions {
   onDelta?: ((update: EditDelta) => void) | undefined;
 }
 
-
 /** Rewrites a document as instructed (the model call); supplied by `Plan`. */
 export type InstructionEditor = (doc: MarkdownDoc, instruction: string, options: EditWithInstructionOptions) => Promise<MarkdownDoc | null>;
 
@@ -238,11 +237,9 @@ export class MarkdownArtifact {
     const before = this.read(id);
     if (!before) return null;
     if (typeof instruction !== 'string' || instruction.trim() === '') {
-      throw new ValidationError(
-        'invalid_input',
-        'Cannot edit with an empty instruction: say what to change.',
-        { issues: [{ path: 'instruction', message: 'must not be empty' }] },
-      );
+      throw new ValidationError('invalid_input', 'Cannot edit with an empty instruction: say what to change.', {
+        issues: [{ path: 'instruction', message: 'must not be empty' }],
+      });
     }
     return this.#editor(before, instruction, options);
   }

@@ -70,11 +70,8 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
 /** Validates a batch; throws one {@link ValidationError} naming every bad field by index. */
 function readSeeds(items: unknown, what: string): TodoSeed[] {
   const issues: ValidationIssue[] = [];
-  if (!Array.isArray(items)) throw new ValidationError(
-    'invalid_input',
-    `${what}: expected an array of todos.`,
-    { issues: [{ path: '(root)', message: 'must be an array' }] },
-  );
+  if (!Array.isArray(items))
+    throw new ValidationError('invalid_input', `${what}: expected an array of todos.`, { issues: [{ path: '(root)', message: 'must be an array' }] });
   const seen = new Set<string>();
   const seeds = items.map((item, index) => {
     const seed = readTodoSeed(item, `[${index}]`, issues);
@@ -90,7 +87,14 @@ function readSeeds(items: unknown, what: string): TodoSeed[] {
 
 /** Whether two todos hold the same values (an edit from one to the other changes nothing). */
 function sameTodo(a: TodoItem, b: TodoItem): boolean {
-  return a.id === b.id && a.intent === b.intent && a.description === b.description && a.status === b.status && a.expected_turn === b.expected_turn && a.rewritten === b.rewritten;
+  return (
+    a.id === b.id &&
+    a.intent === b.intent &&
+    a.description === b.description &&
+    a.status === b.status &&
+    a.expected_turn === b.expected_turn &&
+    a.rewritten === b.rewritten
+  );
 }
 
 const freeze = (item: TodoItem): TodoItem => Object.freeze(item);
@@ -126,7 +130,9 @@ export function editTodos(
   edits: ReadonlyArray<{ id: string; patch: TodoPatch }>,
 ): { state: PlanState; edited: TodoItem[]; changed: TodoItem[]; previous: TodoItem[] } {
   if (!Array.isArray(edits)) {
-    throw new ValidationError('invalid_input', 'Cannot edit todos: expected an array of { id, patch }.', { issues: [{ path: '(root)', message: 'must be an array' }] });
+    throw new ValidationError('invalid_input', 'Cannot edit todos: expected an array of { id, patch }.', {
+      issues: [{ path: '(root)', message: 'must be an array' }],
+    });
   }
   const next = [...state.todos];
   // One lookup table, not a scan per edit: a turn that edits many todos of a long plan stays linear.
@@ -151,7 +157,8 @@ export function editTodos(
     const written = definedEntries(patch);
     const limits = Object.fromEntries(Object.entries(TODO_LIMITS).filter(([field]) => field in written));
     // A new text that does not say it is the model's (the user's or the host's edit) is approved text.
-    const retold = (written.description !== undefined && written.description !== current.description) || (written.intent !== undefined && written.intent !== current.intent);
+    const retold =
+      (written.description !== undefined && written.description !== current.description) || (written.intent !== undefined && written.intent !== current.intent);
     const mark = retold && !('rewritten' in written) ? { rewritten: false } : {};
     const seed = readTodoSeed({ ...current, ...written, ...mark, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
@@ -178,11 +185,9 @@ export function editTodos(
  */
 export function moveTodo(state: PlanState, id: string, toIndex: number): { state: PlanState; from: number; to: number } | null {
   if (!Number.isSafeInteger(toIndex)) {
-    throw new ValidationError(
-      'invalid_input',
-      `Cannot move todo ${String(id)}: the index must be a whole number, not ${String(toIndex)}.`,
-      { issues: [{ path: 'toIndex', message: 'must be an integer' }] },
-    );
+    throw new ValidationError('invalid_input', `Cannot move todo ${String(id)}: the index must be a whole number, not ${String(toIndex)}.`, {
+      issues: [{ path: 'toIndex', message: 'must be an integer' }],
+    });
   }
   const from = state.todos.findIndex((item) => item.id === id);
   if (from < 0) return null;
@@ -205,7 +210,11 @@ export function moveTodo(state: PlanState, id: string, toIndex: number): { state
  */
 export function replaceTodos(state: PlanState, seeds: unknown): { state: PlanState; items: TodoItem[] } {
   const parsed = readSeeds(seeds, 'Cannot reset todos');
-  const observed = advancedPast('t', state.lastIds.todos, parsed.flatMap((seed) => (seed.id ? [seed.id] : [])));
+  const observed = advancedPast(
+    't',
+    state.lastIds.todos,
+    parsed.flatMap((seed) => (seed.id ? [seed.id] : [])),
+  );
   const { ids, last } = nextIds('t', observed, parsed.filter((seed) => !seed.id).length);
   let fresh = 0;
   const items = parsed.map((seed) => freeze({ ...seed, id: seed.id || (ids[fresh++] as string) } as TodoItem));

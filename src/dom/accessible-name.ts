@@ -48,13 +48,68 @@ const BUTTON_INPUT_DEFAULTS: Record<string, string> = { submit: 'Submit', reset:
  * rule): a link around an <article> or a <figure> is named by their own names only.
  */
 const NEVER_FROM_CONTENT = new Set([
-  'alert', 'alertdialog', 'application', 'article', 'banner', 'blockquote', 'complementary', 'contentinfo', 'dialog',
-  'document', 'feed', 'figure', 'form', 'grid', 'img', 'listbox', 'log', 'main', 'marquee', 'math', 'menu', 'menubar',
-  'meter', 'navigation', 'note', 'progressbar', 'radiogroup', 'region', 'search', 'searchbox', 'slider', 'spinbutton',
-  'status', 'table', 'tablist', 'tabpanel', 'textbox', 'timer', 'toolbar', 'tree', 'treegrid', 'scrollbar', 'separator',
+  'alert',
+  'alertdialog',
+  'application',
+  'article',
+  'banner',
+  'blockquote',
+  'complementary',
+  'contentinfo',
+  'dialog',
+  'document',
+  'feed',
+  'figure',
+  'form',
+  'grid',
+  'img',
+  'listbox',
+  'log',
+  'main',
+  'marquee',
+  'math',
+  'menu',
+  'menubar',
+  'meter',
+  'navigation',
+  'note',
+  'progressbar',
+  'radiogroup',
+  'region',
+  'search',
+  'searchbox',
+  'slider',
+  'spinbutton',
+  'status',
+  'table',
+  'tablist',
+  'tabpanel',
+  'textbox',
+  'timer',
+  'toolbar',
+  'tree',
+  'treegrid',
+  'scrollbar',
+  'separator',
 ]);
 /** Elements drawn as one box inside a line (replaced or atomic): set apart by a space in a name, as Chromium does. */
-const ATOMIC = new Set(['img', 'svg', 'input', 'button', 'select', 'textarea', 'video', 'audio', 'canvas', 'iframe', 'object', 'embed', 'meter', 'progress', 'wbr']);
+const ATOMIC = new Set([
+  'img',
+  'svg',
+  'input',
+  'button',
+  'select',
+  'textarea',
+  'video',
+  'audio',
+  'canvas',
+  'iframe',
+  'object',
+  'embed',
+  'meter',
+  'progress',
+  'wbr',
+]);
 /** Input types whose value, inside a label, is part of the name (2C). */
 const TEXT_INPUTS = new Set(['text', 'search', 'email', 'tel', 'url', 'number', '']);
 const BUTTON_INPUTS = new Set(['button', 'submit', 'reset']);
@@ -142,7 +197,6 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
 }
 
 function ownAlternative(element: Element, style: CSSStyleDeclaration | undefined, out: NameText, walk: Walk): void {
-
   // 2B: aria-labelledby (the non-standard aria-labeledby when it is absent), not followed twice.
   if (!walk.inLabelledBy) {
     const ids = element.getAttribute('aria-labelledby') ?? element.getAttribute('aria-labeledby');
@@ -486,4 +540,3 @@ function unescapeCss(text: string): string {
     return /^[0-9a-fA-F]+$/.test(hex) ? String.fromCodePoint(Number.parseInt(hex, 16)) : code;
   });
 }
-

@@ -187,7 +187,8 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
     const unseen = unseenReason(element, { layout, acting: true });
     if (unseen && unseen !== 'covered') return refuse('hidden', `${what} is not visible to the user now (${unseen}); act on something the outline lists.`);
     const cover = coveringElement(element, options.exclude);
-    if (cover || unseen) return refuse('covered', `${what} is covered by ${cover ? describe(cover) : 'something drawn over it'}; deal with that first (close it, or scroll).`);
+    if (cover || unseen)
+      return refuse('covered', `${what} is covered by ${cover ? describe(cover) : 'something drawn over it'}; deal with that first (close it, or scroll).`);
   }
 
   const consequence = consequenceOf(element, document, options);
@@ -198,7 +199,9 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
   const nameAsks = named.risk === 'irreversible';
   let approved = false;
   if (consequence.risk === 'irreversible' || nameAsks) {
-    const effect = consequence.effect || (named.kind ? `Its name says it ${CONSEQUENCE_PHRASES[named.kind]}, which may not be undone` : 'The page marks it as a step that cannot be undone');
+    const effect =
+      consequence.effect ||
+      (named.kind ? `Its name says it ${CONSEQUENCE_PHRASES[named.kind]}, which may not be undone` : 'The page marks it as a step that cannot be undone');
     const step: ActivateStep = {
       risk: 'irreversible',
       detail: `${action}. ${effect}.`,
@@ -207,7 +210,10 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
       ...((consequence.consequence ?? named.kind) ? { consequence: consequence.consequence ?? named.kind } : {}),
     };
     if (!options.confirm) {
-      return refuse('needs-approval', `${action} (${effect.replace(/^It /, 'it ').replace(/^Its /, 'its ')}) cannot be undone, and nobody here can approve it, so it was not done; tell the user what you would do instead.`);
+      return refuse(
+        'needs-approval',
+        `${action} (${effect.replace(/^It /, 'it ').replace(/^Its /, 'its ')}) cannot be undone, and nobody here can approve it, so it was not done; tell the user what you would do instead.`,
+      );
     }
     let answer: ActivateApproval | undefined;
     try {
@@ -221,7 +227,8 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
     }
     approved = true;
     // The page may have changed while the user decided: the element must still be there and visible.
-    if (!element.isConnected || unseenReason(element, { layout, acting: true })) return refuse('hidden', `${what} changed while the user decided; it was not clicked. Look at the outline again.`);
+    if (!element.isConnected || unseenReason(element, { layout, acting: true }))
+      return refuse('hidden', `${what} changed while the user decided; it was not clicked. Look at the outline again.`);
   }
 
   const expected = approved ? consequence.expects : undefined;
@@ -250,14 +257,20 @@ export async function activate(target: unknown, options: ActivateOptions = {}): 
     target: given,
     ...(ref ? { ref } : {}),
     did,
-    detail: consequence.did === 'clicked' && released.length === 0 ? `Clicked ${what}` : `${consequence.effect ? `${consequence.effect} (${what})` : `Clicked ${what}`}${then}`,
+    detail:
+      consequence.did === 'clicked' && released.length === 0
+        ? `Clicked ${what}`
+        : `${consequence.effect ? `${consequence.effect} (${what})` : `Clicked ${what}`}${then}`,
     ...(consequence.url ? { url: consequence.url } : released[0] ? { url: released[0].url } : {}),
   };
 }
 
 /** Whether an effect was stopped by the user's no (not by a rule). */
 function isUserNo(effect: FencedEffect): boolean {
-  return !/^(nobody here|downloads are not|a look|it came from|a synchronous|it was sent in a way)/.test(effect.reason ?? '') && !/another site, and this host opens only/.test(effect.reason ?? '');
+  return (
+    !/^(nobody here|downloads are not|a look|it came from|a synchronous|it was sent in a way)/.test(effect.reason ?? '') &&
+    !/another site, and this host opens only/.test(effect.reason ?? '')
+  );
 }
 
 /** What a click did, from what it set off. */
@@ -288,11 +301,26 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
     const name = formName(form, submitter);
     const form_ = `the form${name ? ` ${quote(name)}` : ''}`;
     if (!check.ok) {
-      return { did: 'submitted', risk: 'irreversible', effect: '', refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${describe(submitter)} sends ${form_}, and was refused: ${check.message}` } };
+      return {
+        did: 'submitted',
+        risk: 'irreversible',
+        effect: '',
+        refusal: {
+          reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url',
+          message: `${describe(submitter)} sends ${form_}, and was refused: ${check.message}`,
+        },
+      };
     }
     const newTab = opensNewContext(submitter.getAttribute('formtarget') ?? form.getAttribute('target'));
     const effect = `It sends ${form_} to ${whereTo(check.url, document.baseURI)}${newTab ? ', in a new tab' : ''}${fieldList(formFields(form))}`;
-    return { did: newTab ? 'opened-tab' : 'submitted', risk: 'irreversible', effect, url: check.url, expects: { kind: 'form', url: check.url }, consequence: 'send' };
+    return {
+      did: newTab ? 'opened-tab' : 'submitted',
+      risk: 'irreversible',
+      effect,
+      url: check.url,
+      expects: { kind: 'form', url: check.url },
+      consequence: 'send',
+    };
   }
 
   const link = closestAcross(acting, 'a[href], area[href]');
@@ -300,21 +328,56 @@ function consequenceOf(element: Element, document: Document, options: ActivateOp
     const href = link.getAttribute('href') ?? '';
     const label = describe(link);
     const check = checkNavigation(href, navigation);
-    if (!check.ok) return { did: 'followed-link', risk: 'irreversible', effect: '', refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${label}: ${check.message}` } };
+    if (!check.ok)
+      return {
+        did: 'followed-link',
+        risk: 'irreversible',
+        effect: '',
+        refusal: { reason: check.reason === 'other-origin' ? 'other-origin' : 'blocked-url', message: `${label}: ${check.message}` },
+      };
     const url = new URL(check.url);
     const where = whereTo(check.url, document.baseURI);
     const download = link.hasAttribute('download') || DOWNLOAD_PATH.test(url.pathname);
     if (download) {
       if (!options.allowDownloads) {
-        return { did: 'downloaded', risk: 'irreversible', effect: '', refusal: { reason: 'download', message: `${label} downloads a file (${clip(url.pathname, 40)}); downloads are not allowed here, so it was not followed.` } };
+        return {
+          did: 'downloaded',
+          risk: 'irreversible',
+          effect: '',
+          refusal: {
+            reason: 'download',
+            message: `${label} downloads a file (${clip(url.pathname, 40)}); downloads are not allowed here, so it was not followed.`,
+          },
+        };
       }
-      return { did: 'downloaded', risk: 'irreversible', effect: `It downloads a file from ${where}`, url: check.url, expects: { kind: 'download', url: check.url }, consequence: 'download' };
+      return {
+        did: 'downloaded',
+        risk: 'irreversible',
+        effect: `It downloads a file from ${where}`,
+        url: check.url,
+        expects: { kind: 'download', url: check.url },
+        consequence: 'download',
+      };
     }
     if (opensNewContext(link.getAttribute('target'))) {
-      return { did: 'opened-tab', risk: 'irreversible', effect: `It opens a new window with ${where}`, url: check.url, expects: { kind: 'window', url: check.url }, consequence: 'new-window' };
+      return {
+        did: 'opened-tab',
+        risk: 'irreversible',
+        effect: `It opens a new window with ${where}`,
+        url: check.url,
+        expects: { kind: 'window', url: check.url },
+        consequence: 'new-window',
+      };
     }
     if (check.risk === 'irreversible') {
-      return { did: 'followed-link', risk: 'irreversible', effect: `It leaves the site for ${where}`, url: check.url, expects: { kind: 'navigation', url: check.url }, consequence: 'leave' };
+      return {
+        did: 'followed-link',
+        risk: 'irreversible',
+        effect: `It leaves the site for ${where}`,
+        url: check.url,
+        expects: { kind: 'navigation', url: check.url },
+        consequence: 'leave',
+      };
     }
     return { did: 'followed-link', risk: 'write', effect: '', url: check.url };
   }
@@ -370,7 +433,13 @@ function coveringElement(element: Element, exclude: ActivateOptions['exclude']):
   if (right <= left || bottom <= top) return undefined;
   const labels = Array.from((element as HTMLInputElement).labels ?? []);
   let cover: Element | undefined;
-  for (const [fx, fy] of [[0.5, 0.5], [1 / 3, 1 / 3], [2 / 3, 1 / 3], [1 / 3, 2 / 3], [2 / 3, 2 / 3]] as const) {
+  for (const [fx, fy] of [
+    [0.5, 0.5],
+    [1 / 3, 1 / 3],
+    [2 / 3, 1 / 3],
+    [1 / 3, 2 / 3],
+    [2 / 3, 2 / 3],
+  ] as const) {
     const hit = deepElementFromPoint(document, left + (right - left) * fx, top + (bottom - top) * fy);
     if (!hit) continue;
     if (containsAcross(element, hit) || labels.some((label) => containsAcross(label, hit)) || isOffLimits(hit, exclude)) return undefined;

@@ -73,11 +73,9 @@ export function checkNavigation(url: unknown, options: NavigationCheckOptions = 
   try {
     here = new URL(base);
   } catch {
-    throw new ValidationError(
-      'invalid_input',
-      'checkNavigation: there is no page to resolve against; pass options.base (the current URL).',
-      { issues: [{ path: 'base', message: 'must be an absolute URL' }] },
-    );
+    throw new ValidationError('invalid_input', 'checkNavigation: there is no page to resolve against; pass options.base (the current URL).', {
+      issues: [{ path: 'base', message: 'must be an absolute URL' }],
+    });
   }
   const allowed = allowedOriginsOf(options.allowedOrigins);
   try {
@@ -99,7 +97,13 @@ export function checkNavigation(url: unknown, options: NavigationCheckOptions = 
     return { ok: true, url: parsed.href, sameOrigin: true, risk: 'write', detail: `Open ${parsed.pathname}${parsed.search}` };
   }
   if (allowed.has(parsed.origin)) {
-    return { ok: true, url: parsed.href, sameOrigin: false, risk: 'irreversible', detail: `Leave the site for ${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}` };
+    return {
+      ok: true,
+      url: parsed.href,
+      sameOrigin: false,
+      risk: 'irreversible',
+      detail: `Leave the site for ${parsed.host}${parsed.pathname === '/' ? '' : parsed.pathname}`,
+    };
   }
   return {
     ok: false,
@@ -120,11 +124,9 @@ function allowedOriginsOf(list: readonly string[] | undefined): Set<string> {
       // handled below
     }
     if (!origin || origin === 'null') {
-      throw new ValidationError(
-        'invalid_input',
-        `allowedOrigins: "${String(entry)}" is not an origin such as https://docs.example.com.`,
-        { issues: [{ path: 'allowedOrigins', message: 'must list http(s) origins' }] },
-      );
+      throw new ValidationError('invalid_input', `allowedOrigins: "${String(entry)}" is not an origin such as https://docs.example.com.`, {
+        issues: [{ path: 'allowedOrigins', message: 'must list http(s) origins' }],
+      });
     }
     origins.add(origin);
   }

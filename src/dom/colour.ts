@@ -72,7 +72,12 @@ function parseColorText(text: string): Color | undefined {
   const parts = (match[1] ?? '').split(/[\s,/]+/).filter(Boolean);
   if (parts.length < 3) return undefined;
   const channel = (part: string, scale: number) => (part.endsWith('%') ? (Number.parseFloat(part) / 100) * scale : Number.parseFloat(part));
-  const rgba = [channel(parts[0] as string, 255), channel(parts[1] as string, 255), channel(parts[2] as string, 255), parts[3] === undefined ? 1 : channel(parts[3], 1)];
+  const rgba = [
+    channel(parts[0] as string, 255),
+    channel(parts[1] as string, 255),
+    channel(parts[2] as string, 255),
+    parts[3] === undefined ? 1 : channel(parts[3], 1),
+  ];
   return rgba.every(Number.isFinite) ? (rgba as Color) : undefined;
 }
 
@@ -86,5 +91,9 @@ function parseColorText(text: string): Color | undefined {
  */
 export function blend(top: readonly number[], bottom: readonly number[]): number[] {
   const alpha = top[3] ?? 1;
-  return [(top[0] ?? 0) * alpha + (bottom[0] ?? 0) * (1 - alpha), (top[1] ?? 0) * alpha + (bottom[1] ?? 0) * (1 - alpha), (top[2] ?? 0) * alpha + (bottom[2] ?? 0) * (1 - alpha)];
+  return [
+    (top[0] ?? 0) * alpha + (bottom[0] ?? 0) * (1 - alpha),
+    (top[1] ?? 0) * alpha + (bottom[1] ?? 0) * (1 - alpha),
+    (top[2] ?? 0) * alpha + (bottom[2] ?? 0) * (1 - alpha),
+  ];
 }

@@ -55,7 +55,12 @@ export function controlRisk(element: Element, extra?: ConsequentialWords): Contr
   const name = accessibleName(element, role);
   // What a person reads on it too (an aria-label may say something else; hidden text does not count).
   const text = isSeen(element, { layout: hasLayout(element.ownerDocument) }) ? readableText(element, { maxChars: 200 }).text : '';
-  const value = element.localName === 'input' ? ((element as HTMLInputElement).type === 'submit' || (element as HTMLInputElement).type === 'button' ? (element as HTMLInputElement).value : '') : '';
+  const value =
+    element.localName === 'input'
+      ? (element as HTMLInputElement).type === 'submit' || (element as HTMLInputElement).type === 'button'
+        ? (element as HTMLInputElement).value
+        : ''
+      : '';
   const kind = consequenceInName(name, extra) ?? consequenceInName(text, extra) ?? consequenceInName(value, extra);
   return kind ? { risk: 'irreversible', kind, source: 'name' } : { risk: 'write', source: 'none' };
 }

@@ -180,7 +180,8 @@ const DEFAULT_MAX_MS = 3000;
 const POLL_MS = 25;
 
 /** Content types a browser saves rather than shows. */
-const DOWNLOADED_TYPES = /^(application\/(octet-stream|zip|x-zip|x-7z|x-rar|x-tar|gzip|x-gzip|x-msdownload|x-msi|x-apple-diskimage|vnd\.android|java-archive|x-sh)|binary\/)/i;
+const DOWNLOADED_TYPES =
+  /^(application\/(octet-stream|zip|x-zip|x-7z|x-rar|x-tar|gzip|x-gzip|x-msdownload|x-msi|x-apple-diskimage|vnd\.android|java-archive|x-sh)|binary\/)/i;
 
 /** A sentinel "fence" for code that runs outside every fence. */
 const OUTSIDE = Symbol('outside the fence');
@@ -262,16 +263,28 @@ class Fence {
       record('stopped', reason);
       safely(cancel);
     };
-    if (refusal) return stop(refusal);
-    if (this.mode === 'late') return stop('it came from the action after it had ended, when no one could be asked');
-    if (this.mode === 'read') return stop('a look (scroll, expand, read) must never change anything');
+    if (refusal) {
+      stop(refusal);
+      return;
+    }
+    if (this.mode === 'late') {
+      stop('it came from the action after it had ended, when no one could be asked');
+      return;
+    }
+    if (this.mode === 'read') {
+      stop('a look (scroll, expand, read) must never change anything');
+      return;
+    }
     if (this.options.approved?.(raw)) {
       record('released');
       safely(release);
       return;
     }
     const confirm = this.options.confirm;
-    if (!confirm) return stop("nobody here can approve it");
+    if (!confirm) {
+      stop('nobody here can approve it');
+      return;
+    }
     const key = `${raw.kind} ${raw.method} ${raw.url}`;
     this.busy += 1;
     this.#queue = this.#queue.then(async () => {
@@ -468,7 +481,10 @@ function managerFor(win: Window): Manager {
 
 /** Installs every patch and listener of a window's fence. */
 function patchGlobals(manager: Manager): void {
-  const win = manager.win as Window & typeof globalThis & { navigation?: EventTarget & { navigate?: (url: string, options?: object) => { committed: Promise<unknown>; finished: Promise<unknown> } } };
+  const win = manager.win as Window &
+    typeof globalThis & {
+      navigation?: EventTarget & { navigate?: (url: string, options?: object) => { committed: Promise<unknown>; finished: Promise<unknown> } };
+    };
   const base = (): string => win.document?.baseURI ?? win.location?.href ?? '';
   const origin = (): string => new URL(base()).origin;
   const options = (fence: Fence) => fence.options;
@@ -493,39 +509,48 @@ function patchGlobals(manager: Manager): void {
     ['setInterval', 'clearInterval', 'i', false],
     ['requestAnimationFrame', 'cancelAnimationFrame', 'f', true],
   ] as const) {
-    manager.patch<(callback: unknown, delay?: number, ...rest: unknown[]) => number>(win, setter, (set) =>
-      function (this: unknown, callback: unknown, delay?: number, ...rest: unknown[]) {
-        const fence = manager.attribution();
-        if (!fence || typeof callback !== 'function') return set.call(win, callback, delay, ...rest);
-        const due = setter === 'requestAnimationFrame' ? 16 : Number(delay) || 0;
-        const counted = counts && fence.mode !== 'late' && fence.waitsFor(due);
-        let handle: number | undefined;
-        const wrapped = wrap(callback, fence, counted, () => (handle === undefined ? undefined : `${prefix}${handle}`));
-        handle = set.call(win, wrapped, delay, ...rest);
-        if (counted) {
-          fence.pending += 1;
-          manager.timers.set(`${prefix}${handle}`, fence);
-        }
-        return handle;
-      },
+    manager.patch<(callback: unknown, delay?: number, ...rest: unknown[]) => number>(
+      win,
+      setter,
+      (set) =>
+        function (this: unknown, callback: unknown, delay?: number, ...rest: unknown[]) {
+          const fence = manager.attribution();
+          if (!fence || typeof callback !== 'function') return set.call(win, callback, delay, ...rest);
+          const due = setter === 'requestAnimationFrame' ? 16 : Number(delay) || 0;
+          const counted = counts && fence.mode !== 'late' && fence.waitsFor(due);
+          let handle: number | undefined;
+          const wrapped = wrap(callback, fence, counted, () => (handle === undefined ? undefined : `${prefix}${handle}`));
+          handle = set.call(win, wrapped, delay, ...rest);
+          if (counted) {
+            fence.pending += 1;
+            manager.timers.set(`${prefix}${handle}`, fence);
+          }
+          return handle;
+        },
     );
-    manager.patch<(handle?: number) => void>(win, clearer, (clear) =>
-      function (this: unknown, handle?: number) {
-        const key = `${prefix}${handle}`;
-        const fence = manager.timers.get(key);
-        if (fence) {
-          manager.timers.delete(key);
-          fence.pending -= 1;
-        }
-        return clear.call(win, handle);
-      },
+    manager.patch<(handle?: number) => void>(
+      win,
+      clearer,
+      (clear) =>
+        function (this: unknown, handle?: number) {
+          const key = `${prefix}${handle}`;
+          const fence = manager.timers.get(key);
+          if (fence) {
+            manager.timers.delete(key);
+            fence.pending -= 1;
+          }
+          return clear.call(win, handle);
+        },
     );
   }
-  manager.patch<(callback: VoidFunction) => void>(win, 'queueMicrotask', (queue) =>
-    function (this: unknown, callback: VoidFunction) {
-      const fence = manager.attribution();
-      return queue.call(win, (fence ? wrap(callback, fence, false, () => undefined) : callback) as VoidFunction);
-    },
+  manager.patch<(callback: VoidFunction) => void>(
+    win,
+    'queueMicrotask',
+    (queue) =>
+      function (this: unknown, callback: VoidFunction) {
+        const fence = manager.attribution();
+        return queue.call(win, (fence ? wrap(callback, fence, false, () => undefined) : callback) as VoidFunction);
+      },
   );
 
   // Requests.
@@ -542,7 +567,9 @@ function patchGlobals(manager: Manager): void {
   };
   const requestEffect = (kind: 'request' | 'beacon', method: string, url: string, body: unknown): PageEffect => {
     const where = whereTo(url, base());
-    const names = bodyFields(body).slice(0, 8).map((name) => clip(name, 30));
+    const names = bodyFields(body)
+      .slice(0, 8)
+      .map((name) => clip(name, 30));
     const fields = names.length > 0 ? `: ${names.join(', ')}` : '';
     const what = kind === 'beacon' ? `send a beacon (a POST) to ${where}${fields}` : `send a ${method} to ${where}${fields}`;
     return { kind, method, url, what, words: `It ${what.replace(/^send /, 'sends ')}`, consequence: method === 'DELETE' ? 'delete' : 'send' };
@@ -555,59 +582,79 @@ function patchGlobals(manager: Manager): void {
     }
   };
 
-  original.fetch = manager.patch<typeof fetch>(win, 'fetch', (realFetch) =>
-    function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
-      const fence = manager.attribution();
-      if (!fence) return realFetch.call(win, input, init);
-      const request = typeof Request !== 'undefined' && input instanceof Request ? input : undefined;
-      const method = String(init?.method ?? request?.method ?? 'GET').toUpperCase();
-      const url = absolute(request ? request.url : String(input));
-      if (isRead(method, url, fence)) return realFetch.call(win, input, init);
-      return new Promise<Response>((resolve, reject) => {
-        fence.hold(
-          requestEffect('request', method, url, init?.body),
-          () => void realFetch.call(win, input, init).then(resolve, reject),
-          () => reject(new TypeError('Failed to fetch')),
-        );
-      });
-    },
+  original.fetch = manager.patch<typeof fetch>(
+    win,
+    'fetch',
+    (realFetch) =>
+      function (this: unknown, input: RequestInfo | URL, init?: RequestInit) {
+        const fence = manager.attribution();
+        if (!fence) return realFetch.call(win, input, init);
+        const request = typeof Request !== 'undefined' && input instanceof Request ? input : undefined;
+        const method = String(init?.method ?? request?.method ?? 'GET').toUpperCase();
+        const url = absolute(request ? request.url : String(input));
+        if (isRead(method, url, fence)) return realFetch.call(win, input, init);
+        return new Promise<Response>((resolve, reject) => {
+          fence.hold(
+            requestEffect('request', method, url, init?.body),
+            () => void realFetch.call(win, input, init).then(resolve, reject),
+            () => reject(new TypeError('Failed to fetch')),
+          );
+        });
+      },
   );
 
   const XHR = (win as { XMLHttpRequest?: typeof XMLHttpRequest }).XMLHttpRequest?.prototype;
   const requests = new WeakMap<XMLHttpRequest, { method: string; url: string; async: boolean }>();
-  original.xhrOpen = manager.patch<XMLHttpRequest['open']>(XHR, 'open', (realOpen) =>
-    function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
-      requests.set(this, { method: String(method).toUpperCase(), url: absolute(String(url)), async: rest.length === 0 || rest[0] !== false });
-      return (realOpen as (...args: unknown[]) => void).call(this, method, url, ...rest);
-    } as XMLHttpRequest['open'],
+  original.xhrOpen = manager.patch<XMLHttpRequest['open']>(
+    XHR,
+    'open',
+    (realOpen) =>
+      function (this: XMLHttpRequest, method: string, url: string | URL, ...rest: unknown[]) {
+        requests.set(this, { method: String(method).toUpperCase(), url: absolute(String(url)), async: rest.length === 0 || rest[0] !== false });
+        return (realOpen as (...args: unknown[]) => void).call(this, method, url, ...rest);
+      } as XMLHttpRequest['open'],
   );
-  original.xhrSend = manager.patch<XMLHttpRequest['send']>(XHR, 'send', (realSend) =>
-    function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
-      const fence = manager.attribution();
-      const info = requests.get(this);
-      if (!fence || !info || isRead(info.method, info.url, fence)) return realSend.call(this, body);
-      const effect = requestEffect('request', info.method, info.url, body);
-      if (!info.async) {
-        fence.hold(effect, () => undefined, () => undefined, 'a synchronous request cannot wait for an answer');
-        throw new DOMException('planloop stopped a synchronous request that needed the user\'s approval.', 'NetworkError');
-      }
-      fence.hold(
-        effect,
-        () => realSend.call(this, body),
-        () => failRequest(this),
-      );
-    },
+  original.xhrSend = manager.patch<XMLHttpRequest['send']>(
+    XHR,
+    'send',
+    (realSend) =>
+      function (this: XMLHttpRequest, body?: Document | XMLHttpRequestBodyInit | null) {
+        const fence = manager.attribution();
+        const info = requests.get(this);
+        if (!fence || !info || isRead(info.method, info.url, fence)) return realSend.call(this, body);
+        const effect = requestEffect('request', info.method, info.url, body);
+        if (!info.async) {
+          fence.hold(
+            effect,
+            () => undefined,
+            () => undefined,
+            'a synchronous request cannot wait for an answer',
+          );
+          throw new DOMException("planloop stopped a synchronous request that needed the user's approval.", 'NetworkError');
+        }
+        fence.hold(
+          effect,
+          () => realSend.call(this, body),
+          () => failRequest(this),
+        );
+      },
   );
 
   const NavigatorProto = (win as { Navigator?: typeof Navigator }).Navigator?.prototype;
-  original.sendBeacon = manager.patch<Navigator['sendBeacon']>(NavigatorProto, 'sendBeacon', (realBeacon) =>
-    function (this: Navigator, url: string | URL, data?: BodyInit | null) {
-      const fence = manager.attribution();
-      if (!fence) return realBeacon.call(this, url, data);
-      const navigator = this;
-      fence.hold(requestEffect('beacon', 'POST', absolute(String(url)), data), () => void realBeacon.call(navigator, url, data), () => undefined);
-      return true;
-    },
+  original.sendBeacon = manager.patch<Navigator['sendBeacon']>(
+    NavigatorProto,
+    'sendBeacon',
+    (realBeacon) =>
+      function (this: Navigator, url: string | URL, data?: BodyInit | null) {
+        const fence = manager.attribution();
+        if (!fence) return realBeacon.call(this, url, data);
+        fence.hold(
+          requestEffect('beacon', 'POST', absolute(String(url)), data),
+          () => void realBeacon.call(this, url, data),
+          () => undefined,
+        );
+        return true;
+      },
   );
 
   // Navigations, windows, downloads: checked against the site and the host's allowed origins.
@@ -628,31 +675,49 @@ function patchGlobals(manager: Manager): void {
   };
   const windowEffect = (url: string): PageEffect => {
     const where = url && url !== 'about:blank' ? whereTo(url, base()) : 'a blank page';
-    return { kind: 'window', method: 'GET', url: url || 'about:blank', what: `open a new window with ${where}`, words: `It opens a new window with ${where}`, consequence: 'new-window' };
+    return {
+      kind: 'window',
+      method: 'GET',
+      url: url || 'about:blank',
+      what: `open a new window with ${where}`,
+      words: `It opens a new window with ${where}`,
+      consequence: 'new-window',
+    };
   };
 
-  original.open = manager.patch<Window['open']>(win, 'open', (realOpen) =>
-    function (this: unknown, url?: string | URL, target?: string, features?: string) {
-      const fence = manager.attribution();
-      if (!fence) return realOpen.call(win, url, target, features);
-      const href = url === undefined || String(url) === '' ? 'about:blank' : absolute(String(url));
-      const refusal = href === 'about:blank' ? undefined : leaving(href, fence);
-      fence.hold(windowEffect(href), () => void realOpen.call(win, url, target, features), () => undefined, refusal);
-      // Like a popup blocker: the page gets no window now; it opens on a yes.
-      return null;
-    },
+  original.open = manager.patch<Window['open']>(
+    win,
+    'open',
+    (realOpen) =>
+      function (this: unknown, url?: string | URL, target?: string, features?: string) {
+        const fence = manager.attribution();
+        if (!fence) return realOpen.call(win, url, target, features);
+        const href = url === undefined || String(url) === '' ? 'about:blank' : absolute(String(url));
+        const refusal = href === 'about:blank' ? undefined : leaving(href, fence);
+        fence.hold(
+          windowEffect(href),
+          () => void realOpen.call(win, url, target, features),
+          () => undefined,
+          refusal,
+        );
+        // Like a popup blocker: the page gets no window now; it opens on a yes.
+        return null;
+      },
   );
 
   // Forms: every submission, the native one (a submit button, requestSubmit) at the window after
   // the page's own handlers, and form.submit(), which fires no event.
   const FormProto = (win as { HTMLFormElement?: typeof HTMLFormElement }).HTMLFormElement?.prototype;
   let releasing = false;
-  original.submit = manager.patch<HTMLFormElement['submit']>(FormProto, 'submit', (realSubmit) =>
-    function (this: HTMLFormElement) {
-      const fence = manager.attribution();
-      if (!fence || releasing) return realSubmit.call(this);
-      holdForm(fence, this, null);
-    },
+  original.submit = manager.patch<HTMLFormElement['submit']>(
+    FormProto,
+    'submit',
+    (realSubmit) =>
+      function (this: HTMLFormElement) {
+        const fence = manager.attribution();
+        if (!fence || releasing) return realSubmit.call(this);
+        holdForm(fence, this, null);
+      },
   );
   const holdForm = (fence: Fence, form: HTMLFormElement, submitter: HTMLElement | null): void => {
     const method = (submitter?.getAttribute('formmethod') ?? form.getAttribute('method') ?? 'get').trim().toUpperCase() || 'GET';
@@ -663,14 +728,31 @@ function patchGlobals(manager: Manager): void {
     const where = whereTo(action, base());
     const newWindow = opensNewContext(target) ? ', in a new window' : '';
     const what = `send the form${name ? ` ${quote(name)}` : ''} to ${where}${newWindow}${fields}`;
-    const effect: PageEffect = { kind: 'form', method: method === 'POST' ? 'POST' : 'GET', url: action, what, words: `It sends the form${name ? ` ${quote(name)}` : ''} to ${where}${newWindow}${fields}`, consequence: 'send' };
-    fence.hold(effect, () => resubmit(form, submitter), () => undefined, leaving(action, fence));
+    const effect: PageEffect = {
+      kind: 'form',
+      method: method === 'POST' ? 'POST' : 'GET',
+      url: action,
+      what,
+      words: `It sends the form${name ? ` ${quote(name)}` : ''} to ${where}${newWindow}${fields}`,
+      consequence: 'send',
+    };
+    fence.hold(
+      effect,
+      () => resubmit(form, submitter),
+      () => undefined,
+      leaving(action, fence),
+    );
   };
   const resubmit = (form: HTMLFormElement, submitter: HTMLElement | null): void => {
     // The submitter's formaction, formmethod, formenctype and formtarget, and its name=value, as the
     // native submission would have sent them: set on the form for the moment of submit().
     const restore: Array<() => void> = [];
-    for (const [from, to] of [['formaction', 'action'], ['formmethod', 'method'], ['formenctype', 'enctype'], ['formtarget', 'target']] as const) {
+    for (const [from, to] of [
+      ['formaction', 'action'],
+      ['formmethod', 'method'],
+      ['formenctype', 'enctype'],
+      ['formtarget', 'target'],
+    ] as const) {
       const value = submitter?.getAttribute(from);
       if (value === null || value === undefined) continue;
       const before = form.getAttribute(to);
@@ -722,21 +804,40 @@ function patchGlobals(manager: Manager): void {
   /** A navigation on this site: let go, or first probed for a redirect away or a download. */
   const sameSite = (fence: Fence, url: string, replace: boolean): void => {
     if (fence.mode !== 'act') {
-      fence.hold(navigationEffect(url), () => undefined, () => undefined);
+      fence.hold(
+        navigationEffect(url),
+        () => undefined,
+        () => undefined,
+      );
       return;
     }
-    if (fence.options.probeNavigations === false) return reissue(url, replace);
+    if (fence.options.probeNavigations === false) {
+      reissue(url, replace);
+      return;
+    }
     fence.busy += 1;
     void probe(manager, url).then((found) => {
       fence.busy -= 1;
       fence.touch();
-      if (found.kind === 'page') return reissue(url, replace);
+      if (found.kind === 'page') {
+        reissue(url, replace);
+        return;
+      }
       if (found.kind === 'download') {
         const refusal = fence.options.allowDownloads ? undefined : `downloads are not allowed here`;
-        return fence.hold(downloadEffect(url, found.file), () => reissue(url, replace), () => undefined, refusal);
+        return fence.hold(
+          downloadEffect(url, found.file),
+          () => reissue(url, replace),
+          () => undefined,
+          refusal,
+        );
       }
       const via = `open ${whereTo(url, base())}, which the server sends on to another site`;
-      fence.hold(navigationEffect(url, via), () => reissue(url, replace), () => undefined);
+      fence.hold(
+        navigationEffect(url, via),
+        () => reissue(url, replace),
+        () => undefined,
+      );
     });
   };
 
@@ -745,7 +846,11 @@ function patchGlobals(manager: Manager): void {
   manager.listen(win, 'click', (event) => {
     const fence = manager.attribution();
     if (!fence || event.defaultPrevented) return;
-    const link = event.composedPath().find((node): node is HTMLAnchorElement => node instanceof win.Element && (node.localName === 'a' || node.localName === 'area') && node.hasAttribute('href'));
+    const link = event
+      .composedPath()
+      .find(
+        (node): node is HTMLAnchorElement => node instanceof win.Element && (node.localName === 'a' || node.localName === 'area') && node.hasAttribute('href'),
+      );
     if (!link) return;
     const href = absolute(link.getAttribute('href') ?? '');
     const target = link.getAttribute('target');
@@ -755,25 +860,49 @@ function patchGlobals(manager: Manager): void {
     event.preventDefault();
     if (newWindow) {
       const features = /\bnoopener\b|\bnoreferrer\b/i.test(link.getAttribute('rel') ?? '') ? 'noopener' : '';
-      fence.hold(windowEffect(href), () => void original.open?.call(win, href, target ?? '_blank', features), () => undefined, leaving(href, fence));
+      fence.hold(
+        windowEffect(href),
+        () => void original.open?.call(win, href, target ?? '_blank', features),
+        () => undefined,
+        leaving(href, fence),
+      );
     } else if (download) {
       const refusal = leaving(href, fence) ?? (fence.options.allowDownloads ? undefined : 'downloads are not allowed here');
-      fence.hold(downloadEffect(href, link.getAttribute('download') || fileOf(href)), () => downloadAgain(win, manager, href, link.getAttribute('download') ?? ''), () => undefined, refusal);
+      fence.hold(
+        downloadEffect(href, link.getAttribute('download') || fileOf(href)),
+        () => downloadAgain(win, manager, href, link.getAttribute('download') ?? ''),
+        () => undefined,
+        refusal,
+      );
     } else {
       const refusal = leaving(href, fence);
-      if (refusal) fence.hold(navigationEffect(href), () => undefined, () => undefined, refusal);
+      if (refusal)
+        fence.hold(
+          navigationEffect(href),
+          () => undefined,
+          () => undefined,
+          refusal,
+        );
       else if (safeOrigin(href) === origin()) sameSite(fence, href, false);
-      else fence.hold(navigationEffect(href), () => reissue(href, false), () => undefined);
+      else
+        fence.hold(
+          navigationEffect(href),
+          () => reissue(href, false),
+          () => undefined,
+        );
     }
   });
 
   if (!navigation) return;
   const NavigateEventProto = (win as { NavigateEvent?: { prototype: object } }).NavigateEvent?.prototype;
-  manager.patch<(options?: unknown) => void>(NavigateEventProto, 'intercept', (realIntercept) =>
-    function (this: Event, interceptOptions?: unknown) {
-      manager.intercepted.add(this);
-      return realIntercept.call(this, interceptOptions);
-    },
+  manager.patch<(options?: unknown) => void>(
+    NavigateEventProto,
+    'intercept',
+    (realIntercept) =>
+      function (this: Event, interceptOptions?: unknown) {
+        manager.intercepted.add(this);
+        return realIntercept.call(this, interceptOptions);
+      },
   );
   manager.listen(navigation, 'navigate', (event) => {
     const fence = manager.attribution();
@@ -794,22 +923,53 @@ function patchGlobals(manager: Manager): void {
     const replace = navigate.navigationType === 'replace';
     if (navigate.formData) {
       // A form sent past the submit patch (a script that kept its own submit()): it cannot be sent again as it was.
-      fence.hold({ ...navigationEffect(url), kind: 'form', method: 'POST', what: `send a form to ${whereTo(url, base())}`, words: `It sends a form to ${whereTo(url, base())}`, consequence: 'send' }, () => undefined, () => undefined, 'it was sent in a way that cannot be replayed');
+      fence.hold(
+        {
+          ...navigationEffect(url),
+          kind: 'form',
+          method: 'POST',
+          what: `send a form to ${whereTo(url, base())}`,
+          words: `It sends a form to ${whereTo(url, base())}`,
+          consequence: 'send',
+        },
+        () => undefined,
+        () => undefined,
+        'it was sent in a way that cannot be replayed',
+      );
       return;
     }
     if (navigate.downloadRequest !== null && navigate.downloadRequest !== undefined) {
       const refusal = leaving(url, fence) ?? (fence.options.allowDownloads ? undefined : 'downloads are not allowed here');
-      fence.hold(downloadEffect(url, navigate.downloadRequest || fileOf(url)), () => downloadAgain(win, manager, url, navigate.downloadRequest ?? ''), () => undefined, refusal);
+      fence.hold(
+        downloadEffect(url, navigate.downloadRequest || fileOf(url)),
+        () => downloadAgain(win, manager, url, navigate.downloadRequest ?? ''),
+        () => undefined,
+        refusal,
+      );
       return;
     }
     if (navigate.navigationType === 'reload') {
-      fence.hold(navigationEffect(url, 'reload the page'), () => win.location.reload(), () => undefined);
+      fence.hold(
+        navigationEffect(url, 'reload the page'),
+        () => win.location.reload(),
+        () => undefined,
+      );
       return;
     }
     const refusal = leaving(url, fence);
-    if (refusal) return fence.hold(navigationEffect(url), () => undefined, () => undefined, refusal);
+    if (refusal)
+      return fence.hold(
+        navigationEffect(url),
+        () => undefined,
+        () => undefined,
+        refusal,
+      );
     if (safeOrigin(url) === origin()) return sameSite(fence, url, replace);
-    fence.hold(navigationEffect(url), () => reissue(url, replace), () => undefined);
+    fence.hold(
+      navigationEffect(url),
+      () => reissue(url, replace),
+      () => undefined,
+    );
   });
 }
 

@@ -16,9 +16,24 @@ import { redactUrl } from '../secret-text.js';
 
 /** Roles whose word reads naturally after "the": `the button "Buy"`. Others are named by their text alone. */
 const ROLE_WORDS: Readonly<Record<string, string>> = {
-  button: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio button', switch: 'switch', tab: 'tab', menuitem: 'menu item',
-  menuitemcheckbox: 'menu item', menuitemradio: 'menu item', option: 'option', textbox: 'field', searchbox: 'search field',
-  combobox: 'list', listbox: 'list', spinbutton: 'number field', slider: 'slider', treeitem: 'item', img: 'image',
+  button: 'button',
+  link: 'link',
+  checkbox: 'checkbox',
+  radio: 'radio button',
+  switch: 'switch',
+  tab: 'tab',
+  menuitem: 'menu item',
+  menuitemcheckbox: 'menu item',
+  menuitemradio: 'menu item',
+  option: 'option',
+  textbox: 'field',
+  searchbox: 'search field',
+  combobox: 'list',
+  listbox: 'list',
+  spinbutton: 'number field',
+  slider: 'slider',
+  treeitem: 'item',
+  img: 'image',
 };
 
 /**

@@ -24,8 +24,25 @@ export const LANDMARK_ROLES: ReadonlySet<string> = new Set(['banner', 'navigatio
  * ```
  */
 export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
-  'button', 'link', 'checkbox', 'radio', 'switch', 'textbox', 'searchbox', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'slider', 'spinbutton', 'treeitem', 'focusable', 'clickable',
+  'button',
+  'link',
+  'checkbox',
+  'radio',
+  'switch',
+  'textbox',
+  'searchbox',
+  'combobox',
+  'listbox',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'tab',
+  'slider',
+  'spinbutton',
+  'treeitem',
+  'focusable',
+  'clickable',
 ]);
 
 /**
@@ -37,8 +54,21 @@ export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
  * ```
  */
 export const BLOCK_ROLES: ReadonlySet<string> = new Set([
-  'article', 'dialog', 'alertdialog', 'tabpanel', 'group', 'table', 'grid', 'treegrid', 'figure', 'tablist', 'menu',
-  'menubar', 'toolbar', 'radiogroup', 'tree',
+  'article',
+  'dialog',
+  'alertdialog',
+  'tabpanel',
+  'group',
+  'table',
+  'grid',
+  'treegrid',
+  'figure',
+  'tablist',
+  'menu',
+  'menubar',
+  'toolbar',
+  'radiogroup',
+  'tree',
 ]);
 
 /**
@@ -50,20 +80,62 @@ export const BLOCK_ROLES: ReadonlySet<string> = new Set([
  * ```
  */
 export const NAME_FROM_CONTENT: ReadonlySet<string> = new Set([
-  'button', 'link', 'heading', 'tab', 'option', 'menuitem', 'menuitemcheckbox', 'menuitemradio', 'treeitem', 'checkbox',
-  'radio', 'switch', 'cell', 'columnheader', 'rowheader', 'tooltip', 'clickable', 'focusable',
+  'button',
+  'link',
+  'heading',
+  'tab',
+  'option',
+  'menuitem',
+  'menuitemcheckbox',
+  'menuitemradio',
+  'treeitem',
+  'checkbox',
+  'radio',
+  'switch',
+  'cell',
+  'columnheader',
+  'rowheader',
+  'tooltip',
+  'clickable',
+  'focusable',
 ]);
 
 const INPUT_ROLES: Record<string, string> = {
-  checkbox: 'checkbox', radio: 'radio', range: 'slider', number: 'spinbutton', button: 'button', submit: 'button',
-  reset: 'button', image: 'button', file: 'button', color: 'button', search: 'searchbox',
+  checkbox: 'checkbox',
+  radio: 'radio',
+  range: 'slider',
+  number: 'spinbutton',
+  button: 'button',
+  submit: 'button',
+  reset: 'button',
+  image: 'button',
+  file: 'button',
+  color: 'button',
+  search: 'searchbox',
 };
 
 const TAG_ROLES: Record<string, string> = {
-  button: 'button', textarea: 'textbox', nav: 'navigation', main: 'main', aside: 'complementary', form: 'form',
-  search: 'search', section: 'region', article: 'article', dialog: 'dialog', fieldset: 'group', table: 'table',
-  figure: 'figure', details: 'group', option: 'option', h1: 'heading', h2: 'heading', h3: 'heading', h4: 'heading',
-  h5: 'heading', h6: 'heading',
+  button: 'button',
+  textarea: 'textbox',
+  nav: 'navigation',
+  main: 'main',
+  aside: 'complementary',
+  form: 'form',
+  search: 'search',
+  section: 'region',
+  article: 'article',
+  dialog: 'dialog',
+  fieldset: 'group',
+  table: 'table',
+  figure: 'figure',
+  details: 'group',
+  option: 'option',
+  h1: 'heading',
+  h2: 'heading',
+  h3: 'heading',
+  h4: 'heading',
+  h5: 'heading',
+  h6: 'heading',
 };
 
 /** Sectioning elements inside which <header>/<footer> are not the page's banner/contentinfo. */

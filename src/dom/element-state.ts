@@ -88,7 +88,10 @@ export function isPasswordField(element: Element): boolean {
 
 /** A field's words, camelCase split and lower case, `-` and `_` as spaces. */
 function wordsOf(text: string): string {
-  return text.replace(/([a-z])([A-Z])/g, '$1 $2').toLowerCase().replace(/[-_]/g, ' ');
+  return text
+    .replace(/([a-z])([A-Z])/g, '$1 $2')
+    .toLowerCase()
+    .replace(/[-_]/g, ' ');
 }
 
 /** What labels a field, as the page wrote it: its <label>s, aria-label, aria-labelledby's text, placeholder and title. */
@@ -222,7 +225,11 @@ function readValue(element: Element, role: string, tag: string, type: string, is
     (tag === 'input' && !['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(type)) ||
     tag === 'textarea' ||
     tag === 'select' ||
-    role === 'textbox' || role === 'searchbox' || role === 'combobox' || role === 'slider' || role === 'spinbutton';
+    role === 'textbox' ||
+    role === 'searchbox' ||
+    role === 'combobox' ||
+    role === 'slider' ||
+    role === 'spinbutton';
   if (!holdsValue) return;
   const withheld = isPrivate ? 'private' : isPasswordField(element) || (!reveal && isSecretField(element)) ? 'secret' : undefined;
   if (withheld) {
@@ -282,7 +289,7 @@ function inDisabledFieldset(element: Element, tag: string): boolean {
   const fieldset = element.closest('fieldset[disabled]');
   if (!fieldset) return false;
   const legend = fieldset.querySelector(':scope > legend');
-  return !legend || !legend.contains(element);
+  return !legend?.contains(element);
 }
 
 function tristate(value: string | null): boolean | 'mixed' | undefined {

@@ -25,7 +25,33 @@ const MAX_HELP = 100;
 const MAX_HINT = 160;
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 /** Elements that cannot be a field's hint: they are content or controls of their own. */
-const NOT_HINT = new Set(['input', 'select', 'textarea', 'button', 'a', 'label', 'fieldset', 'form', 'table', 'ul', 'ol', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'img', 'svg', 'iframe', 'br', 'hr', 'script', 'style', 'template']);
+const NOT_HINT = new Set([
+  'input',
+  'select',
+  'textarea',
+  'button',
+  'a',
+  'label',
+  'fieldset',
+  'form',
+  'table',
+  'ul',
+  'ol',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'img',
+  'svg',
+  'iframe',
+  'br',
+  'hr',
+  'script',
+  'style',
+  'template',
+]);
 
 /**
  * The help text and validity of a field (`role`: its role); `{}` for elements that are not fields.
@@ -87,7 +113,13 @@ function adjacentHint(element: Element): string {
   const next = anchor.nextElementSibling;
   if (!next || NOT_HINT.has(next.localName) || next.hasAttribute('for')) return '';
   // What the user types (an editable region) or the host marked private is never a hint.
-  if ((next as HTMLElement).isContentEditable || next.getAttribute('contenteditable') === 'true' || next.closest('[data-planloop-private]') || next.querySelector('[contenteditable], [data-planloop-private]')) return '';
+  if (
+    (next as HTMLElement).isContentEditable ||
+    next.getAttribute('contenteditable') === 'true' ||
+    next.closest('[data-planloop-private]') ||
+    next.querySelector('[contenteditable], [data-planloop-private]')
+  )
+    return '';
   if (next.querySelector('input, select, textarea, button, a[href], label, [role], [tabindex]')) return '';
   if (next.getAttribute('role') || (next.hasAttribute('id') && anchor.ownerDocument.querySelector(`[aria-labelledby~="${cssEscape(next.id)}"]`))) return '';
   if (!isSeen(next)) return '';

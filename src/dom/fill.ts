@@ -18,9 +18,7 @@ import { unseenReason } from './sighted.js';
 const PLACEHOLDER = /\{\{\s*secret\s*:\s*([\w.-]+)\s*\}\}/g;
 
 /** Where {@link fill} gets a secret's value from: a map of names to values, or a function (asked when the action runs). */
-export type SecretSource =
-  | Readonly<Record<string, string>>
-  | ((name: string, field: Element) => string | undefined | Promise<string | undefined>);
+export type SecretSource = Readonly<Record<string, string>> | ((name: string, field: Element) => string | undefined | Promise<string | undefined>);
 
 /** Options of {@link fill}: where to look (as {@link resolveTarget}), where secrets come from, and the effect fence's (see `fenceEffects`). */
 export interface FillOptions
@@ -37,7 +35,15 @@ export interface FillOptions
 }
 
 /** Why {@link fill} did not type. */
-export type FillRefusal = ResolveFailureReason | 'not-a-field' | 'disabled' | 'no-such-option' | 'secret-literal' | 'secret-elsewhere' | 'unknown-secret' | 'effect-stopped';
+export type FillRefusal =
+  | ResolveFailureReason
+  | 'not-a-field'
+  | 'disabled'
+  | 'no-such-option'
+  | 'secret-literal'
+  | 'secret-elsewhere'
+  | 'unknown-secret'
+  | 'effect-stopped';
 
 /** What {@link fill} did, or why it did not; JSON-able. A secret's value is never in it. */
 export type FillResult =
@@ -117,12 +123,16 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
   let typed = text;
   if (names.length > 0) {
     if (!secretField) {
-      return refuse('secret-elsewhere', `${what} is not a secret field: a secret goes only into a password, card, one-time-code or private field, where the page cannot show it back.`);
+      return refuse(
+        'secret-elsewhere',
+        `${what} is not a secret field: a secret goes only into a password, card, one-time-code or private field, where the page cannot show it back.`,
+      );
     }
     const values = new Map<string, string>();
     for (const secret of new Set(names)) {
       const resolved = await secretValue(options.secrets, secret, element);
-      if (resolved === undefined) return refuse('unknown-secret', `There is no secret named "${clip(secret)}" here.${offer || ' This host offers no secrets.'}`);
+      if (resolved === undefined)
+        return refuse('unknown-secret', `There is no secret named "${clip(secret)}" here.${offer || ' This host offers no secrets.'}`);
       values.set(secret, resolved);
     }
     typed = text.replace(PLACEHOLDER, (_, secret: string) => values.get(secret) ?? '');
@@ -139,7 +149,9 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
     const wanted = typed.trim().toLowerCase();
     option = Array.from(select.options).find((o) => o.value === typed || (o.textContent ?? '').trim().toLowerCase() === wanted);
     if (!option) {
-      const choices = Array.from(select.options, (o) => (o.textContent ?? '').trim()).slice(0, 8).join(', ');
+      const choices = Array.from(select.options, (o) => (o.textContent ?? '').trim())
+        .slice(0, 8)
+        .join(', ');
       return refuse('no-such-option', `"${clip(text)}" is not an option of ${what}; the options: ${choices}.`);
     }
   }

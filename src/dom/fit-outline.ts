@@ -99,7 +99,7 @@ export function fitOutline(
   const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
   const screens = (i: number) => (at(i).distance === 0 ? 0 : 1 + Math.floor(at(i).distance / screen));
   const focused = priorities.focused;
-  const inFocus = (i: number) => (focused && focused(at(i)) ? 1 : 0);
+  const inFocus = (i: number) => (focused?.(at(i)) ? 1 : 0);
   const live: number[] = [];
   const structure: number[] = [];
   const prose: number[] = [];
@@ -158,7 +158,10 @@ export function fitOutline(
   if (priorities.viewportFirst) {
     const { keep, take } = attempt(longest);
     take(firsts, Number.POSITIVE_INFINITY);
-    take(rest.filter((i) => inFocus(i) || screens(i) === 0), Number.POSITIVE_INFINITY);
+    take(
+      rest.filter((i) => inFocus(i) || screens(i) === 0),
+      Number.POSITIVE_INFINITY,
+    );
     fillRest(take);
     return { keep, way: 0 };
   }

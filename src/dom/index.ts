@@ -22,7 +22,16 @@ export { activate, type ActivateApproval, type ActivateOptions, type ActivateRef
 export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
 export { consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
 export { controlRisk, type ControlRisk } from './control-risk.js';
-export { fenceEffects, outsideFence, type EffectFenceOptions, type EffectKind, type EffectStep, type FenceResult, type FencedEffect, type PageEffect } from './effect-fence.js';
+export {
+  fenceEffects,
+  outsideFence,
+  type EffectFenceOptions,
+  type EffectKind,
+  type EffectStep,
+  type FenceResult,
+  type FencedEffect,
+  type PageEffect,
+} from './effect-fence.js';
 export { clickWords, fillWords } from './effect-words.js';
 export { elementRole } from './element-role.js';
 export { RefRegistry, createRefRegistry, refOf, refRegistryFor, type RefEntry, type RefIdentity } from './element-ref.js';
@@ -33,7 +42,16 @@ export { fill, type FillOptions, type FillRefusal, type FillResult, type SecretS
 export { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 export { createLookTools, type LookTool, type LookTools, type LookToolsOptions } from './look-tools.js';
 export { createPageTools, type PageTool, type PageToolContext, type PageTools, type PageToolsOptions } from './page-tools.js';
-export { createTourLocators, describeLocator, findLocator, locatorOf, type Locator, type LocatorFailure, type LocatorMatch, type LocatorOptions } from './locator.js';
+export {
+  createTourLocators,
+  describeLocator,
+  findLocator,
+  locatorOf,
+  type Locator,
+  type LocatorFailure,
+  type LocatorMatch,
+  type LocatorOptions,
+} from './locator.js';
 export { DEFAULT_OUTLINE_TOKENS, outlinePage, type OutlinePageOptions } from './page-outline.js';
 export { readableText, type ReadableText } from './readable-text.js';
 export type { PageElementKind } from './page-elements.js';

@@ -38,9 +38,7 @@ export interface Locator {
 export type LocatorFailure = 'not-found' | 'ambiguous' | 'invalid';
 
 /** The element a locator finds, with its score, or why there is none. */
-export type LocatorMatch =
-  | { ok: true; element: Element; score: number }
-  | { ok: false; reason: LocatorFailure; message: string };
+export type LocatorMatch = { ok: true; element: Element; score: number } | { ok: false; reason: LocatorFailure; message: string };
 
 /** Options of {@link locatorOf} and {@link findLocator}: where to look, as for `activate`. */
 export interface LocatorOptions {
@@ -171,7 +169,11 @@ export function createTourLocators(options: LocatorOptions & { registry?: RefReg
   locate(target: string): Locator | undefined;
   find(locator: Locator): { ok: true; target: string } | { ok: false; reason: LocatorFailure; message: string };
 } {
-  const where = (): { root: PageRoot; exclude: LocatorOptions['exclude']; layout: boolean | undefined } => ({ root: pageRoot(options.root, 'createTourLocators'), exclude: options.exclude, layout: options.layout });
+  const where = (): { root: PageRoot; exclude: LocatorOptions['exclude']; layout: boolean | undefined } => ({
+    root: pageRoot(options.root, 'createTourLocators'),
+    exclude: options.exclude,
+    layout: options.layout,
+  });
   return {
     locate(target) {
       const scope = where();
@@ -263,7 +265,7 @@ function headingAbove(element: Element, scope: Scope): string | undefined {
   let found: Element | undefined;
   for (const heading of scope.headings()) {
     if (heading === element || element.contains(heading)) continue;
-    if (!(heading.compareDocumentPosition(element) & 4 /* FOLLOWING */)) break;
+    if (!((heading.compareDocumentPosition(element) & 4) /* FOLLOWING */)) break;
     found = heading;
   }
   const text = found ? clipText(accessibleName(found, 'heading')) : '';
@@ -284,7 +286,12 @@ function textScore(wanted: string | undefined, here: string | undefined, points:
 }
 
 function sameAs(a: Locator, b: Locator): boolean {
-  return normal(a.name) === normal(b.name) && normal(a.heading ?? '') === normal(b.heading ?? '') && a.landmark?.role === b.landmark?.role && normal(a.landmark?.name ?? '') === normal(b.landmark?.name ?? '');
+  return (
+    normal(a.name) === normal(b.name) &&
+    normal(a.heading ?? '') === normal(b.heading ?? '') &&
+    a.landmark?.role === b.landmark?.role &&
+    normal(a.landmark?.name ?? '') === normal(b.landmark?.name ?? '')
+  );
 }
 
 /**
@@ -322,7 +329,12 @@ function isLocator(value: unknown): value is Locator {
   if (heading !== undefined && typeof heading !== 'string') return false;
   if (nth !== undefined && !(Number.isSafeInteger(nth) && (nth as number) >= 0)) return false;
   if (landmark === undefined) return true;
-  return typeof landmark === 'object' && landmark !== null && typeof (landmark as { role?: unknown }).role === 'string' && typeof (landmark as { name?: unknown }).name === 'string';
+  return (
+    typeof landmark === 'object' &&
+    landmark !== null &&
+    typeof (landmark as { role?: unknown }).role === 'string' &&
+    typeof (landmark as { name?: unknown }).name === 'string'
+  );
 }
 
 /** Every element under `root`, open shadow roots included, in document order. */

@@ -82,11 +82,9 @@ const DEFAULT_LOOK_TOKENS = 800;
 export function createLookTools(options: LookToolsOptions = {}): LookTools {
   const maxTokens = options.maxTokens ?? DEFAULT_LOOK_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 20) {
-    throw new ValidationError(
-      'invalid_input',
-      `createLookTools: maxTokens must be a number of at least 20, not ${String(maxTokens)}.`,
-      { issues: [{ path: 'maxTokens', message: 'must be a number of at least 20' }] },
-    );
+    throw new ValidationError('invalid_input', `createLookTools: maxTokens must be a number of at least 20, not ${String(maxTokens)}.`, {
+      issues: [{ path: 'maxTokens', message: 'must be a number of at least 20' }],
+    });
   }
   const shared = {
     ...(options.exclude ? { exclude: options.exclude } : {}),
@@ -110,7 +108,9 @@ export function createLookTools(options: LookToolsOptions = {}): LookTools {
       description: 'see a region the page outline shortened {target: its ref}, or all of the viewport {}',
       run: ({ target }) => {
         const hasTarget = typeof target === 'string' && target.trim() !== '';
-        const outline = hasTarget ? outlinePage({ ...shared, root: find(target), maxTokens, prose: false, viewportFirst: true }) : outlinePage({ ...shared, root: root(), maxTokens, onlyViewport: true, prose: false });
+        const outline = hasTarget
+          ? outlinePage({ ...shared, root: find(target), maxTokens, prose: false, viewportFirst: true })
+          : outlinePage({ ...shared, root: root(), maxTokens, onlyViewport: true, prose: false });
         return renderOutline(outline);
       },
     },
@@ -163,5 +163,5 @@ function mainContent(root: PageRoot): Element {
   const found = scope.querySelector('main, [role=main]') ?? scope.querySelector('article, [role=article]');
   if (found) return found;
   if (root.nodeType === 9) return (root as Document).body ?? (root as Document).documentElement;
-  return root.nodeType === 1 ? (root as Element) : ((root as ShadowRoot).host);
+  return root.nodeType === 1 ? (root as Element) : (root as ShadowRoot).host;
 }

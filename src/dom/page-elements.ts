@@ -101,7 +101,16 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     }
   };
 
-  const visit = (element: Element, parent: number, depth: number, inMain: boolean, isPrivate: boolean, hidden: boolean, inContent: boolean, inText: boolean): void => {
+  const visit = (
+    element: Element,
+    parent: number,
+    depth: number,
+    inMain: boolean,
+    isPrivate: boolean,
+    hidden: boolean,
+    inContent: boolean,
+    inText: boolean,
+  ): void => {
     let hiddenHere = hidden;
     if (!hiddenHere && subtreeHiddenBy(element, undefined)) {
       if (!options.includeHidden) return;
@@ -136,11 +145,18 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       // controls and headings wait until the outline needs them: most never make it into a budget.
       // A block's name is needed now only when it alone decides whether the block is listed (no id, not
       // included, not listed anyway): otherwise it too waits for nameOf (same role, same name).
-      const later = kind === 'control' || kind === 'heading' || kind === 'text' || kind === 'live' || (role !== undefined && (element.id !== '' || included || alwaysListed(role)));
+      const later =
+        kind === 'control' ||
+        kind === 'heading' ||
+        kind === 'text' ||
+        kind === 'live' ||
+        (role !== undefined && (element.id !== '' || included || alwaysListed(role)));
       const name = later ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
-      const selfHidden = hiddenHere || (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));
+      const selfHidden =
+        hiddenHere ||
+        (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;
@@ -166,11 +182,13 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     const tag = element.localName;
     if (tag !== 'slot' && tag !== 'details' && !element.shadowRoot) {
       // Most elements render their own children (see renderedChildren): walked without a collection.
-      for (let child = element.firstElementChild; child; child = child.nextElementSibling) visit(child, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling)
+        visit(child, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
       return;
     }
     const children = renderedChildren(element);
-    for (let i = 0; i < children.length; i += 1) visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
+    for (let i = 0; i < children.length; i += 1)
+      visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
   };
 
   // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
@@ -248,7 +266,18 @@ function kindOf(role: string): PageElementKind | undefined {
 
 /** Listed even without an id or a name: the page's main landmarks, forms and open dialogs. */
 function alwaysListed(role: string | undefined): boolean {
-  return role === 'main' || role === 'navigation' || role === 'banner' || role === 'contentinfo' || role === 'complementary' || role === 'search' || role === 'form' || role === 'dialog' || role === 'alertdialog' || role === 'tabpanel';
+  return (
+    role === 'main' ||
+    role === 'navigation' ||
+    role === 'banner' ||
+    role === 'contentinfo' ||
+    role === 'complementary' ||
+    role === 'search' ||
+    role === 'form' ||
+    role === 'dialog' ||
+    role === 'alertdialog' ||
+    role === 'tabpanel'
+  );
 }
 
 /** Pixels between `box` and the viewport, horizontally plus vertically. */

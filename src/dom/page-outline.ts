@@ -102,19 +102,15 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const root = pageRoot(options.root, 'outlinePage');
   const maxTokens = options.maxTokens ?? DEFAULT_OUTLINE_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 1) {
-    throw new ValidationError(
-      'invalid_input',
-      `outlinePage: maxTokens must be a number of at least 1, not ${String(maxTokens)}.`,
-      { issues: [{ path: 'maxTokens', message: 'must be a number of at least 1' }] },
-    );
+    throw new ValidationError('invalid_input', `outlinePage: maxTokens must be a number of at least 1, not ${String(maxTokens)}.`, {
+      issues: [{ path: 'maxTokens', message: 'must be a number of at least 1' }],
+    });
   }
   const estimate = options.estimateTokens ?? defaultEstimate;
   if (typeof estimate !== 'function') {
-    throw new ValidationError(
-      'invalid_input',
-      'outlinePage: estimateTokens must be a function (text) => number.',
-      { issues: [{ path: 'estimateTokens', message: 'must be a function' }] },
-    );
+    throw new ValidationError('invalid_input', 'outlinePage: estimateTokens must be a function (text) => number.', {
+      issues: [{ path: 'estimateTokens', message: 'must be a function' }],
+    });
   }
   const document = documentOf(root);
   const registry = options.registry ?? refRegistryFor(document);
@@ -145,7 +141,8 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     // A line, or a part of a joined line, as long as the whole draft's is costed once for all ways.
     const wholeLines: number[] = [];
     const wholeParts: number[] = [];
-    const lineOf = (node: OutlineNode, i: number) => (node === draftAt(i) ? (wholeLines[i] ??= estimate(`${renderOutlineLine(node)}\n`)) : estimate(`${renderOutlineLine(node)}\n`));
+    const lineOf = (node: OutlineNode, i: number) =>
+      node === draftAt(i) ? (wholeLines[i] ??= estimate(`${renderOutlineLine(node)}\n`)) : estimate(`${renderOutlineLine(node)}\n`);
     const partOf = (node: OutlineNode, i: number) => (node === draftAt(i) ? (wholeParts[i] ??= estimate(joinedPart(node))) : estimate(joinedPart(node)));
     return WAYS.map((way) => {
       const lines: number[] = [];
@@ -153,7 +150,9 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
       const draft = (i: number) => shortened(draftAt(i), way);
       return {
         line: (i: number) => (lines[i] ??= lineOf(draft(i), i)),
-        ...(way.joined ? { runOf, inline: (i: number) => (inline[i] ??= partOf(draft(i), i)), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) } : {}),
+        ...(way.joined
+          ? { runOf, inline: (i: number) => (inline[i] ??= partOf(draft(i), i)), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) }
+          : {}),
       };
     });
   };
@@ -164,7 +163,11 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
   const layout = options.layout ?? hasLayout(document);
   let fitted: ReturnType<typeof fitOutline>;
   for (;;) {
-    fitted = fitOutline(found, waysCosted(), maxTokens, estimate(omittedLine(found.length)) + summaryReserve, { ...priorities(found, document, layout), viewportFirst: options.viewportFirst === true, layout });
+    fitted = fitOutline(found, waysCosted(), maxTokens, estimate(omittedLine(found.length)) + summaryReserve, {
+      ...priorities(found, document, layout),
+      viewportFirst: options.viewportFirst === true,
+      layout,
+    });
     const unseen = new Set<number>();
     for (let i = 0; i < found.length; i += 1) if (fitted.keep[i] && !seenInOutline(found[i] as PageElement, draftAt(i), layout)) unseen.add(i);
     if (unseen.size === 0) break;
@@ -181,7 +184,10 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     if (!keep[i]) continue;
     const draft = shortened(draftAt(i), way);
     // The ref remembers the whole name (a shortened name would not find the element again).
-    const node: OutlineNode = { ...draft, ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draftAt(i).name }) };
+    const node: OutlineNode = {
+      ...draft,
+      ref: registry.assign(draft.element, { role: draft.role, name: draft.kind === 'text' || draft.kind === 'live' ? '' : draftAt(i).name }),
+    };
     if (node.kind === 'live') {
       if (liveRegionChanged(node.element, draftAt(i).name)) node.isNew = true;
       else delete node.isNew;
@@ -242,12 +248,15 @@ const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combo
 /** A draft written `way`: its texts cut to the way's lengths. */
 function shortened(draft: OutlineNode, way: Way): OutlineNode {
   if (way.names === undefined) return draft;
-  if (draft.kind === 'text' || draft.kind === 'live') return way.prose !== undefined && draft.name.length > way.prose ? { ...draft, name: cut(draft.name, way.prose) } : draft;
+  if (draft.kind === 'text' || draft.kind === 'live')
+    return way.prose !== undefined && draft.name.length > way.prose ? { ...draft, name: cut(draft.name, way.prose) } : draft;
   const out = { ...draft };
-  if (draft.name.length > way.names && (draft.kind === 'landmark' || draft.kind === 'block' || (draft.kind === 'control' && !FIELD_ROLES.has(draft.role)))) out.name = cut(draft.name, way.names);
+  if (draft.name.length > way.names && (draft.kind === 'landmark' || draft.kind === 'block' || (draft.kind === 'control' && !FIELD_ROLES.has(draft.role))))
+    out.name = cut(draft.name, way.names);
   if (way.hints !== undefined && draft.description && draft.description.length > way.hints) out.description = cut(draft.description, way.hints);
   if (way.hints !== undefined && draft.error && draft.error.length > way.hints) out.error = cut(draft.error, way.hints);
-  if (way.values !== undefined && draft.state.value !== undefined && draft.state.value.length > way.values) out.state = { ...draft.state, value: cut(draft.state.value, way.values) };
+  if (way.values !== undefined && draft.state.value !== undefined && draft.state.value.length > way.values)
+    out.state = { ...draft.state, value: cut(draft.state.value, way.values) };
   if (way.hosts === false && draft.state.href !== undefined && draft.state.href !== 'download') {
     const { href: _host, ...state } = out.state;
     out.state = state;
@@ -274,7 +283,10 @@ function cut(text: string, chars: number): string {
  */
 function staticRun(found: readonly PageElement[], i: number, runs: Int32Array): number {
   const joinable = (j: number) => joinsLine(found[j] as PageElement) && (found[j + 1] as PageElement | undefined)?.parent !== j;
-  const sameRun = (j: number) => joinable(j) && (found[j] as PageElement).parent === (found[j + 1] as PageElement).parent && (found[j] as PageElement).role === (found[j + 1] as PageElement).role;
+  const sameRun = (j: number) =>
+    joinable(j) &&
+    (found[j] as PageElement).parent === (found[j + 1] as PageElement).parent &&
+    (found[j] as PageElement).role === (found[j + 1] as PageElement).role;
   if (!joinable(i)) return -1;
   // Back to the run's first element, or to an element whose run is known (a run can be long: no recursion).
   let first = i;
@@ -323,7 +335,7 @@ function draftNode(item: PageElement, longRef: string, registry: RefRegistry, re
   if (item.isPrivate) state.withheld = 'private';
   if (state.options) state.options = state.options.map(redactSecrets);
   // A link's target is shown only where it tells something: another site, or a download.
-  if (state.href !== undefined && state.href.startsWith('/')) delete state.href;
+  if (state.href?.startsWith('/')) delete state.href;
   if (item.role === 'link' && item.element.hasAttribute('download')) state.href = 'download';
   const help: { description?: string; error?: string } = item.kind === 'control' && !item.isPrivate ? fieldHelp(item.element, item.role) : {};
   if (help.description) help.description = redactSecrets(help.description);
@@ -369,7 +381,8 @@ function priorities(found: readonly PageElement[], document: Document, layout: b
     // A form in the viewport: its fields are the controls after it that are inside it (the walk lists in document order).
     if ((item.role !== 'form' && item.element.localName !== 'form') || item.distance !== 0 || !layout) continue;
     const fields: Element[] = [];
-    for (let j = i + 1; j < found.length && (found[j] as PageElement).depth > item.depth; j += 1) if ((found[j] as PageElement).kind === 'control') fields.push((found[j] as PageElement).element);
+    for (let j = i + 1; j < found.length && (found[j] as PageElement).depth > item.depth; j += 1)
+      if ((found[j] as PageElement).kind === 'control') fields.push((found[j] as PageElement).element);
     if (fields.length <= MAX_FORM_FIELDS) for (const field of fields) inForm.add(field);
   }
   return {

@@ -23,17 +23,17 @@ export function pageRoot(root: unknown, caller: string): PageRoot {
   if (root === undefined) {
     const document = (globalThis as { document?: Document }).document;
     if (!document) {
-      throw new ValidationError('invalid_input', `${caller}: there is no document here; pass options.root (a Document, Element or ShadowRoot).`, { issues: [
-        { path: 'root', message: 'is required outside a browser' },
-      ] });
+      throw new ValidationError('invalid_input', `${caller}: there is no document here; pass options.root (a Document, Element or ShadowRoot).`, {
+        issues: [{ path: 'root', message: 'is required outside a browser' }],
+      });
     }
     return document;
   }
   const type = (root as { nodeType?: unknown } | null)?.nodeType;
   if (type !== 1 && type !== 9 && type !== 11) {
-    throw new ValidationError('invalid_input', `${caller}: options.root must be a Document, an Element or a ShadowRoot.`, { issues: [
-      { path: 'root', message: 'must be a Document, Element or ShadowRoot' },
-    ] });
+    throw new ValidationError('invalid_input', `${caller}: options.root must be a Document, an Element or a ShadowRoot.`, {
+      issues: [{ path: 'root', message: 'must be a Document, Element or ShadowRoot' }],
+    });
   }
   return root as PageRoot;
 }

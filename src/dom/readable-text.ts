@@ -21,7 +21,25 @@ const MAX_ALT = 40;
 const SECRET_MARGIN = 48;
 
 /** Never read: not text, or a control whose value is not prose. */
-const SKIPPED = new Set(['script', 'style', 'template', 'noscript', 'head', 'title', 'iframe', 'object', 'svg', 'math', 'input', 'select', 'textarea', 'datalist', 'canvas', 'video', 'audio']);
+const SKIPPED = new Set([
+  'script',
+  'style',
+  'template',
+  'noscript',
+  'head',
+  'title',
+  'iframe',
+  'object',
+  'svg',
+  'math',
+  'input',
+  'select',
+  'textarea',
+  'datalist',
+  'canvas',
+  'video',
+  'audio',
+]);
 
 /** A stretch of an element's readable text. */
 export interface ReadableText {
@@ -42,7 +60,10 @@ export interface ReadableText {
  * readableText(document.querySelector('article p')!, { maxChars: 200 }); // { text: 'The first words…', more: 1200 }
  * ```
  */
-export function readableText(element: Element, options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number } = {}): ReadableText {
+export function readableText(
+  element: Element,
+  options: { from?: number; maxChars?: number; skip?: string | undefined; countMore?: number } = {},
+): ReadableText {
   return duringReadPass(() => readOnce(element, options));
 }
 
@@ -134,4 +155,3 @@ function matches(element: Element, selector: string): boolean {
     return false;
   }
 }
-

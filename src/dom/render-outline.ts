@@ -73,8 +73,17 @@ export interface PageOutline {
 
 /** Roles whose consecutive siblings a joined outline writes on one line, with the line's word for them. */
 const JOINED_ROLES: Readonly<Record<string, string>> = {
-  link: 'links', button: 'buttons', tab: 'tabs', menuitem: 'menuitems', option: 'options', treeitem: 'treeitems',
-  textbox: 'textboxes', checkbox: 'checkboxes', radio: 'radios', combobox: 'comboboxes', switch: 'switches',
+  link: 'links',
+  button: 'buttons',
+  tab: 'tabs',
+  menuitem: 'menuitems',
+  option: 'options',
+  treeitem: 'treeitems',
+  textbox: 'textboxes',
+  checkbox: 'checkboxes',
+  radio: 'radios',
+  combobox: 'comboboxes',
+  switch: 'switches',
 };
 
 /**

@@ -133,9 +133,11 @@ function byRef(entry: RefEntry, context: Context): ResolveTargetResult {
   if (present && seen(present, layout)) return { ok: true, element: present, ref, via: 'ref' };
   // Gone (re-rendered or removed), or hidden (a view kept hidden while a new copy shows, a
   // collapsed menu with the same control elsewhere): look for a visible element with its identity.
-  const candidates = collectPageElements(root, { includeHidden: true, layout, ...(exclude === undefined ? {} : { exclude: offLimitsSelector(exclude) }) }).filter(
-    (item) => item.element !== present,
-  );
+  const candidates = collectPageElements(root, {
+    includeHidden: true,
+    layout,
+    ...(exclude === undefined ? {} : { exclude: offLimitsSelector(exclude) }),
+  }).filter((item) => item.element !== present);
   const keysOf = new Map<PageElement, string[]>();
   let ambiguous = 0;
   for (const key of entry.keys) {
@@ -183,7 +185,17 @@ function bySelector(selector: string, context: Context): ResolveTargetResult {
 }
 
 const SAFE_PSEUDO = new Set([
-  'first-child', 'last-child', 'only-child', 'first-of-type', 'last-of-type', 'only-of-type', 'checked', 'disabled', 'enabled', 'focus', 'hover',
+  'first-child',
+  'last-child',
+  'only-child',
+  'first-of-type',
+  'last-of-type',
+  'only-of-type',
+  'checked',
+  'disabled',
+  'enabled',
+  'focus',
+  'hover',
 ]);
 const NTH_PSEUDO = new Set(['nth-child', 'nth-last-child', 'nth-of-type', 'nth-last-of-type']);
 const NTH_ARGUMENT = /^\s*(odd|even|[+-]?\d*n(\s*[+-]\s*\d+)?|[+-]?\d+)\s*$/i;
@@ -201,7 +213,8 @@ function selectorRefusal(selector: string): string | undefined {
     if (c === '[') {
       const end = selector.indexOf(']', i);
       const inside = end < 0 ? '' : selector.slice(i + 1, end);
-      if (!/^\s*[A-Za-z_][\w-]*\s*$/.test(inside)) return "tests an attribute's value; selectors may only ask whether an attribute is there, never what it holds";
+      if (!/^\s*[A-Za-z_][\w-]*\s*$/.test(inside))
+        return "tests an attribute's value; selectors may only ask whether an attribute is there, never what it holds";
       i = end;
       continue;
     }
@@ -219,7 +232,8 @@ function selectorRefusal(selector: string): string | undefined {
       if (!SAFE_PSEUDO.has(name)) return `uses :${name}, which the safe selectors do not take (they cannot test values or what an element contains)`;
       continue;
     }
-    if (c === '(' || c === ')' || c === '|' || c === '=' || c === '$' || c === '^' || c === '@' || c === '{' || c === '}' || c === ';') return 'is not a selector the safe subset takes';
+    if (c === '(' || c === ')' || c === '|' || c === '=' || c === '$' || c === '^' || c === '@' || c === '{' || c === '}' || c === ';')
+      return 'is not a selector the safe subset takes';
   }
   return undefined;
 }
@@ -247,7 +261,11 @@ function isInside(root: PageRoot, element: Element): boolean {
 }
 
 function hidden(ref: string, what: string): ResolveTargetResult {
-  return fail('hidden', ref, `ref ${ref} (${what}) is on the page but hidden now; open or scroll to what contains it, or choose another element from the outline above.`);
+  return fail(
+    'hidden',
+    ref,
+    `ref ${ref} (${what}) is on the page but hidden now; open or scroll to what contains it, or choose another element from the outline above.`,
+  );
 }
 
 function describe(role: string, name: string): string {

@@ -199,7 +199,8 @@ function boxUnseen(element: Element, layout: boolean): UnseenReason | undefined 
   const visible = intersect(window, box);
   // A thin box of its own may still show its children (floats, overflow): only one cut off by a
   // container, or a picture (which has no children to show), is hidden here.
-  if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT) return window || REPLACED.has(element.localName) ? 'clipped' : undefined;
+  if (visible.right - visible.left <= MAX_INVISIBLE_EXTENT || visible.bottom - visible.top <= MAX_INVISIBLE_EXTENT)
+    return window || REPLACED.has(element.localName) ? 'clipped' : undefined;
   if (unreachable(reachFor(element), visible, sight.fixed, element)) return 'off-screen';
   return undefined;
 }
@@ -245,7 +246,10 @@ function ownTextUnseen(element: Element, layout: boolean): UnseenReason | undefi
     if (color) {
       const alpha = color[3] * sightOf(element, layout).alpha;
       if (alpha <= MIN_OPACITY) return 'transparent';
-      const background = backgroundBehind(element, passShared('backgrounds', () => new WeakMap<Element, number[] | null>()));
+      const background = backgroundBehind(
+        element,
+        passShared('backgrounds', () => new WeakMap<Element, number[] | null>()),
+      );
       if (background && contrastRatio(blend([color[0], color[1], color[2], alpha], background), background) < MIN_CONTRAST) return 'same-colour';
     }
     const indent = style.textIndent;
@@ -281,7 +285,9 @@ function indentedAway(element: Element, indent: string): UnseenReason | undefine
   const fixed = sightOf(element, true).fixed;
   const seen = rects.some((rect) => {
     const visible = intersect(window, rect);
-    return visible.right - visible.left > MAX_INVISIBLE_EXTENT && visible.bottom - visible.top > MAX_INVISIBLE_EXTENT && !unreachable(reach, visible, fixed, element);
+    return (
+      visible.right - visible.left > MAX_INVISIBLE_EXTENT && visible.bottom - visible.top > MAX_INVISIBLE_EXTENT && !unreachable(reach, visible, fixed, element)
+    );
   });
   return seen ? undefined : 'off-screen';
 }
@@ -528,7 +534,11 @@ function clipPathLeavesNothing(path: string, box: DOMRect | undefined): boolean 
   };
   const inset = /^inset\(([^)]*)\)/.exec(path)?.[1];
   if (inset) {
-    const parts = inset.split(/\s+round\s+/)[0]?.trim().split(/\s+/) ?? [];
+    const parts =
+      inset
+        .split(/\s+round\s+/)[0]
+        ?.trim()
+        .split(/\s+/) ?? [];
     const [t, r = t, b = t, l = r] = parts;
     const percents = parts.map((part) => (part.endsWith('%') ? Number.parseFloat(part) : Number.NaN));
     const [pt, pr = pt, pb = pt, pl = pr] = percents;
@@ -543,10 +553,13 @@ function clipPathLeavesNothing(path: string, box: DOMRect | undefined): boolean 
   if (/^(circle|ellipse)\(\s*0(px|%)?[\s)]/.test(path)) return true;
   const polygon = /^polygon\(([^)]*)\)/.exec(path)?.[1];
   if (polygon) {
-    const points = polygon.replace(/^\s*(nonzero|evenodd)\s*,/, '').split(',').map((pair) => {
-      const [x, y] = pair.trim().split(/\s+/);
-      return [length(x, box?.width ?? 100), length(y, box?.height ?? 100)] as const;
-    });
+    const points = polygon
+      .replace(/^\s*(nonzero|evenodd)\s*,/, '')
+      .split(',')
+      .map((pair) => {
+        const [x, y] = pair.trim().split(/\s+/);
+        return [length(x, box?.width ?? 100), length(y, box?.height ?? 100)] as const;
+      });
     if (points.some(([x, y]) => !Number.isFinite(x) || !Number.isFinite(y))) return false;
     let area = 0;
     for (let i = 0; i < points.length; i += 1) {
@@ -591,7 +604,14 @@ function reachOf(document: Document): Reach | undefined {
   const bodyX = document.body ? styleOf(document.body)?.overflowX : undefined;
   const hides = (value: string | undefined) => value === 'hidden' || value === 'clip';
   if (hides(rootX) || ((rootX === 'visible' || !rootX) && hides(bodyX))) width = view.scrollX + view.innerWidth;
-  return { x: view.scrollX, y: view.scrollY, width, height: Math.max(scroller.scrollHeight, view.innerHeight), viewWidth: view.innerWidth, viewHeight: view.innerHeight };
+  return {
+    x: view.scrollX,
+    y: view.scrollY,
+    width,
+    height: Math.max(scroller.scrollHeight, view.innerHeight),
+    viewWidth: view.innerWidth,
+    viewHeight: view.innerHeight,
+  };
 }
 
 /**

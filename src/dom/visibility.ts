@@ -166,7 +166,8 @@ function hiddenAbove(child: Element): HiddenReason | undefined {
     if (!parent) return undefined;
     // A light-DOM child of a shadow host that no slot takes is not rendered at all.
     if (parent.shadowRoot && child.parentElement === parent) return 'unslotted';
-    if (parent.localName === 'details' && !parent.hasAttribute('open') && !(child === parent.firstElementChild && child.localName === 'summary')) return 'closed';
+    if (parent.localName === 'details' && !parent.hasAttribute('open') && !(child === parent.firstElementChild && child.localName === 'summary'))
+      return 'closed';
     return subtreeHiddenBy(parent, styleOf(parent)) ?? hiddenAbove(parent);
   });
 }

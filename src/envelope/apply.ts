@@ -61,7 +61,9 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     const item = byId.get(id);
     if (!item) result.ignored.push({ id, reason: 'no longer in the plan' });
     else {
-      const rewrites = (change.description !== undefined && change.description.trim() !== item.description) || (change.intent !== undefined && change.intent.trim() !== item.intent);
+      const rewrites =
+        (change.description !== undefined && change.description.trim() !== item.description) ||
+        (change.intent !== undefined && change.intent.trim() !== item.intent);
       // A rewrite of a todo still waiting for the user's approval stays marked, with or without markRewrites.
       patch(id, (options.markRewrites && rewrites) || item.rewritten ? { ...change, rewritten: true } : change);
       result.replaced.push(id);
@@ -95,10 +97,13 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
   }
 
   try {
-    const edited = editTodos(state, [...patches].map(([id, change]) => ({ id, patch: change })));
+    const edited = editTodos(
+      state,
+      [...patches].map(([id, change]) => ({ id, patch: change })),
+    );
     return { state: edited.state, result };
   } catch (error) {
-    if (!(ValidationError.isInstance(error))) throw error;
+    if (!ValidationError.isInstance(error)) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todo_adjust.replace${issue.path}` }));
     throw new EnvelopeError('envelope_invalid', `Invalid todo_adjust.replace: ${formatIssues(issues)}.`, { issues, cause: error });
   }

@@ -1,15 +1,7 @@
 import { EnvelopeError, type ValidationIssue } from '../errors.js';
 import { definedEntries, isRecord, pathOf, readArray, readOneOf, readRecord, readText } from '../guards.js';
 import { parseModelJson } from '../llm/model-json.js';
-import {
-  ACTION_TYPES,
-  ENVELOPE_LIMITS,
-  FORBIDDEN_ADJUST_KEYS,
-  type TodoAdjust,
-  type TurnAction,
-  type TurnEnvelope,
-  type TurnPlanning,
-} from './schema.js';
+import { ACTION_TYPES, ENVELOPE_LIMITS, FORBIDDEN_ADJUST_KEYS, type TodoAdjust, type TurnAction, type TurnEnvelope, type TurnPlanning } from './schema.js';
 import { insertForbidden, invalid, orThrow, readReplace, readTodoAdjust, safely } from './todo-adjust.js';
 
 export { insertForbidden, validateTodoAdjust, safeValidateTodoAdjust } from './todo-adjust.js';
@@ -69,9 +61,13 @@ const SHAPE = '{"todo":"t2","actions":[…]}';
  */
 export function parseTurnEnvelope(text: string, options: ParseTurnEnvelopeOptions = {}): TurnEnvelope {
   if (typeof text !== 'string') {
-    throw new EnvelopeError('envelope_invalid', `Expected the model's reply as text, got ${text === null ? 'null' : typeof text}. Reply with one JSON object: ${SHAPE}.`, {
-      issues: [{ path: '(root)', message: 'must be a string' }],
-    });
+    throw new EnvelopeError(
+      'envelope_invalid',
+      `Expected the model's reply as text, got ${text === null ? 'null' : typeof text}. Reply with one JSON object: ${SHAPE}.`,
+      {
+        issues: [{ path: '(root)', message: 'must be a string' }],
+      },
+    );
   }
   const json = parseModelJson(text);
   if (json.ok && !json.truncated) {
@@ -185,7 +181,10 @@ function readHeader(value: Record<string, unknown>, remainingIds: readonly strin
   const { turn_planning: planning, todo_adjust: adjust, todo, last, replace } = definedEntries(value);
   const header: EnvelopeHeader = {};
   if (planning !== undefined && (todo !== undefined || last !== undefined)) {
-    issues.push({ path: todo === undefined ? 'last' : 'todo', message: 'cannot be combined with turn_planning: write "todo" (and "last") or turn_planning, not both' });
+    issues.push({
+      path: todo === undefined ? 'last' : 'todo',
+      message: 'cannot be combined with turn_planning: write "todo" (and "last") or turn_planning, not both',
+    });
   }
   if (adjust !== undefined && replace !== undefined) {
     issues.push({ path: 'replace', message: 'cannot be combined with todo_adjust: put it inside todo_adjust, or leave todo_adjust out' });
@@ -221,7 +220,8 @@ function readTurnPlanning(value: unknown, issues: ValidationIssue[]): TurnPlanni
     does: fields.does === undefined ? '' : readText(fields.does, 'turn_planning.does', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.text }),
     is_last_turn: false,
   };
-  if (fields.todo_id !== undefined) planning.todo_id = readText(fields.todo_id, 'turn_planning.todo_id', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.name });
+  if (fields.todo_id !== undefined)
+    planning.todo_id = readText(fields.todo_id, 'turn_planning.todo_id', issues, { nonEmpty: false, max: ENVELOPE_LIMITS.name });
   if (fields.is_last_turn !== undefined) planning.is_last_turn = readBoolean(fields.is_last_turn, 'turn_planning.is_last_turn', issues);
   return planning;
 }
@@ -259,7 +259,7 @@ function definedArgs(args: Record<string, unknown>): Record<string, unknown> {
 }
 
 function withRaw(error: EnvelopeError, raw: string): EnvelopeError {
-  if (!(EnvelopeError.isInstance(error))) return error;
+  if (!EnvelopeError.isInstance(error)) return error;
   return new EnvelopeError(error.code as 'envelope_invalid' | 'envelope_insert_forbidden', error.message, { raw, issues: error.issues });
 }
 

@@ -268,9 +268,14 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
 
   return {
     push(delta) {
-      if (final) throw new ValidationError('Cannot push to an envelope stream parser after end(): make a new parser per reply.', [{ path: 'delta', message: 'came after end()' }]);
+      if (final)
+        throw new ValidationError('Cannot push to an envelope stream parser after end(): make a new parser per reply.', [
+          { path: 'delta', message: 'came after end()' },
+        ]);
       if (typeof delta !== 'string') {
-        throw new ValidationError(`An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, [{ path: 'delta', message: 'must be a string' }]);
+        throw new ValidationError(`An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, [
+          { path: 'delta', message: 'must be a string' },
+        ]);
       }
       text += delta;
       scanner.push(delta);
@@ -303,10 +308,14 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
       (stage === 'planning' || samePlanning(emittedPlanning, envelope.turn_planning)) &&
       actions.slice(0, actionsOut).every((action, index) => same(action, envelope.actions[index]));
     if (!agrees) {
-      const message = error
-        ? error.message
-        : 'Your reply is ambiguous (a repeated key, or more than one JSON object). Send exactly one envelope object.';
-      return { success: false, error: new EnvelopeError(error?.code === 'envelope_insert_forbidden' ? error.code : 'envelope_invalid', message, { raw: text, issues: error?.issues ?? [] }) };
+      const message = error ? error.message : 'Your reply is ambiguous (a repeated key, or more than one JSON object). Send exactly one envelope object.';
+      return {
+        success: false,
+        error: new EnvelopeError(error?.code === 'envelope_insert_forbidden' ? error.code : 'envelope_invalid', message, {
+          raw: text,
+          issues: error?.issues ?? [],
+        }),
+      };
     }
     header = { ...(envelope.turn_planning ? { turn_planning: envelope.turn_planning } : {}), todo_adjust: finalAdjust };
     actions.splice(0, actions.length, ...envelope.actions);

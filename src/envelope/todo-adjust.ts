@@ -38,7 +38,10 @@ export function validateTodoAdjust(value: unknown, remainingIds: readonly string
  * if (!result.success) messages.push({ role: 'user', content: result.error.message }); // worded for the model
  * ```
  */
-export function safeValidateTodoAdjust(value: unknown, remainingIds: readonly string[] = []): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
+export function safeValidateTodoAdjust(
+  value: unknown,
+  remainingIds: readonly string[] = [],
+): { success: true; data: TodoAdjust } | { success: false; error: EnvelopeError } {
   return safely(() => validateTodoAdjust(value, remainingIds));
 }
 

@@ -42,7 +42,13 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /** A stable string for a call (sorted keys), to recognise the same call in a later turn. */
 export function callKey(call: unknown): string {
   return JSON.stringify(call, (_key, value: unknown) =>
-    isPlainObject(value) ? Object.fromEntries(Object.keys(value).sort().map((key) => [key, value[key]])) : value,
+    isPlainObject(value)
+      ? Object.fromEntries(
+          Object.keys(value)
+            .sort()
+            .map((key) => [key, value[key]]),
+        )
+      : value,
   );
 }
 
@@ -50,10 +56,7 @@ export function callKey(call: unknown): string {
 export type PathStatus = 'present' | 'absent' | 'waiting';
 
 /** What an argument reference binds to: a value, nothing yet, or nothing ever. */
-export type SiteBinding =
-  | { status: 'present'; value: unknown }
-  | { status: 'waiting' }
-  | { status: 'absent'; missing: readonly Reference[] };
+export type SiteBinding = { status: 'present'; value: unknown } | { status: 'waiting' } | { status: 'absent'; missing: readonly Reference[] };
 
 /**
  * Binds one argument reference. `probe` says where each path stands: a fallback takes the first

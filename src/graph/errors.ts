@@ -59,7 +59,9 @@ export class GraphValidationError extends PlanloopError {
   /** @deprecated since 0.2.0, use `new GraphValidationError('graph_invalid', undefined, { issues, cause })`; removed in 0.3.0 */
   constructor(issues: readonly GraphIssue[], options?: PlanloopErrorOptions);
   constructor(...args: [unknown, unknown?, object?]) {
-    const options = (args[0] === 'graph_invalid' ? args[2] : { ...(args[1] as PlanloopErrorOptions | undefined), issues: args[0] }) as PlanloopErrorOptions & { issues: readonly GraphIssue[] };
+    const options = (args[0] === 'graph_invalid' ? args[2] : { ...(args[1] as PlanloopErrorOptions | undefined), issues: args[0] }) as PlanloopErrorOptions & {
+      issues: readonly GraphIssue[];
+    };
     const given = args[0] === 'graph_invalid' ? (args[1] as string | undefined) : undefined;
     const { issues } = options;
     const lines = issues.map((issue) => `- ${issue.index < 0 ? 'the plan' : `call ${issue.index}`}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
@@ -105,7 +107,10 @@ export class StateWriteOnceError extends PlanloopError {
   /** @deprecated since 0.2.0, use `new StateWriteOnceError('state_write_once', undefined, { path, detail })`; removed in 0.3.0 */
   constructor(path: string, detail: string);
   constructor(...args: [string, unknown, object?]) {
-    const options = (args[0] === 'state_write_once' && typeof args[2] === 'object' ? args[2] : { path: args[0], detail: args[1] }) as PlanloopErrorOptions & { path: string; detail: string };
+    const options = (args[0] === 'state_write_once' && typeof args[2] === 'object' ? args[2] : { path: args[0], detail: args[1] }) as PlanloopErrorOptions & {
+      path: string;
+      detail: string;
+    };
     const given = args[0] === 'state_write_once' && typeof args[2] === 'object' ? (args[1] as string | undefined) : undefined;
     super('state_write_once', given ?? `Cannot write ${options.path}: ${options.detail}. State is write-once; write the value to a new path instead.`, options);
     this.path = options.path;
@@ -134,7 +139,11 @@ export class ToolCallError extends PlanloopError {
   /** @deprecated since 0.2.0, use `new ToolCallError('tool_failed', undefined, { index, tool, cause })`; removed in 0.3.0 */
   constructor(index: number, tool: string, cause: unknown);
   constructor(...args: [unknown, unknown, unknown]) {
-    const options = (args[0] === 'tool_failed' ? args[2] : { index: args[0], tool: args[1], cause: args[2] }) as { index: number; tool: string; cause: unknown };
+    const options = (args[0] === 'tool_failed' ? args[2] : { index: args[0], tool: args[1], cause: args[2] }) as {
+      index: number;
+      tool: string;
+      cause: unknown;
+    };
     const given = args[0] === 'tool_failed' ? (args[1] as string | undefined) : undefined;
     const { index, tool, cause } = options;
     const reason = cause instanceof Error ? cause.message : String(cause);
@@ -169,7 +178,10 @@ export class TurnLimitError extends PlanloopError {
   /** @deprecated since 0.2.0, use `new TurnLimitError('turn_limit', undefined, { turns, state })`; removed in 0.3.0 */
   constructor(turns: number, state: Record<string, unknown>);
   constructor(...args: [unknown, unknown, object?]) {
-    const options = (args[0] === 'turn_limit' ? args[2] : { turns: args[0], state: args[1] }) as PlanloopErrorOptions & { turns: number; state: Record<string, unknown> };
+    const options = (args[0] === 'turn_limit' ? args[2] : { turns: args[0], state: args[1] }) as PlanloopErrorOptions & {
+      turns: number;
+      state: Record<string, unknown>;
+    };
     const given = args[0] === 'turn_limit' ? (args[1] as string | undefined) : undefined;
     const { turns } = options;
     super(

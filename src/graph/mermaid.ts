@@ -1,12 +1,6 @@
 import { argumentsOf, isPlainObject, referenceSites } from './call.js';
 import { GraphValidationError, notAListIssue } from './errors.js';
-import {
-  formatReference,
-  isReferenceString,
-  parseReferenceExpression,
-  pathsOverlap,
-  type ReferenceExpression,
-} from './reference.js';
+import { formatReference, isReferenceString, parseReferenceExpression, pathsOverlap, type ReferenceExpression } from './reference.js';
 
 /**
  * Draws a tool-call plan as a Mermaid flowchart: calls are nodes, and each state path is an edge
@@ -41,13 +35,14 @@ export function toMermaid(calls: readonly unknown[]): string {
 
   const lines = ['graph TD'];
   const edges = new Set<string>();
-  const edge = (from: string, to: string, label: string, dotted: boolean) =>
-    edges.add(`  ${from} ${dotted ? '-.->' : '-->'}|"${escape(label)}"| ${to}`);
+  const edge = (from: string, to: string, label: string, dotted: boolean) => edges.add(`  ${from} ${dotted ? '-.->' : '-->'}|"${escape(label)}"| ${to}`);
   let usesInput = false;
   let usesState = false;
   const read = new Set<string>();
 
-  parsed.forEach((call, index) => lines.push(`  c${index}["${escape(`${index}: ${call.tool}`)}"]`));
+  parsed.forEach((call, index) => {
+    lines.push(`  c${index}["${escape(`${index}: ${call.tool}`)}"]`);
+  });
   parsed.forEach((call, index) => {
     for (const expression of call.reads) {
       expression.refs.forEach((ref, position) => {

@@ -28,9 +28,7 @@ export interface ReferenceExpression {
 }
 
 /** The result of {@link parseReferenceExpression}. */
-export type ReferenceParse =
-  | { ok: true; expression: ReferenceExpression }
-  | { ok: false; unsafe: boolean; message: string };
+export type ReferenceParse = { ok: true; expression: ReferenceExpression } | { ok: false; unsafe: boolean; message: string };
 
 /** Path segments refused anywhere in a path: they would reach into object prototypes. */
 export const UNSAFE_SEGMENTS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
@@ -62,7 +60,11 @@ export function isReferenceString(value: unknown): value is string {
  */
 export function parseReferenceExpression(text: string): ReferenceParse {
   if (typeof text !== 'string') {
-    return { ok: false, unsafe: false, message: `${String(JSON.stringify(text) ?? text).slice(0, 60)} is not a reference: a reference is a string such as "†state.result"` };
+    return {
+      ok: false,
+      unsafe: false,
+      message: `${String(JSON.stringify(text) ?? text).slice(0, 60)} is not a reference: a reference is a string such as "†state.result"`,
+    };
   }
   const hasOr = text.includes('||');
   const hasAnd = text.includes('&&');

@@ -97,7 +97,9 @@ function typeName(schema: JsonSchema): string {
   if (schema.type === 'array') return `${schema.items ? typeName(schema.items) : 'any'}[]`;
   if (schema.type === 'object' && schema.properties) {
     const required = new Set(schema.required ?? []);
-    return `{ ${Object.entries(schema.properties).map(([key, value]) => `${key}${required.has(key) ? '' : '?'}: ${typeName(value)}`).join('; ')} }`;
+    return `{ ${Object.entries(schema.properties)
+      .map(([key, value]) => `${key}${required.has(key) ? '' : '?'}: ${typeName(value)}`)
+      .join('; ')} }`;
   }
   if (schema.type === 'integer') return 'number';
   return schema.type ?? 'any';

@@ -104,7 +104,10 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
   const retries = options.retries ?? 1;
   if (!(maxTurns >= 1) || !(retries >= 0)) {
     throw new ValidationError('invalid_input', `maxTurns must be at least 1 and retries at least 0 (got ${maxTurns} and ${retries}).`, {
-      issues: [...(maxTurns >= 1 ? [] : [{ path: 'maxTurns', message: 'must be at least 1' }]), ...(retries >= 0 ? [] : [{ path: 'retries', message: 'must be at least 0' }])],
+      issues: [
+        ...(maxTurns >= 1 ? [] : [{ path: 'maxTurns', message: 'must be at least 1' }]),
+        ...(retries >= 0 ? [] : [{ path: 'retries', message: 'must be at least 0' }]),
+      ],
     });
   }
   const provider = resolveProvider(options.llm, 'plan');
@@ -132,7 +135,9 @@ async function loop<Output>(options: ReplanningLoopOptions<Output>, emitter: Typ
     for (let attempt = 0; !answer; attempt++) {
       // Raced with the signal too: a provider that ignores it must not keep an aborted loop waiting.
       const result = await untilAborted(
-        Promise.resolve().then(() => provider.generate({ messages, jsonSchema: answerSchema(options.outputSchema), ...(options.signal ? { signal: options.signal } : {}) })),
+        Promise.resolve().then(() =>
+          provider.generate({ messages, jsonSchema: answerSchema(options.outputSchema), ...(options.signal ? { signal: options.signal } : {}) }),
+        ),
         options.signal,
       );
       throwIfAborted(options.signal);
@@ -189,13 +194,7 @@ type Checked =
   | { ok: false; feedback: string; truncated: boolean; issues: ValidationIssue[] };
 
 /** Parses, shapes and validates one answer; on failure, says what to fix in words for the model. */
-function checkAnswer(
-  text: string,
-  cutOff: boolean,
-  options: ReplanningLoopOptions<unknown>,
-  state: GraphState,
-  completed: ReadonlySet<string>,
-): Checked {
+function checkAnswer(text: string, cutOff: boolean, options: ReplanningLoopOptions<unknown>, state: GraphState, completed: ReadonlySet<string>): Checked {
   const fail = (feedback: string, issues: ValidationIssue[] = [], truncated = false): Checked => ({ ok: false, feedback, truncated, issues });
   const parsed = parseModelJson(text);
   // A cut-off plan may have lost calls even when the JSON repair closes it, so it is asked for again.

@@ -103,6 +103,7 @@ export function toGraphRun<Result, Events extends object>(emitter: TypedEmitter<
   return {
     result,
     on: (name, listener) => emitter.on(name, listener),
+    // biome-ignore lint/suspicious/noThenProperty: the handle is awaitable on purpose (await run(...) gives the result)
     then: (onFulfilled, onRejected) => result.then(onFulfilled, onRejected),
   };
 }
@@ -120,7 +121,9 @@ export async function executeToolPlan(calls: readonly unknown[], options: RunToo
   if (options.signal?.aborted) throw toAbortError(options.signal.reason);
   const concurrency = options.concurrency ?? 4;
   if (!(concurrency >= 1)) {
-    throw new ValidationError('invalid_input', `concurrency must be at least 1 (got ${concurrency}).`, { issues: [{ path: 'concurrency', message: 'must be at least 1' }] });
+    throw new ValidationError('invalid_input', `concurrency must be at least 1 (got ${concurrency}).`, {
+      issues: [{ path: 'concurrency', message: 'must be at least 1' }],
+    });
   }
   const input = options.input ?? {};
   const state = options.state instanceof GraphState ? options.state : new GraphState(options.state);

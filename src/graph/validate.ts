@@ -3,15 +3,7 @@ import { formatPath } from '../errors.js';
 import { describeIssue } from '../validation.js';
 import { argumentsOf, isPlainObject, referenceSites } from './call.js';
 import { GraphValidationError, notAListIssue, type GraphIssue, type GraphIssueKind } from './errors.js';
-import {
-  formatReference,
-  isReferenceString,
-  parseReferenceExpression,
-  pathsOverlap,
-  readPath,
-  type Reference,
-  type ReferenceExpression,
-} from './reference.js';
+import { formatReference, isReferenceString, parseReferenceExpression, pathsOverlap, readPath, type Reference, type ReferenceExpression } from './reference.js';
 import { GraphState } from './state.js';
 import type { GraphTool, ToolCall } from './tool.js';
 
@@ -93,8 +85,7 @@ export function analyzeToolPlan(
 ): { ok: true; graph: ToolGraph } | { ok: false; error: GraphValidationError } {
   if (!Array.isArray(calls)) return { ok: false, error: new GraphValidationError('graph_invalid', undefined, { issues: [notAListIssue(calls)] }) };
   const issues: GraphIssue[] = [];
-  const add = (index: number, kind: GraphIssueKind, message: string, path?: string) =>
-    issues.push({ index, kind, message, ...(path ? { path } : {}) });
+  const add = (index: number, kind: GraphIssueKind, message: string, path?: string) => issues.push({ index, kind, message, ...(path ? { path } : {}) });
   const tools = new Map(options.tools.map((tool) => [tool.name, tool]));
   const state = options.state instanceof GraphState ? options.state : new GraphState(options.state);
 
@@ -134,20 +125,28 @@ export function analyzeToolPlan(
   const writes = parsed.flatMap((call) => (call?.output?.refs ?? []).map((ref) => ({ index: call!.index, ref })));
   for (const [i, a] of writes.entries()) {
     if (!state.canWrite(a.ref.path)) {
-      add(a.index, 'state_write_once', `writes ${formatReference(a.ref)}, which already holds a value; state is write-once, so write to a new path`, '_outputPath');
+      add(
+        a.index,
+        'state_write_once',
+        `writes ${formatReference(a.ref)}, which already holds a value; state is write-once, so write to a new path`,
+        '_outputPath',
+      );
     }
     for (const b of writes.slice(0, i)) {
       if (a.index === b.index || !pathsOverlap(a.ref.path, b.ref.path)) continue;
       const where = a.ref.path.length === b.ref.path.length ? '' : ` (${formatReference(a.ref)} and ${formatReference(b.ref)} overlap)`;
-      add(a.index, 'duplicate_output', `writes ${formatReference(a.ref)}, which call ${b.index} also writes${where}; give each call its own path`, '_outputPath');
+      add(
+        a.index,
+        'duplicate_output',
+        `writes ${formatReference(a.ref)}, which call ${b.index} also writes${where}; give each call its own path`,
+        '_outputPath',
+      );
     }
   }
   const producersOf = (ref: Reference) =>
     ref.root === 'state' ? [...new Set(writes.filter((w) => pathsOverlap(w.ref.path, ref.path)).map((w) => w.index))] : [];
   const available = (ref: Reference) =>
-    ref.root === 'input'
-      ? options.input === undefined || readPath(options.input, ref.path).found
-      : state.has(ref.path) || producersOf(ref).length > 0;
+    ref.root === 'input' ? options.input === undefined || readPath(options.input, ref.path).found : state.has(ref.path) || producersOf(ref).length > 0;
 
   // 3. Can every reference be satisfied?
   const analyzed = parsed.map((call) => {
@@ -235,7 +234,7 @@ function staticSchemaIssues(
   args: Record<string, unknown>,
   sitePaths: readonly (readonly (string | number)[])[],
 ): { path?: string; message: string }[] {
-  let result;
+  let result: ReturnType<typeof safeParse>;
   try {
     result = safeParse(tool.schema, args);
   } catch {
@@ -244,15 +243,17 @@ function staticSchemaIssues(
   if (result.success) return [];
   const within = (outer: readonly PropertyKey[], inner: readonly PropertyKey[]) =>
     outer.length <= inner.length && outer.every((key, i) => String(key) === String(inner[i]));
-  return result.error.issues
-    .filter((issue) => !sitePaths.some((site) => within(site, issue.path)))
-    // An issue above a reference (a union of shapes, an object-level refinement) may be the
-    // reference string's doing: it is checked at run time with the resolved value. Unknown keys are not.
-    .filter((issue) => issue.code === 'unrecognized_keys' || !sitePaths.some((site) => within(issue.path, site)))
-    .map((issue) => {
-      const path = formatPath(issue.path);
-      return { ...(path ? { path } : {}), message: `${path || 'the arguments'} ${describeIssue(issue)}` };
-    });
+  return (
+    result.error.issues
+      .filter((issue) => !sitePaths.some((site) => within(site, issue.path)))
+      // An issue above a reference (a union of shapes, an object-level refinement) may be the
+      // reference string's doing: it is checked at run time with the resolved value. Unknown keys are not.
+      .filter((issue) => issue.code === 'unrecognized_keys' || !sitePaths.some((site) => within(issue.path, site)))
+      .map((issue) => {
+        const path = formatPath(issue.path);
+        return { ...(path ? { path } : {}), message: `${path || 'the arguments'} ${describeIssue(issue)}` };
+      })
+  );
 }
 
 function describeMissing(

@@ -69,7 +69,17 @@ export const APPROVAL_RESPONSE_SCHEMA = {
 export function toAGUIInterrupt(pending: PendingApproval): AGUIInterrupt {
   const { request } = pending;
   // JSON only: the request as the frontend may show it (undefined fields left out).
-  const planloop = JSON.parse(JSON.stringify({ kind: request.kind, tool: request.tool, args: request.args, risk: request.risk, todo: request.todo, url: request.url, purpose: request.purpose })) as Record<string, unknown>;
+  const planloop = JSON.parse(
+    JSON.stringify({
+      kind: request.kind,
+      tool: request.tool,
+      args: request.args,
+      risk: request.risk,
+      todo: request.todo,
+      url: request.url,
+      purpose: request.purpose,
+    }),
+  ) as Record<string, unknown>;
   return {
     id: pending.id,
     reason: 'confirmation',
@@ -95,7 +105,11 @@ export function toAGUIInterrupt(pending: PendingApproval): AGUIInterrupt {
  * });
  * ```
  */
-export function toAGUIRunInterrupted(run: Pick<Run, 'state'>, ids: { threadId: string; runId: string }, options: { timestamp?: (() => number) | null } = {}): AGUIRunInterruptedEvent | null {
+export function toAGUIRunInterrupted(
+  run: Pick<Run, 'state'>,
+  ids: { threadId: string; runId: string },
+  options: { timestamp?: (() => number) | null } = {},
+): AGUIRunInterruptedEvent | null {
   const pending = run.state.approval;
   if (!pending) return null;
   const clock = options.timestamp === undefined ? Date.now : options.timestamp;
@@ -136,7 +150,9 @@ export function applyAGUIResume(run: Pick<Run, 'state' | 'answer'>, resume: unkn
   const parsed = ResumeEntries.safeParse(resume);
   if (!parsed.success) {
     const issues = toIssues(parsed.error.issues, ['resume'], resume);
-    throw new ValidationError('invalid_input', `The AG-UI resume was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, { issues });
+    throw new ValidationError('invalid_input', `The AG-UI resume was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, {
+      issues,
+    });
   }
   const pending = run.state.approval;
   const entry = pending && parsed.data.find((candidate) => candidate.interruptId === pending.id);

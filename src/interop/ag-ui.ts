@@ -192,22 +192,29 @@ export function applyAGUIState(plan: Plan, state: unknown): TodoItem[] {
     if (sameTodos) {
       const edits = items
         .filter((item, index) => changed(item, current[index] as TodoItem))
-        .map((item) => ({ id: item.id as string, patch: { description: item.description, status: item.status, ...(item.intent ? { intent: item.intent } : {}) } }));
+        .map((item) => ({
+          id: item.id as string,
+          patch: { description: item.description, status: item.status, ...(item.intent ? { intent: item.intent } : {}) },
+        }));
       if (edits.length > 0) plan.todos.editMany(edits);
       return plan.todos.list();
     }
     return replaceTodos(
       plan,
-      items.map((item) => ({ id: item.id ?? undefined, description: item.description, status: item.status, ...(item.intent ? { intent: item.intent as TodoIntent } : {}) })),
+      items.map((item) => ({
+        id: item.id ?? undefined,
+        description: item.description,
+        status: item.status,
+        ...(item.intent ? { intent: item.intent as TodoIntent } : {}),
+      })),
     );
   } catch (error) {
-    if (!(ValidationError.isInstance(error))) throw error;
+    if (!ValidationError.isInstance(error)) throw error;
     const issues = error.issues.map((issue) => ({ ...issue, path: `todos${issue.path.startsWith('[') ? '' : '.'}${issue.path}` }));
-    throw new ValidationError(
-      'invalid_input',
-      `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`,
-      { issues, cause: error },
-    );
+    throw new ValidationError('invalid_input', `The AG-UI state was not applied: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, {
+      issues,
+      cause: error,
+    });
   }
 }
 

@@ -73,11 +73,9 @@ export function parseChecklist(text: string, options: ChecklistOptions = {}): Pa
   const { intent = 'narrate', maxBytes = CHECKLIST_MAX_BYTES } = options;
   if (typeof text !== 'string') {
     const shown = String(JSON.stringify(text) ?? text).slice(0, 40);
-    throw new ValidationError(
-      'invalid_input',
-      `The checklist text must be a string (the contents of plan.md), not ${shown}.`,
-      { issues: [{ path: '', message: 'must be a string' }] },
-    );
+    throw new ValidationError('invalid_input', `The checklist text must be a string (the contents of plan.md), not ${shown}.`, {
+      issues: [{ path: '', message: 'must be a string' }],
+    });
   }
   // Windows editors save plan.md with a byte order mark, and readFileSync(…, 'utf8') keeps it:
   // it would stick to the first line and hide its item.
@@ -126,9 +124,7 @@ export function parseChecklist(text: string, options: ChecklistOptions = {}): Pa
  * ```
  */
 export function toChecklist(todos: ReadonlyArray<Pick<TodoItem, 'description' | 'status'>>): string {
-  return todos
-    .map((todo) => `- ${Object.hasOwn(BOXES, todo.status) ? BOXES[todo.status] : BOXES.pending} ${oneLine(todo.description)}\n`)
-    .join('');
+  return todos.map((todo) => `- ${Object.hasOwn(BOXES, todo.status) ? BOXES[todo.status] : BOXES.pending} ${oneLine(todo.description)}\n`).join('');
 }
 
 /**

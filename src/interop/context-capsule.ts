@@ -140,7 +140,10 @@ export function renderContextCapsule(capsule: ContextCapsule): string {
     if (entries && entries.length > 0) lines.push(`${title}:`, ...entries.map((entry) => `- ${entry}`));
   };
   section('Findings', capsule.keyFindings);
-  section('Artifacts', capsule.artifacts.map((artifact) => `${artifact.type} ${artifact.ref}${artifact.summary ? `: ${artifact.summary}` : ''}`));
+  section(
+    'Artifacts',
+    capsule.artifacts.map((artifact) => `${artifact.type} ${artifact.ref}${artifact.summary ? `: ${artifact.summary}` : ''}`),
+  );
   section('Next', capsule.nextActions);
   return lines.join('\n');
 }

@@ -1,8 +1,5 @@
 /** One RFC 6902 JSON Patch operation, of the kinds {@link diffJSON} writes. */
-export type JsonPatchOperation =
-  | { op: 'add'; path: string; value: unknown }
-  | { op: 'remove'; path: string }
-  | { op: 'replace'; path: string; value: unknown };
+export type JsonPatchOperation = { op: 'add'; path: string; value: unknown } | { op: 'remove'; path: string } | { op: 'replace'; path: string; value: unknown };
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 

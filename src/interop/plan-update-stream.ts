@@ -74,7 +74,8 @@ function find(value: unknown, toolNames: readonly string[], depth = 0): Found | 
   const toolCallId = string(v.tool_call_id) ?? string(v.toolCallId) ?? string(v.call_id);
   const toolName = string(v.toolName) ?? string(v.name);
   const update = record(v.update);
-  if (update && 'todos' in update) return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages, toolNames), toolName, state: Array.isArray(update.messages) };
+  if (update && 'todos' in update)
+    return { todos: update.todos, toolCallId: toolCallId ?? idInMessages(update.messages, toolNames), toolName, state: Array.isArray(update.messages) };
   if ('todos' in v) return { todos: v.todos, toolCallId: toolCallId ?? idInMessages(v.messages, toolNames), toolName, state: Array.isArray(v.messages) };
   for (const key of ['output', 'result', 'content', 'value']) {
     const inner = key in v ? find(v[key], toolNames, depth + 1) : undefined;

@@ -28,7 +28,10 @@ export function forwardSubagentEvents(child: Plan, parent: Plan, name: string): 
       issues: [{ path: 'child', message: 'is the parent plan' }],
     });
   }
-  if (name.trim() === '') throw new ValidationError('invalid_input', 'forwardSubagentEvents needs a subagent name: pass a non-empty `name`.', { issues: [{ path: 'name', message: 'must not be empty' }] });
+  if (name.trim() === '')
+    throw new ValidationError('invalid_input', 'forwardSubagentEvents needs a subagent name: pass a non-empty `name`.', {
+      issues: [{ path: 'name', message: 'must not be empty' }],
+    });
   let forwarding = false;
   return child.onAny((event, payload) => {
     // Plans that forward to each other would echo an event forever: drop what comes back around.

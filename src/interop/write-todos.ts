@@ -305,11 +305,9 @@ export function createWriteTodos(plan: Plan, options: WriteTodosOptions = {}): W
     handleToolCalls(calls) {
       if (!Array.isArray(calls)) {
         const shown = String(JSON.stringify(calls) ?? calls).slice(0, 40);
-        throw new ValidationError(
-          'invalid_input',
-          `handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`,
-          { issues: [{ path: '', message: 'must be an array' }] },
-        );
+        throw new ValidationError('invalid_input', `handleToolCalls takes a list of tool calls (the reply's tool_calls, [] when it has none), not ${shown}.`, {
+          issues: [{ path: '', message: 'must be an array' }],
+        });
       }
       const all = calls.map(normalizeToolCall);
       const writes = all.filter((call) => call.name === name);

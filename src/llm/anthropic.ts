@@ -203,11 +203,11 @@ function eventError(error: unknown): ProviderError {
   const type = typeof info.type === 'string' ? info.type : 'unknown_error';
   const message = typeof info.message === 'string' && info.message ? info.message : 'no message';
   const retryable = ['overloaded_error', 'api_error', 'rate_limit_error', 'timeout_error'].includes(type);
-  return new ProviderError(
-    'provider_error',
-    `${PROVIDER} reported ${type}: ${message}${retryable ? '. Retrying may help.' : ''}`,
-    { provider: PROVIDER, body: String(JSON.stringify(error ?? null)).slice(0, 500), retryable },
-  );
+  return new ProviderError('provider_error', `${PROVIDER} reported ${type}: ${message}${retryable ? '. Retrying may help.' : ''}`, {
+    provider: PROVIDER,
+    body: String(JSON.stringify(error ?? null)).slice(0, 500),
+    retryable,
+  });
 }
 
 function mapStopReason(reason: string | null | undefined): FinishReason | undefined {

@@ -9,6 +9,7 @@ export interface CallModelOptions {
    * reading: the call resolves with the text so far (and no finish reason), and the provider's
    * stream is closed. For callers that already know the answer is unusable.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a listener that returns nothing (void) is the usual case; `true` stops the stream
   onDelta?: ((delta: string, text: string) => boolean | void) | undefined;
   /**
    * The most characters the answer may have: past it the call stops and throws code

@@ -82,11 +82,13 @@ export function createChromePromptProvider(options: ChromePromptProviderOptions 
     const all = [...(options.initialPrompts ?? []), ...request.messages];
     const last = all.at(-1);
     if (last?.role !== 'user') {
-      throw new ValidationError('invalid_input', `${PROVIDER}: the last message must be the user's, as it becomes the prompt.`, { issues: [
-        request.messages.length > 0
-          ? { path: `messages[${request.messages.length - 1}].role`, message: 'must be "user"' }
-          : { path: 'messages', message: 'must hold at least one user message' },
-      ] });
+      throw new ValidationError('invalid_input', `${PROVIDER}: the last message must be the user's, as it becomes the prompt.`, {
+        issues: [
+          request.messages.length > 0
+            ? { path: `messages[${request.messages.length - 1}].role`, message: 'must be "user"' }
+            : { path: 'messages', message: 'must hold at least one user message' },
+        ],
+      });
     }
     const system = all.filter((m) => m.role === 'system').map((m) => m.content);
     // The Prompt API allows one system prompt, and only as the first initial prompt.
@@ -100,8 +102,7 @@ export function createChromePromptProvider(options: ChromePromptProviderOptions 
     const availability = await call(() => api.availability?.(io), request.signal);
     if (availability === 'unavailable') {
       throw unavailable(
-        "Chrome's built-in model is unavailable on this device or for these options (hardware, storage, " +
-          'languages). Pick another provider.',
+        "Chrome's built-in model is unavailable on this device or for these options (hardware, storage, " + 'languages). Pick another provider.',
       );
     }
     const createOptions: Record<string, unknown> = { ...io, initialPrompts };
@@ -175,11 +176,15 @@ function mapError(error: unknown, signal: AbortSignal | undefined): Error {
     NotSupportedError: ' These options (languages, modalities, responseConstraint) are not supported here.',
   };
   const unavailableNames = ['NotAllowedError', 'NotSupportedError'];
-  return new ProviderError(unavailableNames.includes(name) ? 'provider_unavailable' : 'provider_error', `Chrome's Prompt API failed with ${name}: ${message}.${hints[name] ?? ''}`, {
-    provider: PROVIDER,
-    retryable: false,
-    cause: error,
-  });
+  return new ProviderError(
+    unavailableNames.includes(name) ? 'provider_unavailable' : 'provider_error',
+    `Chrome's Prompt API failed with ${name}: ${message}.${hints[name] ?? ''}`,
+    {
+      provider: PROVIDER,
+      retryable: false,
+      cause: error,
+    },
+  );
 }
 
 function unavailable(message: string): ProviderError {

@@ -36,7 +36,10 @@ export function createFunctionProvider(fn: FunctionProviderFn): LLMProvider {
   async function run(request: LLMRequest): Promise<FunctionProviderOutput> {
     throwIfAborted(request.signal);
     // A backend that ignores the signal must not keep an aborted call waiting.
-    const output = await untilAborted(Promise.resolve().then(() => fn(request)), request.signal);
+    const output = await untilAborted(
+      Promise.resolve().then(() => fn(request)),
+      request.signal,
+    );
     throwIfAborted(request.signal);
     return output;
   }

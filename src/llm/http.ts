@@ -36,11 +36,10 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
   // Called as a plain function: browsers throw "Illegal invocation" when fetch runs with another `this`.
   const fetchFn: FetchLike | undefined = options.fetch ?? (globalThis.fetch as FetchLike | undefined);
   if (typeof fetchFn !== 'function') {
-    throw new ProviderError(
-      'provider_unavailable',
-      `${provider}: no fetch() is available in this environment. Pass one with the \`fetch\` option.`,
-      { provider, retryable: false },
-    );
+    throw new ProviderError('provider_unavailable', `${provider}: no fetch() is available in this environment. Pass one with the \`fetch\` option.`, {
+      provider,
+      retryable: false,
+    });
   }
   let response: Response;
   try {
@@ -54,8 +53,7 @@ export async function postJSON(options: PostJSONOptions): Promise<Response> {
     if (signal?.aborted) throw toAbortError(signal.reason);
     throw new ProviderError(
       'provider_error',
-      `${provider}: the request to ${url} failed before any answer (${describe(error)}). ` +
-        'Check the base URL, your network and CORS; retrying may help.',
+      `${provider}: the request to ${url} failed before any answer (${describe(error)}). Check the base URL, your network and CORS; retrying may help.`,
       { provider, retryable: true, cause: error },
     );
   }
@@ -161,8 +159,7 @@ export function parseJSONData<T>(text: string, provider: string): T {
   } catch (error) {
     throw new ProviderError(
       'provider_error',
-      `${provider} sent data that is not valid JSON: ${JSON.stringify(text.slice(0, 120))}. ` +
-        'Check that the base URL points at a server speaking this API.',
+      `${provider} sent data that is not valid JSON: ${JSON.stringify(text.slice(0, 120))}. Check that the base URL points at a server speaking this API.`,
       { provider, body: text.slice(0, EXCERPT), retryable: false, cause: error },
     );
   }
@@ -215,11 +212,11 @@ export async function* responseBytes(response: Response, provider: string, signa
 }
 
 function droppedConnection(provider: string, error: unknown): ProviderError {
-  return new ProviderError(
-    'provider_error',
-    `${provider}: the connection dropped while reading the answer (${describe(error)}). Retrying may help.`,
-    { provider, retryable: true, cause: error },
-  );
+  return new ProviderError('provider_error', `${provider}: the connection dropped while reading the answer (${describe(error)}). Retrying may help.`, {
+    provider,
+    retryable: true,
+    cause: error,
+  });
 }
 
 /**
@@ -234,8 +231,7 @@ function droppedConnection(provider: string, error: unknown): ProviderError {
 export function truncatedStream(provider: string): ProviderError {
   return new ProviderError(
     'provider_error',
-    `${provider}: the stream ended before the model finished (no end marker or finish reason). ` +
-      'The connection was probably cut; retrying may help.',
+    `${provider}: the stream ended before the model finished (no end marker or finish reason). The connection was probably cut; retrying may help.`,
     { provider, retryable: true },
   );
 }

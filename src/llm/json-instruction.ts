@@ -56,10 +56,7 @@ export function jsonInstruction(schema: Record<string, unknown>): string {
   if (isDescribedInPrompt(schema)) return 'Reply with the JSON object described above and nothing else.';
   const type = typeOf(schema);
   if (type !== undefined) return `Reply with one JSON object and nothing else (no prose, no code fences), of this type: ${type}`;
-  return (
-    'Reply with a single JSON object and nothing else (no prose, no Markdown code fences). ' +
-    `It must follow this JSON Schema:\n${JSON.stringify(schema)}`
-  );
+  return `Reply with a single JSON object and nothing else (no prose, no Markdown code fences). It must follow this JSON Schema:\n${JSON.stringify(schema)}`;
 }
 
 /** The keywords {@link typeOf} renders; any other one means the type would say less than the schema. */

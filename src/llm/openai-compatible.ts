@@ -108,7 +108,7 @@ export function createOpenAICompatibleProvider(options: OpenAICompatibleOptions)
    * was sent, not by what is known now: a call made at the same time may have learnt it already.
    */
   function learn(error: unknown, body: Record<string, unknown>): boolean {
-    if (!(ProviderError.isInstance(error)) || (error.status !== 400 && error.status !== 422)) return false;
+    if (!ProviderError.isInstance(error) || (error.status !== 400 && error.status !== 422)) return false;
     const text = error.body ?? '';
     const format = (body.response_format as { type?: unknown } | undefined)?.type;
     if (format === 'json_schema' && /response_format|json_schema/i.test(text)) return (quirks.jsonObject = true);
@@ -224,7 +224,11 @@ function reportedError(error: unknown): ProviderError {
   const message = typeof info.message === 'string' ? info.message : JSON.stringify(error);
   const kind = `${String(info.type ?? '')} ${String(info.code ?? '')}`;
   const retryable = /overload|rate.?limit|server_error|timeout|unavailable|\b(429|5\d\d)\b/i.test(kind);
-  return new ProviderError('provider_error', `${PROVIDER} reported an error: ${message}`, { provider: PROVIDER, body: JSON.stringify(error).slice(0, 500), retryable });
+  return new ProviderError('provider_error', `${PROVIDER} reported an error: ${message}`, {
+    provider: PROVIDER,
+    body: JSON.stringify(error).slice(0, 500),
+    retryable,
+  });
 }
 
 /** Chat Completions' `finish_reason` as a {@link FinishReason}. */

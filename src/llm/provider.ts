@@ -44,9 +44,7 @@ export interface LLMResult {
 }
 
 /** One piece of a streamed answer: text deltas, then one `finish`. */
-export type LLMChunk =
-  | { type: 'text-delta'; delta: string }
-  | { type: 'finish'; finishReason: FinishReason; refusal?: string; usage?: LLMUsage };
+export type LLMChunk = { type: 'text-delta'; delta: string } | { type: 'finish'; finishReason: FinishReason; refusal?: string; usage?: LLMUsage };
 
 /**
  * A model backend. `stream` is optional: planloop falls back to `generate`.

@@ -12,10 +12,7 @@ import { throwIfAborted, toAbortError } from '../abort.js';
  * for await (const bytes of readStream(response.body!, signal)) decoder.decode(bytes, { stream: true });
  * ```
  */
-export async function* readStream<T>(
-  source: ReadableStream<T> | AsyncIterable<T>,
-  signal?: AbortSignal,
-): AsyncGenerator<T, void, undefined> {
+export async function* readStream<T>(source: ReadableStream<T> | AsyncIterable<T>, signal?: AbortSignal): AsyncGenerator<T, void, undefined> {
   throwIfAborted(signal);
   if (!('getReader' in source)) {
     yield* readIterable(source, signal);

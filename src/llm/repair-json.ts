@@ -60,6 +60,7 @@ export function closersOf(open: string): string {
 }
 
 /** Characters that stand for themselves in a JSON string. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters end a plain run: JSON escapes them
 const PLAIN = /[^"'\\\0-\x1f\u201c\u201d\uff02\u2018\u2019`\u00b4]+/y;
 /** A number, or a word starting with a digit or `-` (`12px`, `2024-10-18T18:35Z`, read as a string). */
 const NUMBER_RUN = /(?:[\w.+-]|:(?=\d))*/y;

@@ -31,19 +31,12 @@ export interface RetryOptions {
  * ```
  */
 export function withRetry(provider: LLMProvider, options: RetryOptions = {}): LLMProvider {
-  const {
-    retries = 2,
-    baseDelayMs = 500,
-    maxDelayMs = 8000,
-    maxRetryAfterMs = 60_000,
-    sleep = abortableSleep,
-    onRetry,
-  } = options;
+  const { retries = 2, baseDelayMs = 500, maxDelayMs = 8000, maxRetryAfterMs = 60_000, sleep = abortableSleep, onRetry } = options;
 
   /** The wait before retry number `attempt` (0-based), or `undefined` to give up and rethrow. */
   function delayFor(error: unknown, attempt: number, signal?: AbortSignal): number | undefined {
     if (signal?.aborted || attempt >= retries) return undefined;
-    if (!(ProviderError.isInstance(error)) || !error.retryable) return undefined;
+    if (!ProviderError.isInstance(error) || !error.retryable) return undefined;
     if (error.retryAfterMs !== undefined) return error.retryAfterMs <= maxRetryAfterMs ? error.retryAfterMs : undefined;
     const ceiling = Math.min(maxDelayMs, baseDelayMs * 2 ** attempt);
     return Math.round(ceiling / 2 + Math.random() * (ceiling / 2));

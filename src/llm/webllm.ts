@@ -83,11 +83,8 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
       return interruptible(request.signal, () =>
         call(request.signal, async () => {
           const answer = await engine.chat.completions.create(body(request, false));
-          if (Symbol.asyncIterator in answer) throw new ProviderError(
-            'provider_error',
-            'WebLLM streamed an answer that was asked for whole.',
-            { provider: PROVIDER, retryable: false },
-          );
+          if (Symbol.asyncIterator in answer)
+            throw new ProviderError('provider_error', 'WebLLM streamed an answer that was asked for whole.', { provider: PROVIDER, retryable: false });
           const choice = answer.choices?.[0];
           const result: LLMResult = { text: contentText(choice?.message?.content) };
           const finishReason = mapFinishReason(choice?.finish_reason);
@@ -111,11 +108,8 @@ export function createWebLLMProvider(options: WebLLMProviderOptions): LLMProvide
       try {
         chunks = await call(signal, async () => {
           const answer = await engine.chat.completions.create(body(request, true));
-          if (!(Symbol.asyncIterator in answer)) throw new ProviderError(
-            'provider_error',
-            'WebLLM answered whole when asked to stream.',
-            { provider: PROVIDER, retryable: false },
-          );
+          if (!(Symbol.asyncIterator in answer))
+            throw new ProviderError('provider_error', 'WebLLM answered whole when asked to stream.', { provider: PROVIDER, retryable: false });
           return answer[Symbol.asyncIterator]();
         });
         let finishReason: FinishReason | undefined;

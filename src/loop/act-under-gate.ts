@@ -121,7 +121,11 @@ export function actUnderGate(input: TurnActionsInput): TurnActions {
       input.onStep('act', `${describeAction(action)} (refused: ${decision.reason})`);
       // Past the cap the run ends after this turn: there is no next prompt to tell.
       if (decision.capped) return;
-      refuse({ kind: 'refused', name: action.name, summary: `${action.name} was not run: ${decision.reason}. Do not send it again unchanged: go on with another todo, or ask the user.` });
+      refuse({
+        kind: 'refused',
+        name: action.name,
+        summary: `${action.name} was not run: ${decision.reason}. Do not send it again unchanged: go on with another todo, or ask the user.`,
+      });
       return;
     }
     input.onAction(action, index, { decision: 'run', ...risk, approvedBy: decision.approvedBy, detail: decision.detail });
@@ -136,7 +140,11 @@ export function actUnderGate(input: TurnActionsInput): TurnActions {
     ran(outcome, steps.length > 0);
     if (steps.length > 0 && outcome.observation) {
       // The tool stopped at a step the policy or the user refused: the model hears it as a refusal.
-      refuse({ ...outcome.observation, kind: 'refused', summary: `${action.name} stopped before a step that was refused: ${steps.join('; ')}. It reported: ${clip(outcome.observation.summary, 120)}` });
+      refuse({
+        ...outcome.observation,
+        kind: 'refused',
+        summary: `${action.name} stopped before a step that was refused: ${steps.join('; ')}. It reported: ${clip(outcome.observation.summary, 120)}`,
+      });
     } else if (outcome.observation) input.observe(outcome.observation);
   };
 

@@ -1,7 +1,16 @@
 import type { TodoAdjust, ToolAction } from '../envelope/schema.js';
 import { ValidationError } from '../errors.js';
 import type { Plan } from '../plan.js';
-import { ACTION_RISKS, askApproval, needsApproval, type ActionRisk, type ApprovalRequest, type ApproveHook, type ConfirmResult, type ConfirmStep } from './action-policy.js';
+import {
+  ACTION_RISKS,
+  askApproval,
+  needsApproval,
+  type ActionRisk,
+  type ApprovalRequest,
+  type ApproveHook,
+  type ConfirmResult,
+  type ConfirmStep,
+} from './action-policy.js';
 import type { ApprovalConfig, RunConfig } from './run-options.js';
 import type { ToolEntry, ToolTable } from './tool-table.js';
 import { clip } from './turn-prompt.js';
@@ -41,7 +50,12 @@ export interface ActionGate {
   /** Decides about one tool action: the action cap, then the model's unapproved plan changes, then the tool's risk. */
   admit(action: ToolAction, turn: GateTurn): Promise<GateDecision>;
   /** `ctx.confirm` for a tool that runs with `admitted` risk; `onRefused` hears of each refused step. */
-  confirmFor(action: ToolAction, admitted: ActionRisk, turn: GateTurn, onRefused: (risk: ActionRisk, detail: string, reason: string) => void): (step: ConfirmStep) => Promise<ConfirmResult>;
+  confirmFor(
+    action: ToolAction,
+    admitted: ActionRisk,
+    turn: GateTurn,
+    onRefused: (risk: ActionRisk, detail: string, reason: string) => void,
+  ): (step: ConfirmStep) => Promise<ConfirmResult>;
 }
 
 /**
@@ -73,9 +87,13 @@ export function createActionGate(plan: Plan, config: GateConfig): ActionGate {
   const { tools } = config;
   const { level, timeoutMs } = config.approval;
   if (config.approval.ask === 'state') {
-    throw new ValidationError('invalid_input', "Cannot make an action gate: approval.ask 'state' is answered through a run's state (startRun); a hand-written loop passes a hook.", {
-      issues: [{ path: 'approval.ask', message: "'state' needs a run: pass a hook" }],
-    });
+    throw new ValidationError(
+      'invalid_input',
+      "Cannot make an action gate: approval.ask 'state' is answered through a run's state (startRun); a hand-written loop passes a hook.",
+      {
+        issues: [{ path: 'approval.ask', message: "'state' needs a run: pass a hook" }],
+      },
+    );
   }
   const onApprove: ApproveHook | undefined = config.approval.ask;
   const maxActions = config.bounds.runActions;
@@ -121,7 +139,9 @@ export function createActionGate(plan: Plan, config: GateConfig): ActionGate {
           tool: action.name,
           args: structuredClone(action.args),
           risk,
-          detail: original ? `The assistant changed this step after you approved the plan. It was: "${clip(original.description, 200)}"` : 'The assistant changed this step after you approved the plan.',
+          detail: original
+            ? `The assistant changed this step after you approved the plan. It was: "${clip(original.description, 200)}"`
+            : 'The assistant changed this step after you approved the plan.',
           todo: { id: todo.id, description: todo.description },
           ...(where ? { url: where } : {}),
           ...(turn.purpose ? { purpose: turn.purpose } : {}),
@@ -180,7 +200,10 @@ export function createActionGate(plan: Plan, config: GateConfig): ActionGate {
         // Already approved (or allowed) at this risk or above when the action was admitted.
         if (ACTION_RISKS.indexOf(risk) <= ACTION_RISKS.indexOf(admitted)) return { approved: true };
         const url = typeof step?.url === 'string' && step.url ? step.url : undefined;
-        const said = { ...(typeof step?.effect === 'string' && step.effect ? { effect: clip(step.effect, 300) } : {}), ...(typeof step?.consequence === 'string' && step.consequence ? { consequence: clip(step.consequence, 40) } : {}) };
+        const said = {
+          ...(typeof step?.effect === 'string' && step.effect ? { effect: clip(step.effect, 300) } : {}),
+          ...(typeof step?.consequence === 'string' && step.consequence ? { consequence: clip(step.consequence, 40) } : {}),
+        };
         const verdict = await decide(risk, { ...request(action, risk, detail, turn, url), ...said }, turn.signal);
         if (verdict.approved) return { approved: true };
         onRefused(risk, detail, verdict.reason);
@@ -214,7 +237,10 @@ export function describeToolAction(action: ToolAction, tool: ToolEntry | undefin
     }
     const template = tool.description;
     if (template && /\{\w+\}/.test(template)) {
-      return clip(template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(action.args, key) ? clip(action.args[key], 80) : whole)), 300);
+      return clip(
+        template.replace(/\{(\w+)\}/g, (whole, key: string) => (Object.hasOwn(action.args, key) ? clip(action.args[key], 80) : whole)),
+        300,
+      );
     }
     // A description that takes no arguments says it all when none were given.
     if (template && Object.keys(action.args).length === 0) return clip(template, 300);

@@ -177,7 +177,8 @@ export function readApprovalAnswer(answer: unknown): ConfirmResult {
   if (typeof answer === 'object' && answer !== null) {
     const { approved, reason } = answer as { approved?: unknown; reason?: unknown };
     if (approved === true) return { approved: true };
-    if (approved === false) return { approved: false, reason: typeof reason === 'string' && reason.trim() ? `the user declined: ${short(reason)}` : 'the user declined' };
+    if (approved === false)
+      return { approved: false, reason: typeof reason === 'string' && reason.trim() ? `the user declined: ${short(reason)}` : 'the user declined' };
   }
   if (answer === false) return { approved: false, reason: 'the user declined' };
   return { approved: false, reason: 'the approval hook gave no clear yes' };
@@ -194,7 +195,11 @@ export function readApprovalAnswer(answer: unknown): ConfirmResult {
  * if (!verdict.approved) console.log(verdict.reason); // 'no answer within 60 s'
  * ```
  */
-export async function askApproval(hook: ApproveHook, request: ApprovalRequest, options: { timeoutMs: number; signal?: AbortSignal | undefined }): Promise<ConfirmResult> {
+export async function askApproval(
+  hook: ApproveHook,
+  request: ApprovalRequest,
+  options: { timeoutMs: number; signal?: AbortSignal | undefined },
+): Promise<ConfirmResult> {
   const { signal, timeoutMs } = options;
   if (signal?.aborted) return { approved: false, reason: 'the run was stopped' };
   const controller = new AbortController();
@@ -219,7 +224,8 @@ export async function askApproval(hook: ApproveHook, request: ApprovalRequest, o
         .then(resolve, reject);
     });
     if (answer === STOPPED) return { approved: false, reason: 'the run was stopped' };
-    if (answer === TIMED_OUT) return { approved: false, reason: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
+    if (answer === TIMED_OUT)
+      return { approved: false, reason: `no answer within ${timeoutMs >= 1000 ? `${Math.round(timeoutMs / 1000)} s` : `${timeoutMs} ms`}` };
     return readApprovalAnswer(answer);
   } catch (error) {
     return { approved: false, reason: `the approval hook failed (${short(error instanceof Error ? error.message : String(error))})` };

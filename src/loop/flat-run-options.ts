@@ -82,7 +82,10 @@ const TURN_LIMIT_NAMES = { timeoutMs: 'model.timeoutMs', maxChars: 'model.maxCha
  * groupFlatOptions({ task, maxActions: 60, onApprove }).options; // { task, bounds: { runActions: 60 }, approval: { ask: onApprove } }
  * ```
  */
-export function groupFlatOptions(options: FlatRunOptions | RunOptions | (RunOptions & { plan: unknown })): { options: RunOptions; origins: ReadonlyMap<string, string> } {
+export function groupFlatOptions(options: FlatRunOptions | RunOptions | (RunOptions & { plan: unknown })): {
+  options: RunOptions;
+  origins: ReadonlyMap<string, string>;
+} {
   const origins = new Map<string, string>();
   const source = options as unknown as Record<string, unknown>;
   const grouped: Record<string, unknown> = {};
@@ -111,7 +114,10 @@ export function groupFlatOptions(options: FlatRunOptions | RunOptions | (RunOpti
   }
   if (conflicts.length > 0) {
     throw new ValidationError('invalid_input', `Cannot run: ${conflicts.map((pair) => `${pair} are both given`).join('; ')}; keep the grouped one.`, {
-      issues: conflicts.map((pair) => ({ path: pair.split(' and ')[0] as string, message: `is the 0.2 name of ${pair.split(' and ')[1]}, which is given too` })),
+      issues: conflicts.map((pair) => ({
+        path: pair.split(' and ')[0] as string,
+        message: `is the 0.2 name of ${pair.split(' and ')[1]}, which is given too`,
+      })),
     });
   }
   for (const [group, values] of Object.entries(groups)) {

@@ -78,7 +78,9 @@ export function createNarrationOrder(input: NarrationOrderInput): NarrationOrder
       if (narration) narration.dispatched = true;
     },
     cutOff() {
-      return [...narrations.values()].filter((narration) => narration.open && !narration.dispatched && narration.text).map((narration) => `narrate "${clip(narration.text, 60)}" (cut off)`);
+      return [...narrations.values()]
+        .filter((narration) => narration.open && !narration.dispatched && narration.text)
+        .map((narration) => `narrate "${clip(narration.text, 60)}" (cut off)`);
     },
   };
 }

@@ -155,7 +155,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
         const result = transaction.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
         adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
-        if (!(EnvelopeError.isInstance(error))) throw error;
+        if (!EnvelopeError.isInstance(error)) throw error;
         refused = error;
       }
     },
@@ -197,11 +197,13 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
     );
   } catch (error) {
     if (!signal?.aborted && AbortError.isInstance(error) && error.code === 'timeout') {
-      return fail(new AbortError(
-        'timeout',
-        `Your reply took longer than ${Math.round(config.model.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
-        { cause: error },
-      ));
+      return fail(
+        new AbortError(
+          'timeout',
+          `Your reply took longer than ${Math.round(config.model.timeoutMs / 1000)} s and was stopped. Reply at once with a short envelope.`,
+          { cause: error },
+        ),
+      );
     }
     if (!signal?.aborted && PlanloopError.isInstance(error) && error.code === 'output_too_long') return fail(error);
     actions.cancel();
@@ -219,7 +221,9 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
   if (error || !envelope || !adjust) {
     const failure = error ?? new EnvelopeError('envelope_invalid', 'The envelope could not be applied. Send it again.');
     const cutOff = reply.finishReason === 'length' ? ' Your reply hit the length limit: keep it shorter.' : '';
-    return fail(cutOff ? new EnvelopeError(failure.code as 'envelope_invalid', failure.message + cutOff, { raw: failure.raw, issues: failure.issues }) : failure);
+    return fail(
+      cutOff ? new EnvelopeError(failure.code as 'envelope_invalid', failure.message + cutOff, { raw: failure.raw, issues: failure.issues }) : failure,
+    );
   }
   await actions.settled();
   // A turn that only looked (every action a tool declared `risk: 'read'`) changes nothing in the

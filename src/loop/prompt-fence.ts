@@ -23,7 +23,9 @@ const ESCAPED_BRACKET = /^(?:&lt;?|&#0*60;?|&#x0*3c;?|\\u003c|\\x3c|%3c)/i;
 const SLASHES = new Set([...'/\\∕⁄⧸╱⟋⧵⟍'].map((char) => char.codePointAt(0) as number));
 /** Letters that look like those of `data` and `plan` (lower case, after folding), mapped to them: Cyrillic, Greek, Armenian, IPA and others. */
 const LOOKALIKES = new Map(
-  'а:a ɑ:a α:a ⍺:a ԁ:d ᑯ:d ꓒ:d ɗ:d т:t τ:t ţ:t ŧ:t р:p ρ:p ⍴:p ϱ:p ӏ:l ǀ:l |:l ι:l і:l ∣:l 1:l п:n η:n ո:n ռ:n ν:n'.split(' ').map((pair) => [pair.slice(0, -2), pair.slice(-1)] as const),
+  'а:a ɑ:a α:a ⍺:a ԁ:d ᑯ:d ꓒ:d ɗ:d т:t τ:t ţ:t ŧ:t р:p ρ:p ⍴:p ϱ:p ӏ:l ǀ:l |:l ι:l і:l ∣:l 1:l п:n η:n ո:n ռ:n ν:n'
+    .split(' ')
+    .map((pair) => [pair.slice(0, -2), pair.slice(-1)] as const),
 );
 /** What a tag may hide behind: invisible format characters, combining marks, fillers and blanks that draw nothing, and spaces. */
 const INVISIBLE = /^[\p{Cf}\p{M}\p{Z}\s\u115f\u1160\u3164\uffa0\u2800\u180e]$/u;
@@ -80,7 +82,9 @@ export function neutralizeFences(text: string): string {
     const code = text.codePointAt(i) as number;
     const width = code > 0xffff ? 2 : 1;
     const escaped = code === 0x26 || code === 0x5c || code === 0x25 ? ESCAPED_BRACKET.exec(text.slice(i, i + 10))?.[0] : undefined;
-    const bracket = escaped ?? (code === 0x3c || BRACKETS.has(code) || (code > 0x7f && skeleton(String.fromCodePoint(code)) === '<') ? String.fromCodePoint(code) : undefined);
+    const bracket =
+      escaped ??
+      (code === 0x3c || BRACKETS.has(code) || (code > 0x7f && skeleton(String.fromCodePoint(code)) === '<') ? String.fromCodePoint(code) : undefined);
     if (bracket && readsAsTag(text, i + bracket.length)) {
       out += `${text.slice(at, i)}‹`;
       at = i + bracket.length;

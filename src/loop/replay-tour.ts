@@ -113,12 +113,16 @@ const MAX_ATTEMPTS = 2;
  */
 export async function replayTour(input: Tour, options: ReplayTourOptions): Promise<ReplayResult> {
   if (typeof options !== 'object' || options === null) {
-    throw new ValidationError('invalid_input', 'Cannot replay: the options must be an object with at least the plan.', { issues: [{ path: '', message: 'must be an object' }] });
+    throw new ValidationError('invalid_input', 'Cannot replay: the options must be an object with at least the plan.', {
+      issues: [{ path: '', message: 'must be an object' }],
+    });
   }
   const { plan, checks, ...rest } = options;
   const checkTodo = checks?.checkTodo;
   if (checkTodo !== undefined && typeof checkTodo !== 'function') {
-    throw new ValidationError('invalid_input', 'Cannot replay: checks.checkTodo must be a function.', { issues: [{ path: 'checks.checkTodo', message: 'must be a function' }] });
+    throw new ValidationError('invalid_input', 'Cannot replay: checks.checkTodo must be a function.', {
+      issues: [{ path: 'checks.checkTodo', message: 'must be a function' }],
+    });
   }
   const tour = validateTour(input, checks ?? {});
   const config = resolveRunOptions({ ...rest, task: tour.task });
@@ -135,7 +139,11 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
   const memory = new TurnMemory(config.prompt.memoryTurns);
   const repairModel = config.model.provider ? counted(resolveProvider(config.model.provider, 'turn')) : undefined;
   // A replayed turn waits for the user as long as a live one's actions do: only the repair model's answer is timed.
-  const replayConfig: TurnConfig = { user: config.user, model: { temperature: undefined, maxTokens: undefined, timeoutMs: 0, maxChars: Number.MAX_SAFE_INTEGER }, bounds: { turnActions: ENVELOPE_LIMITS.actions } };
+  const replayConfig: TurnConfig = {
+    user: config.user,
+    model: { temperature: undefined, maxTokens: undefined, timeoutMs: 0, maxChars: Number.MAX_SAFE_INTEGER },
+    bounds: { turnActions: ENVELOPE_LIMITS.actions },
+  };
   const repairs: ReplayResult['repairs'] = [];
   let signal = control.signal;
   let phase: RunPhase = 'starting';
@@ -154,7 +162,17 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
     control.emit('run-finish', { runId, reason, turns: turn, ...extra });
     const todos = plan.todos.list();
     const played = recorder.tour({ task: tour.task, locale: tour.locale, summary: plan.summary, todos }) ?? tour;
-    return { runId, reason, turns: turn, ...extra, todos, tour: played, modelCalls: repairModel?.calls ?? 0, usage: { ...(repairModel?.usage ?? {}) }, repairs };
+    return {
+      runId,
+      reason,
+      turns: turn,
+      ...extra,
+      todos,
+      tour: played,
+      modelCalls: repairModel?.calls ?? 0,
+      usage: { ...(repairModel?.usage ?? {}) },
+      repairs,
+    };
   };
   /** Plays one turn through playTurn: `provider` is its "model", the tour's stream or the repair model. */
   const play = (provider: LLMProvider, messages: LLMMessage[], turnConfig: TurnConfig, onSettled?: () => void): Promise<TurnOutcome> =>
@@ -256,11 +274,18 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
       }
       if (!failure && recorded.check && checkTodo) {
         const current = plan.todos.get(todo.id);
-        const verdict = current ? await untilAborted(Promise.resolve(checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
-          if (signal.aborted) throw error;
-          return `the check failed to run (${clip(error instanceof Error ? error.message : error, 120)})`;
-        }) : true;
-        if (verdict !== true) failure = { index: recorded.steps.length, reason: 'check-failed', message: typeof verdict === 'string' && verdict.trim() ? clip(verdict, 200) : 'its check does not hold' };
+        const verdict = current
+          ? await untilAborted(Promise.resolve(checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
+              if (signal.aborted) throw error;
+              return `the check failed to run (${clip(error instanceof Error ? error.message : error, 120)})`;
+            })
+          : true;
+        if (verdict !== true)
+          failure = {
+            index: recorded.steps.length,
+            reason: 'check-failed',
+            message: typeof verdict === 'string' && verdict.trim() ? clip(verdict, 200) : 'its check does not hold',
+          };
       }
       if (failure) {
         if (!repairModel) {
@@ -314,7 +339,17 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
     for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
       startTurn(maxTurns, attempt);
       // The replay's own bound: the repair turn is not told it is the last one unless it is.
-      const prompt = { task: tour.task, todos: plan.todos.list(), turn, maxTurns, memory: memory.lines, observations: [...seen, hint], url, page, locale: tour.locale };
+      const prompt = {
+        task: tour.task,
+        todos: plan.todos.list(),
+        turn,
+        maxTurns,
+        memory: memory.lines,
+        observations: [...seen, hint],
+        url,
+        page,
+        locale: tour.locale,
+      };
       const system = { tools: config.tools.specs, ...(systemPrompt ? { systemPrompt } : {}) };
       const messages = redactHostSecrets([...buildTurnMessages(prompt, system), ...feedback], config.page.secrets);
       const outcome = await play(provider, messages, config);
@@ -334,7 +369,12 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
       if (attempt === MAX_ATTEMPTS) throw outcome.error;
       feedback = [
         { role: 'assistant', content: outcome.raw.trim() === '' ? '(empty reply)' : outcome.raw.slice(0, 2000) },
-        { role: 'user', content: [outcome.error.message, ...(outcome.done.length > 0 ? [`Already done this turn, do not repeat: ${outcome.done.join('; ')}.`] : [])].join('\n') },
+        {
+          role: 'user',
+          content: [outcome.error.message, ...(outcome.done.length > 0 ? [`Already done this turn, do not repeat: ${outcome.done.join('; ')}.`] : [])].join(
+            '\n',
+          ),
+        },
       ];
     }
     throw new EnvelopeError('envelope_invalid', 'The repair turn produced no envelope.');
@@ -384,7 +424,10 @@ function tourStream(
 }
 
 /** A tour step as the action a turn carries, with its targets found again; or why it cannot be. */
-function actionOf(step: TourStep, locators: TourLocators | undefined): { ok: true; action: TurnAction } | { ok: false; reason: TourStepFailure; message: string } {
+function actionOf(
+  step: TourStep,
+  locators: TourLocators | undefined,
+): { ok: true; action: TurnAction } | { ok: false; reason: TourStepFailure; message: string } {
   const find = (locator: Locator | null, what: string): { ok: true; target: string } | { ok: false; reason: TourStepFailure; message: string } => {
     if (locator === null) return { ok: false, reason: 'not-found', message: `the recording has no locator for ${what}` };
     if (!locators) return { ok: false, reason: 'not-found', message: 'no locators were given to find targets with' };
@@ -397,7 +440,7 @@ function actionOf(step: TourStep, locators: TourLocators | undefined): { ok: tru
       if (step.target === undefined) return { ok: true, action: { type: 'narrate', text: step.text } };
       // A narration whose target the recording could not locate pointed at nothing then either.
       if (step.target === null) return { ok: true, action: { type: 'narrate', text: step.text } };
-      const found = find(step.target, 'the narration\'s target');
+      const found = find(step.target, "the narration's target");
       return found.ok ? { ok: true, action: { type: 'narrate', target: found.target, text: step.text } } : found;
     }
     case 'tool': {
@@ -421,28 +464,39 @@ function checkTourAgainstHost(tour: Tour, config: RunConfig): void {
   const { tools } = config;
   const issues: ValidationIssue[] = [];
   let targets = false;
-  tour.todos.forEach((todo, t) =>
+  tour.todos.forEach((todo, t) => {
     todo.steps.forEach((step, s) => {
       const path = pathOf(pathOf(pathOf('todos', t), 'steps'), s);
-      if (step.type === 'tool' && !tools.get(step.name)) issues.push({ path: pathOf(path, 'name'), message: `names the tool "${clip(step.name, 40)}", which this page does not have (tools: ${tools.names.join(', ') || 'none'})` });
+      if (step.type === 'tool' && !tools.get(step.name))
+        issues.push({
+          path: pathOf(path, 'name'),
+          message: `names the tool "${clip(step.name, 40)}", which this page does not have (tools: ${tools.names.join(', ') || 'none'})`,
+        });
       if ((step.type === 'narrate' && step.target) || (step.type === 'tool' && Object.values(step.targets ?? {}).some(Boolean))) targets = true;
-    }),
-  );
+    });
+  });
   if (issues.length > 0) {
     const first = issues[0] as ValidationIssue;
     throw new TourError('tour_invalid', `Cannot use this tour here: ${first.path} ${first.message}. Nothing was run.`, { issues });
   }
   if (targets && !config.page.locators) {
-    throw new ValidationError('invalid_input', 'Cannot replay: the tour points at elements, and replayTour has no locators to find them (pass page.locators: createTourLocators() from planloop/dom).', {
-      issues: [{ path: 'page.locators', message: 'is required for a tour with targets' }],
-    });
+    throw new ValidationError(
+      'invalid_input',
+      'Cannot replay: the tour points at elements, and replayTour has no locators to find them (pass page.locators: createTourLocators() from planloop/dom).',
+      {
+        issues: [{ path: 'page.locators', message: 'is required for a tour with targets' }],
+      },
+    );
   }
 }
 
 /** What the repair turn is told: what failed, and what the recording did for the todo. */
 function repairHint(todoId: string, recorded: TourTodo, failure: { index: number; reason: TourStepFailure; message: string }): string {
   const steps = recorded.steps.map((step, index) => `${index + 1}. ${describeStep(step)}${index < failure.index ? ' (done)' : ''}`).join(' ');
-  const what = failure.reason === 'check-failed' ? `${todoId} is not done after its recorded steps: ${failure.message}` : `step ${failure.index + 1} of ${todoId} could not be replayed: ${failure.message}`;
+  const what =
+    failure.reason === 'check-failed'
+      ? `${todoId} is not done after its recorded steps: ${failure.message}`
+      : `step ${failure.index + 1} of ${todoId} could not be replayed: ${failure.message}`;
   return `Replaying a recorded tour, ${what}. The recording did: ${steps} Do what is left of ${todoId} on the page as it is now, in the tour's words where they still fit; do not go on to later todos.`;
 }
 

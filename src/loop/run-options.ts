@@ -259,7 +259,9 @@ const TOP_KEYS = ['task', 'tools', 'signal', ...Object.keys(GROUP_KEYS)];
 export function resolveRunOptions(options: RunOptions): RunConfig {
   const issues: ValidationIssue[] = [];
   if (typeof options !== 'object' || options === null) {
-    throw new ValidationError('invalid_input', 'Cannot run: the options must be an object with at least a task.', { issues: [{ path: '', message: 'must be an object' }] });
+    throw new ValidationError('invalid_input', 'Cannot run: the options must be an object with at least a task.', {
+      issues: [{ path: '', message: 'must be an object' }],
+    });
   }
   for (const key of Object.keys(options)) {
     if (TOP_KEYS.includes(key) || (options as unknown as Record<string, unknown>)[key] === undefined) continue;
@@ -267,7 +269,11 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
     const page = key === 'secrets' || key === 'locators' ? `page.${key}` : undefined;
     issues.push({
       path: key,
-      message: group ? `is a 0.2 option: pass it as ${group}` : page ? `is a page option: pass it as ${page}` : `is no run option (the options are ${TOP_KEYS.join(', ')})`,
+      message: group
+        ? `is a 0.2 option: pass it as ${group}`
+        : page
+          ? `is a page option: pass it as ${page}`
+          : `is no run option (the options are ${TOP_KEYS.join(', ')})`,
     });
   }
   const group = <G extends keyof typeof GROUP_KEYS>(name: G): Partial<Record<(typeof GROUP_KEYS)[G][number], unknown>> => {
@@ -427,7 +433,8 @@ function readSecrets(value: unknown, issues: ValidationIssue[]): HostSecrets | u
 function readLocators(value: unknown, issues: ValidationIssue[]): TourLocators | undefined {
   if (value === undefined) return undefined;
   const locators = value as Partial<TourLocators> | null;
-  if (typeof locators === 'object' && locators !== null && typeof locators.locate === 'function' && typeof locators.find === 'function') return value as TourLocators;
+  if (typeof locators === 'object' && locators !== null && typeof locators.locate === 'function' && typeof locators.find === 'function')
+    return value as TourLocators;
   issues.push({ path: 'page.locators', message: 'must have locate and find functions (createTourLocators from planloop/dom)' });
   return undefined;
 }

@@ -167,11 +167,22 @@ async function playTurns(
     turn += 1;
     run.set({ turn, maxTurns, attempt: 0 });
     const { nudgeAfter } = config.prompt;
-    const nudge = nudgeAfter > 0 && memory.stalled >= nudgeAfter
-      ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
-      : undefined;
+    const nudge =
+      nudgeAfter > 0 && memory.stalled >= nudgeAfter
+        ? `${memory.stalled} turns without a todo done. Name the next todo, replace todos that changed, or finish.`
+        : undefined;
     const page = config.page.observe ? await observePage(config.page.observe, { turn, plan, signal, maxTokens: config.page.tokenBudget }) : undefined;
-    const prompt = { task: config.task, turn, maxTurns, memory: memory.lines, observations, nudge, url: config.page.url?.(), page, locale: config.start.planInput?.locale };
+    const prompt = {
+      task: config.task,
+      turn,
+      maxTurns,
+      memory: memory.lines,
+      observations,
+      nudge,
+      url: config.page.url?.(),
+      page,
+      locale: config.start.planInput?.locale,
+    };
     const { instructions } = config.prompt;
     const systemPrompt = typeof instructions === 'function' ? instructions() : instructions;
     const system = { tools: config.tools.specs, ...(systemPrompt ? { systemPrompt } : {}) };
@@ -207,12 +218,15 @@ async function playTurns(
     const planning = outcome.ok ? outcome.envelope.turn_planning : undefined;
     verdict = decideFinish(
       position(),
-      outcome.ok ? { finishSummary: outcome.finishSummary, lastTurn: planning?.is_last_turn === true, lookOnly: outcome.lookOnly, refusals: outcome.refusals } : undefined,
+      outcome.ok
+        ? { finishSummary: outcome.finishSummary, lastTurn: planning?.is_last_turn === true, lookOnly: outcome.lookOnly, refusals: outcome.refusals }
+        : undefined,
     );
     const usage = outcome.ok && outcome.usage ? { usage: outcome.usage } : {};
     if (gate.capped) {
       step('reflect', `Stopped: the run's limit of ${config.bounds.runActions} actions is reached.`);
-      if (outcome.ok) run.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...usage });
+      if (outcome.ok)
+        run.emit('turn-end', { runId, turn, envelope: outcome.envelope, adjust: outcome.adjust, observations: [...outcome.observations], ...usage });
       continue; // the verdict is action_limit
     }
     if (!outcome.ok) throw outcome.error; // unreachable: only a capped run leaves the attempts without an envelope
@@ -260,6 +274,7 @@ function startOrResume(plan: Plan, config: RunConfig): { resumed: boolean; uncon
 function retryMessage(error: PlanloopError, done: string[], observations: Observation[]): string {
   const parts = [error.message];
   if (done.length > 0) parts.push(`Already done this turn, do not repeat: ${done.join('; ')}.`);
-  if (observations.length > 0) parts.push(fenceBlock('data', `Observed:\n${observations.map((observation) => `- ${clip(observation.summary, 400)}`).join('\n')}`));
+  if (observations.length > 0)
+    parts.push(fenceBlock('data', `Observed:\n${observations.map((observation) => `- ${clip(observation.summary, 400)}`).join('\n')}`));
   return parts.join('\n');
 }

@@ -46,7 +46,6 @@ export type LoopTool =
       targets?: readonly string[];
     };
 
-
 /** One tool of a run, read once: its handler, its risk (undeclared: `'write'`) and its words. */
 export interface ToolEntry {
   readonly name: string;
@@ -109,7 +108,8 @@ export function readToolTable(tools: Record<string, LoopTool> | ToolTable | unde
 }
 
 function readTool(name: string, tool: unknown, issues: ValidationIssue[]): ToolEntry | undefined {
-  if (typeof tool === 'function') return { name, run: tool as LoopToolHandler, risk: 'write', description: undefined, describe: undefined, targets: DEFAULT_TARGETS };
+  if (typeof tool === 'function')
+    return { name, run: tool as LoopToolHandler, risk: 'write', description: undefined, describe: undefined, targets: DEFAULT_TARGETS };
   if (typeof tool !== 'object' || tool === null) {
     issues.push({ path: `tools.${name}`, message: 'must be a function or an object with a run function' });
     return undefined;

@@ -60,7 +60,7 @@ export interface TourRecorder {
 export function createTourRecorder(options: { tools: ToolTable; locators?: TourLocators | undefined }): TourRecorder {
   const { tools } = options;
   const byTodo = new Map<string, TourStep[]>();
-  let loose: TourStep[] = [];
+  const loose: TourStep[] = [];
   let last: string | undefined;
   let total = 0;
   let pending: { action: TurnAction; step: TourStep } | undefined;
@@ -134,7 +134,14 @@ export function createTourRecorder(options: { tools: ToolTable; locators?: TourL
       // Steps of turns that named no todo go with the first todo, before its own.
       if (loose.length > 0 && todos[0]) todos[0].steps = [...loose, ...todos[0].steps].slice(0, TOUR_LIMITS.steps);
       const locale = input.locale && /^[A-Za-z]{2,3}(?:-[A-Za-z0-9]{1,8})*$/.test(input.locale) ? { locale: input.locale } : {};
-      return { format: TOUR_FORMAT, version: TOUR_VERSION, task: input.task.trim().slice(0, TOUR_LIMITS.text), ...locale, summary: input.summary.slice(0, TOUR_LIMITS.text), todos };
+      return {
+        format: TOUR_FORMAT,
+        version: TOUR_VERSION,
+        task: input.task.trim().slice(0, TOUR_LIMITS.text),
+        ...locale,
+        summary: input.summary.slice(0, TOUR_LIMITS.text),
+        todos,
+      };
     },
   };
 }

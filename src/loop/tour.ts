@@ -216,7 +216,9 @@ export function safeParseTour(text: string, options: TourCheckOptions = {}): Saf
 function invalid(issues: ValidationIssue[]): TourError {
   const first = issues[0] as ValidationIssue;
   const more = issues.length > 1 ? ` (and ${issues.length - 1} more problem${issues.length > 2 ? 's' : ''})` : '';
-  return new TourError('tour_invalid', `Cannot use this tour: ${first.path} ${first.message}${more}. Nothing was run; record the tour again or fix it.`, { issues });
+  return new TourError('tour_invalid', `Cannot use this tour: ${first.path} ${first.message}${more}. Nothing was run; record the tour again or fix it.`, {
+    issues,
+  });
 }
 
 type UrlCheck = (text: string) => string | undefined;
@@ -320,7 +322,8 @@ function readLocator(value: unknown, path: string, issues: ValidationIssue[]): L
   if (!record) return undefined as never;
   strictKeys(record, ['role', 'name', 'landmark', 'heading', 'nth'], path, issues);
   const role = readText(record.role, pathOf(path, 'role'), issues, { max: TOUR_LIMITS.role });
-  if (role && !/^[a-z][a-z0-9-]*$/.test(role)) issues.push({ path: pathOf(path, 'role'), message: 'must be a role or tag name (lower-case letters, digits, -)' });
+  if (role && !/^[a-z][a-z0-9-]*$/.test(role))
+    issues.push({ path: pathOf(path, 'role'), message: 'must be a role or tag name (lower-case letters, digits, -)' });
   const locator: Locator = { role, name: readText(record.name, pathOf(path, 'name'), issues, { nonEmpty: false, max: TOUR_LIMITS.locatorText }) };
   if (record.landmark !== undefined) {
     const landmarkPath = pathOf(path, 'landmark');
@@ -336,7 +339,8 @@ function readLocator(value: unknown, path: string, issues: ValidationIssue[]): L
   if (record.heading !== undefined) locator.heading = readText(record.heading, pathOf(path, 'heading'), issues, { max: TOUR_LIMITS.locatorText });
   if (record.nth !== undefined) {
     const nth = record.nth;
-    if (typeof nth !== 'number' || !Number.isSafeInteger(nth) || nth < 0 || nth > 999) issues.push({ path: pathOf(path, 'nth'), message: 'must be a whole number from 0 to 999' });
+    if (typeof nth !== 'number' || !Number.isSafeInteger(nth) || nth < 0 || nth > 999)
+      issues.push({ path: pathOf(path, 'nth'), message: 'must be a whole number from 0 to 999' });
     else locator.nth = nth;
   }
   return locator;
@@ -390,17 +394,25 @@ function validKey(key: string, path: string, issues: ValidationIssue[]): boolean
 }
 
 function strictKeys(record: Record<string, unknown>, allowed: readonly string[], path: string, issues: ValidationIssue[]): void {
-  for (const key of Object.keys(record)) if (!allowed.includes(key)) issues.push({ path: pathOf(path, key), message: `is not part of a tour (allowed here: ${allowed.join(', ')})` });
+  for (const key of Object.keys(record))
+    if (!allowed.includes(key)) issues.push({ path: pathOf(path, key), message: `is not part of a tour (allowed here: ${allowed.join(', ')})` });
 }
 
 /** What `url` says about one string of a tool's arguments: `undefined` when a tool may get it. */
 function urlCheck(options: TourCheckOptions): UrlCheck {
   const here = options.origin ?? (globalThis as { location?: Location }).location?.origin;
-  const allowed = new Set([...(here && here !== 'null' ? [here] : []), ...(options.allowedOrigins ?? []).map((origin) => originOf(origin)).filter((origin): origin is string => !!origin)]);
+  const allowed = new Set([
+    ...(here && here !== 'null' ? [here] : []),
+    ...(options.allowedOrigins ?? []).map((origin) => originOf(origin)).filter((origin): origin is string => !!origin),
+  ]);
   return (text) => {
     // A URL parser skips leading spaces and control characters and tabs and newlines anywhere, and
     // reads a backslash as a slash in web URLs (a slash and a backslash start another host).
-    const bare = text.replace(/^[\u0000-\u0020]+/, '').replace(/[\t\n\r]/g, '').replace(/\\/g, '/');
+    const bare = text
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: URL parsers strip leading C0 controls and spaces, so we do too
+      .replace(/^[\u0000-\u0020]+/, '')
+      .replace(/[\t\n\r]/g, '')
+      .replace(/\\/g, '/');
     if (BLOCKED_SCHEME.test(bare)) return 'is a URL of a kind no tool may open (javascript:, data:, file: and the like)';
     const absolute = ABSOLUTE.test(bare);
     if (absolute) {

@@ -94,7 +94,8 @@ export interface TurnToolSpec {
  */
 export function turnSystemPrompt(options: { tools?: readonly TurnToolSpec[]; systemPrompt?: string } = {}): string {
   const tools = options.tools ?? [];
-  const toolLine = tools.length === 0 ? '' : `\nTools: ${tools.map((tool) => (tool.description ? `${tool.name} (${oneLine(tool.description)})` : tool.name)).join('; ')}`;
+  const toolLine =
+    tools.length === 0 ? '' : `\nTools: ${tools.map((tool) => (tool.description ? `${tool.name} (${oneLine(tool.description)})` : tool.name)).join('; ')}`;
   const instructions = options.systemPrompt ?? TURN_INSTRUCTIONS;
   return (instructions.includes(DATA_RULE) ? instructions : `${instructions}\n${DATA_RULE}`) + toolLine;
 }
@@ -141,7 +142,10 @@ export function turnUserPrompt(input: TurnPromptInput): string {
   for (const answer of observations.filter((observation) => observation.kind === 'answer')) lines.push(oneLine(answer.summary));
   const anyLeft = input.todos.some((todo) => todo.status !== 'completed');
   if (!anyLeft) lines.push(NOTHING_LEFT_LINE);
-  const own = [...(anyLeft ? [renderPlanForTurn(input.todos)] : []), ...(input.memory && input.memory.length > 0 ? [`Earlier: ${input.memory.join('; ')}`] : [])];
+  const own = [
+    ...(anyLeft ? [renderPlanForTurn(input.todos)] : []),
+    ...(input.memory && input.memory.length > 0 ? [`Earlier: ${input.memory.join('; ')}`] : []),
+  ];
   const data: string[] = [];
   if (input.url) data.push(`URL: ${oneLine(redactUrl(input.url))}`);
   const heard = observations.filter((observation) => observation.kind !== 'answer');

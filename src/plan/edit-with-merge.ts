@@ -25,15 +25,22 @@ import type { PlanCore } from './plan-core.js';
  * const next = await editWithMerge(core, plan.provider('edit'), before, 'Shorten the intro', {});
  * ```
  */
-export async function editWithMerge(core: PlanCore, provider: LLMProvider, before: MarkdownDoc, instruction: string, options: EditWithInstructionOptions): Promise<{ title: string; content: string }> {
+export async function editWithMerge(
+  core: PlanCore,
+  provider: LLMProvider,
+  before: MarkdownDoc,
+  instruction: string,
+  options: EditWithInstructionOptions,
+): Promise<{ title: string; content: string }> {
   const edited = await editDocument(provider, before, instruction, options);
   const now = core.state.docs.find((doc) => doc.id === before.id);
   const proposed = { title: edited.title, content: edited.content };
-  if (!now) throw new ConflictError(
-    'edit_conflict',
-    `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`,
-    { id: before.id, conflicts: [], proposed },
-  );
+  if (!now)
+    throw new ConflictError('edit_conflict', `Markdown doc ${before.id} was deleted while the model edited it; nothing was saved.`, {
+      id: before.id,
+      conflicts: [],
+      proposed,
+    });
   // Edited meanwhile (the user, another tab): the model's change goes onto the new version when
   // the two touched different parts; where they overlap, the user's text is kept.
   const unchanged = now.title === before.title && now.content === before.content;

@@ -20,7 +20,12 @@ import type { MarkdownDoc, PlanChangeMeta, PlanState, TodoItem } from '../plan-s
 export function hydrated(local: PlanState, stored: PlanState, replaced: boolean): { state: PlanState; meta: PlanChangeMeta } | null {
   let todosCounter = Math.max(local.lastIds.todos, stored.lastIds.todos);
   let docsCounter = Math.max(local.lastIds.markdown, stored.lastIds.markdown);
-  const rename = <T extends { id: string }>(items: readonly T[], taken: readonly T[], prefix: 't' | 'm', storedLast: number): { items: T[]; renamed: boolean } => {
+  const rename = <T extends { id: string }>(
+    items: readonly T[],
+    taken: readonly T[],
+    prefix: 't' | 'm',
+    storedLast: number,
+  ): { items: T[]; renamed: boolean } => {
     const ids = new Set(taken.map((item) => item.id));
     let renamed = false;
     const out = items.map((item) => {
@@ -44,8 +49,16 @@ export function hydrated(local: PlanState, stored: PlanState, replaced: boolean)
     summary: replaced ? local.summary : stored.summary || local.summary,
     task: replaced ? local.task : stored.task || local.task,
     lastIds: {
-      todos: advancedPast('t', todosCounter, todos.map((todo) => todo.id)),
-      markdown: advancedPast('m', docsCounter, docs.map((doc) => doc.id)),
+      todos: advancedPast(
+        't',
+        todosCounter,
+        todos.map((todo) => todo.id),
+      ),
+      markdown: advancedPast(
+        'm',
+        docsCounter,
+        docs.map((doc) => doc.id),
+      ),
     },
     revision: local.revision + 1,
     extras: stored.extras,

@@ -54,11 +54,12 @@ export async function loadStoredPlan(p: PersistenceHost, storage: PlanStorageAda
     const parsed = safeValidateSnapshot(raw);
     if (parsed.success) {
       for (const issue of parsed.dropped) {
-        p.storageError('load', new StorageError(
-          'storage_error',
-          `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`,
-          { operation: 'load' },
-        ));
+        p.storageError(
+          'load',
+          new StorageError('storage_error', `The stored plan's ${issue.path} ${issue.message}; it was left out and the rest of the plan was kept.`, {
+            operation: 'load',
+          }),
+        );
       }
       stored = snapshotToState(parsed.data);
     } else {
@@ -107,7 +108,8 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
         // landed, so the tabs as a whole progress; a tab saving a burst can still win several
         // rounds in a row, so later attempts wait a random, growing pause (on the sync's timers)
         // to step out of its rhythm. Past MAX_CONFLICT_ATTEMPTS the queue's backoff takes over.
-        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(StorageError.isInstance(error) && error.reason === 'conflict')) throw asStorageError('save', error);
+        if (!core.sync || !p.pull || attempt >= MAX_CONFLICT_ATTEMPTS || !(StorageError.isInstance(error) && error.reason === 'conflict'))
+          throw asStorageError('save', error);
         if (attempt > 1) await core.sync.sleep(Math.random() * Math.min(250, 2 ** attempt));
         await p.pull().catch((failure: unknown) => {
           throw asStorageError('load', failure);
@@ -121,7 +123,12 @@ function createSaves(p: PersistenceHost, storage: PlanStorageAdapter): void {
 }
 
 /** Commits what was stored (merged with the work done meanwhile), starts syncing, and lets saves go. */
-async function finishHydration(p: PersistenceHost, stored: PlanState | undefined, module: SyncModule | undefined, wanted: (PlanSyncOptions & { key: string }) | undefined): Promise<void> {
+async function finishHydration(
+  p: PersistenceHost,
+  stored: PlanState | undefined,
+  module: SyncModule | undefined,
+  wanted: (PlanSyncOptions & { key: string }) | undefined,
+): Promise<void> {
   const { core } = p;
   if (module && wanted && !core.sync && !p.closed) startSyncing(p, module, wanted);
   const sync = core.sync;
@@ -137,7 +144,12 @@ async function finishHydration(p: PersistenceHost, stored: PlanState | undefined
   p.hydration = 'done';
   p.held = undefined;
   const state = core.state;
-  core.events.emit('plan-hydrate', { todos: state.todos.map((todo) => ({ ...todo })), docCount: state.docs.length, markdownCount: state.docs.length, restored: stored !== undefined });
+  core.events.emit('plan-hydrate', {
+    todos: state.todos.map((todo) => ({ ...todo })),
+    docCount: state.docs.length,
+    markdownCount: state.docs.length,
+    restored: stored !== undefined,
+  });
   if (p.changedBeforeHydration) p.saves?.request();
   p.statusChanged();
 }
@@ -158,7 +170,7 @@ async function setAside(p: PersistenceHost, storage: PlanStorageAdapter, raw: un
   const failure = new StorageError(
     'storage_error',
     `The unreadable stored plan ${why}; it is still stored. The plan keeps working in memory and writes nothing over it until you decide: export it (this error's raw, or the adapter's exportCorrupt()), then call plan.discardStoredPlan() to write over it; or free space (the adapter's discardCorrupt()) and call plan.hydrate() to set it aside again.`,
-    { operation: 'save', raw, reason: 'backup_failed', ...cause === undefined ? {} : { cause } },
+    { operation: 'save', raw, reason: 'backup_failed', ...(cause === undefined ? {} : { cause }) },
   );
   p.storageError('save', failure);
   p.hold(failure);

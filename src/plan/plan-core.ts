@@ -5,7 +5,7 @@
  * the `sync` slot, which the persistence room fills when the plan starts syncing.
  */
 import type { MarkdownChangeEvent } from '../artifacts/markdown.js';
-import { replaceTodos, type TodoSeed, type TodosChangeEvent } from '../artifacts/todos.js';
+import { replaceTodos, type TodosChangeEvent } from '../artifacts/todos.js';
 import { TypedEmitter } from '../emitter.js';
 import { applyAdjust, type AdjustResult, type ApplyAdjustOptions } from '../envelope/apply.js';
 import type { TodoAdjustInput } from '../envelope/schema.js';

@@ -13,7 +13,6 @@ import type { PlanSaveStatus, SaveQueue } from '../storage/save-queue.js';
 import type { PlanSyncOptions } from '../sync/plan-sync.js';
 import type { PlanCore } from './plan-core.js';
 
-
 const SAVED: PlanSaveStatus = Object.freeze({ state: 'saved', failures: 0, lastSaved: undefined, error: undefined });
 
 /**
@@ -146,7 +145,10 @@ export class PlanPersistence implements PersistenceHost {
   /** The sync code (`src/sync/`), loaded on first use; `undefined`, with a warning, when it cannot load. */
   #loadSync(): Promise<SyncModule | undefined> {
     return import('../sync/plan-sync.js').catch((error: unknown) => {
-      this.core.events.emit('plan-warning', { code: 'sync_unavailable', message: `Cross-tab sync could not load (${error instanceof Error ? error.message : String(error)}); this plan does not sync with other tabs.` });
+      this.core.events.emit('plan-warning', {
+        code: 'sync_unavailable',
+        message: `Cross-tab sync could not load (${error instanceof Error ? error.message : String(error)}); this plan does not sync with other tabs.`,
+      });
       return undefined;
     });
   }

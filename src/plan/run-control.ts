@@ -58,7 +58,8 @@ const TAKEOVER_POLL_MS = 20;
  */
 export async function acquireRun(p: PersistenceHost, options: { takeOver?: boolean | undefined; signal?: AbortSignal | undefined }): Promise<RunHandle> {
   const { core } = p;
-  if (core.run) throw new PlanloopError('run_in_progress', 'A run is already going on this plan in this tab: stop it (plan.requestStop()) or wait for it to end.');
+  if (core.run)
+    throw new PlanloopError('run_in_progress', 'A run is already going on this plan in this tab: stop it (plan.requestStop()) or wait for it to end.');
   const sync = core.sync;
   const controller = new AbortController();
   const run = { controller, since: sync ? sync.now() : Date.now(), lost: false };
@@ -66,7 +67,10 @@ export async function acquireRun(p: PersistenceHost, options: { takeOver?: boole
   const offs: Array<() => void> = [];
   const stop = (reason: unknown): void => controller.abort(reason);
   const follow = (signal: AbortSignal): void => {
-    if (signal.aborted) return stop(signal.reason);
+    if (signal.aborted) {
+      stop(signal.reason);
+      return;
+    }
     const onAbort = (): void => stop(signal.reason);
     signal.addEventListener('abort', onAbort, { once: true });
     offs.push(() => signal.removeEventListener('abort', onAbort));
@@ -95,7 +99,10 @@ export async function acquireRun(p: PersistenceHost, options: { takeOver?: boole
     }
     if (lease && !handle) {
       const holder = await lease.holder();
-      const who = holder?.replica === sync?.replica ? 'this tab' : `another tab (${holder?.replica || 'unknown'}${holder?.since ? `, since ${new Date(holder.since).toISOString()}` : ''})`;
+      const who =
+        holder?.replica === sync?.replica
+          ? 'this tab'
+          : `another tab (${holder?.replica || 'unknown'}${holder?.since ? `, since ${new Date(holder.since).toISOString()}` : ''})`;
       throw new PlanloopError(
         'run_in_progress',
         `This plan's turn loop is running in ${who}. Stop it there or with plan.requestStop(), or pass takeOver: true to take it over.`,
@@ -111,7 +118,9 @@ export async function acquireRun(p: PersistenceHost, options: { takeOver?: boole
     // The lease went to another tab (taken over, lapsed): that tab goes on from this plan.
     handle.signal.addEventListener('abort', () => (run.lost = !released), { once: true });
     follow(handle.signal);
-    offs.push(lease.onStopRequest(({ from, reason }) => stop(new AbortError('aborted', `Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))));
+    offs.push(
+      lease.onStopRequest(({ from, reason }) => stop(new AbortError('aborted', `Another tab (${from}) asked this run to stop${reason ? `: ${reason}` : '.'}`))),
+    );
     core.events.emit('run-holder-change', { holder: sync.replica, self: true });
     // Start from the newest stored plan: the previous holder saved its last turn before it let go.
     await pull().catch((error: unknown) => p.storageError('load', error));

@@ -64,7 +64,12 @@ export function readEditAnswer(
 ): EditReading {
   const text = toLF(raw.replace(/^\uFEFF/, ''));
   const original = toLF(doc.content);
-  const known = new Set(original.split('\n').map((line) => line.trim()).filter((line) => line !== ''));
+  const known = new Set(
+    original
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== ''),
+  );
   const cutOff = options.finishReason === 'length';
   if (text.trim() === '') return cutOff ? truncated('was cut off by the length limit before any text') : failure('edit_empty', 'is empty');
 
@@ -76,7 +81,8 @@ export function readEditAnswer(
 
   const parsed = parseEditBlocks(text);
   if (parsed.blocks.length > 0 || parsed.unclosed || parsed.malformed.length > 0) {
-    if (parsed.unclosed || cutOff) return truncated(parsed.unclosed ? "ended inside an edit block, before its >>>>>>> REPLACE line" : 'was cut off by the length limit');
+    if (parsed.unclosed || cutOff)
+      return truncated(parsed.unclosed ? 'ended inside an edit block, before its >>>>>>> REPLACE line' : 'was cut off by the length limit');
     if (parsed.malformed.length > 0) return failure('edit_invalid', parsed.malformed.join('; '));
     const applied = applyEditBlocks(original, parsed.blocks);
     if (!applied.ok) return anchorFailure(applied, parsed.blocks[applied.index]?.search ?? '');
@@ -89,7 +95,10 @@ export function readEditAnswer(
   if (content.trim() === '') return failure('edit_empty', 'holds an empty document');
   if (readsAsRefusal(content) && !readsAsRefusal(original)) return failure('edit_refused', 'reads as a refusal, not a document');
   if (options.mode === 'edits' && content.length < original.length * MIN_WHOLE_SHARE) {
-    return failure('edit_invalid', `is a whole document of ${content.length} characters for one of ${original.length}: it looks like a fragment; answer with SEARCH/REPLACE blocks`);
+    return failure(
+      'edit_invalid',
+      `is a whole document of ${content.length} characters for one of ${original.length}: it looks like a fragment; answer with SEARCH/REPLACE blocks`,
+    );
   }
   return done('rewrite', whole.form, whole.title?.trim() || doc.title, content, doc.content);
 }
@@ -235,8 +244,13 @@ function plainDocument(lines: string[], known: Set<string>): Whole {
     body.shift();
   }
   // Closing remarks: a paragraph among the last three that starts like one and is not in the original.
-  const paragraphs = trimBlank(body).join('\n').split(/\n[ \t]*\n/);
-  const cut = paragraphs.findIndex((paragraph, index) => index > 0 && index >= paragraphs.length - 3 && OUTRO.test(paragraph.trim()) && !known.has(paragraph.trim().split('\n')[0]?.trim() ?? ''));
+  const paragraphs = trimBlank(body)
+    .join('\n')
+    .split(/\n[ \t]*\n/);
+  const cut = paragraphs.findIndex(
+    (paragraph, index) =>
+      index > 0 && index >= paragraphs.length - 3 && OUTRO.test(paragraph.trim()) && !known.has(paragraph.trim().split('\n')[0]?.trim() ?? ''),
+  );
   const kept = cut > 0 ? paragraphs.slice(0, cut) : paragraphs;
   return { ok: true, form: 'plain', content: kept.join('\n\n'), title: title || undefined };
 }
@@ -264,7 +278,10 @@ function isIntro(text: string): boolean {
 
 /** Whether `text` is only the model's own words: at most three short lines, none of them a line of the original. */
 function isProse(text: string, known: Set<string>): boolean {
-  const lines = text.split('\n').map((line) => line.trim()).filter((line) => line !== '');
+  const lines = text
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '');
   return lines.length <= 3 && lines.every((line) => line.length <= 300 && !known.has(line));
 }
 
@@ -294,7 +311,11 @@ function anchorFailure(failed: BlockFailure, search: string): EditReadingFailure
   if (failed.reason === 'missing') {
     return failure('edit_anchor_missing', `${which}: its SEARCH text ${quoted} is not in the document; copy it exactly, character for character`, which);
   }
-  return failure('edit_anchor_ambiguous', `${which}: its SEARCH text ${quoted} occurs ${failed.count} times in the document; add a neighbouring line so it occurs once`, which);
+  return failure(
+    'edit_anchor_ambiguous',
+    `${which}: its SEARCH text ${quoted} occurs ${failed.count} times in the document; add a neighbouring line so it occurs once`,
+    which,
+  );
 }
 
 function truncated(message: string): EditReadingFailure {

@@ -120,8 +120,13 @@ async function askForEdit(
       },
     }).catch((error: unknown) => {
       // The provider said the model declined: the same outcome as a reply that reads as a refusal, not retried.
-      if (!(RefusalError.isInstance(error))) throw error;
-      const failure: EditReadingFailure = { ok: false, code: 'edit_refused', problems: [`the provider reported a refusal${error.refusal ? `: ${error.refusal.slice(0, 200)}` : ''}`], issues: [] };
+      if (!RefusalError.isInstance(error)) throw error;
+      const failure: EditReadingFailure = {
+        ok: false,
+        code: 'edit_refused',
+        problems: [`the provider reported a refusal${error.refusal ? `: ${error.refusal.slice(0, 200)}` : ''}`],
+        issues: [],
+      };
       throw editError(failure, error.refusal, attempt, doc, providerName, error);
     });
     raw = reply.text;
@@ -140,7 +145,6 @@ async function askForEdit(
   throw editError(failure as EditReadingFailure, raw, retries + 1, doc, providerName);
 }
 
-
 const MODES = new Set(['auto', 'rewrite', 'edits']);
 
 function checkOptions(doc: { title: string; content: string }, instruction: string, options: EditDocumentOptions) {
@@ -151,10 +155,12 @@ function checkOptions(doc: { title: string; content: string }, instruction: stri
   const retries = options.retries ?? 1;
   if (!Number.isInteger(retries) || retries < 0) issues.push({ path: 'retries', message: 'must be a whole number of at least 0' });
   const timeoutMs = options.timeoutMs ?? 30_000;
-  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) issues.push({ path: 'timeoutMs', message: 'must be a non-negative number of milliseconds (0 or Infinity for none)' });
+  if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0)
+    issues.push({ path: 'timeoutMs', message: 'must be a non-negative number of milliseconds (0 or Infinity for none)' });
   const mode = options.mode ?? 'auto';
   if (!MODES.has(mode)) issues.push({ path: 'mode', message: "must be 'auto', 'rewrite' or 'edits'" });
-  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0)) issues.push({ path: 'maxTokens', message: 'must be a positive whole number' });
+  if (options.maxTokens !== undefined && !(Number.isInteger(options.maxTokens) && options.maxTokens > 0))
+    issues.push({ path: 'maxTokens', message: 'must be a positive whole number' });
   if (issues.length > 0) {
     throw new ValidationError('invalid_input', `Cannot edit the document: ${issues.map((issue) => `${issue.path} ${issue.message}`).join('; ')}.`, { issues });
   }

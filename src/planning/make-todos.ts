@@ -77,9 +77,9 @@ export async function planTodos(provider: LLMProvider, input: PlanInput, options
   const retries = checkCount(options.retries ?? 1, 'retries');
   const timeoutMs = options.timeoutMs ?? 30_000;
   if (typeof timeoutMs !== 'number' || Number.isNaN(timeoutMs) || timeoutMs < 0) {
-    throw new ValidationError('invalid_input', 'Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', { issues: [
-      { path: 'timeoutMs', message: 'must be a non-negative number' },
-    ] });
+    throw new ValidationError('invalid_input', 'Cannot plan: timeoutMs must be a number of milliseconds (0 or Infinity for none).', {
+      issues: [{ path: 'timeoutMs', message: 'must be a non-negative number' }],
+    });
   }
   throwIfAborted(options.signal);
   // One bound over every attempt, not one per attempt.
@@ -99,7 +99,6 @@ async function askForPlan(
   retries: number,
   signal: AbortSignal | undefined,
 ): Promise<PlannedTodos> {
-
   const messages: LLMMessage[] = [
     { role: 'system', content: plannerSystem(options.planner ?? {}) },
     { role: 'user', content: plannerUserMessage(parsedInput) },
@@ -118,12 +117,16 @@ async function askForPlan(
       messages.push({ role: 'assistant', content: echo(raw) }, { role: 'user', content: plannerFeedback(failure) });
     }
     const summary = new SummaryStream();
-    const reply = await callModel(provider, { messages: [...messages], jsonSchema: PLAN_OUTPUT_SCHEMA, ...(signal ? { signal } : {}) }, {
-      onDelta: (delta) => {
-        const added = summary.push(delta);
-        if (added) emitSummary(added, summary.text);
+    const reply = await callModel(
+      provider,
+      { messages: [...messages], jsonSchema: PLAN_OUTPUT_SCHEMA, ...(signal ? { signal } : {}) },
+      {
+        onDelta: (delta) => {
+          const added = summary.push(delta);
+          if (added) emitSummary(added, summary.text);
+        },
       },
-    });
+    );
     raw = reply.text;
     const result = readPlan(reply.text, reply.finishReason);
     if (result.ok) {
@@ -218,7 +221,11 @@ function validatePlan(value: unknown): PlanReading {
   const overlong = dropped.filter((issue) => issue.message.startsWith('must have at most'));
   if (items.length === 0 || overlong.length > 0) {
     if (items.length === 0) {
-      issues.push(todos.length === 0 ? { path: 'todos', message: 'must have at least 1 todo' } : { path: 'todos', message: 'has no usable todo (each needs a non-empty description)' });
+      issues.push(
+        todos.length === 0
+          ? { path: 'todos', message: 'must have at least 1 todo' }
+          : { path: 'todos', message: 'has no usable todo (each needs a non-empty description)' },
+      );
     }
     issues.push(...(items.length === 0 ? dropped : overlong));
   }
@@ -243,11 +250,9 @@ function echo(raw: string): string {
 
 function checkCount(value: number, name: string): number {
   if (!Number.isInteger(value) || value < 0) {
-    throw new ValidationError(
-      'invalid_input',
-      `Cannot plan: ${name} must be a whole number of at least 0.`,
-      { issues: [{ path: name, message: 'must be a non-negative integer' }] },
-    );
+    throw new ValidationError('invalid_input', `Cannot plan: ${name} must be a whole number of at least 0.`, {
+      issues: [{ path: name, message: 'must be a non-negative integer' }],
+    });
   }
   return value;
 }

@@ -62,7 +62,7 @@ export function mergeText(base: string, ours: string, theirs: string): MergeResu
     const a = mine[i];
     const b = other[j];
     const first = !b || (a && (a.a0 < b.a0 || (a.a0 === b.a0 && a.a1 <= b.a1))) ? (a as Hunk) : b;
-    let lo = first.a0;
+    const lo = first.a0;
     let hi = first.a1;
     const fromMine: Hunk[] = [];
     const fromOther: Hunk[] = [];
@@ -248,9 +248,10 @@ function middleSnake(
   backward[offset + 1] = 0;
   for (let d = 0; d <= max; d++) {
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (forward[offset + k - 1] as number) < (forward[offset + k + 1] as number))
-        ? (forward[offset + k + 1] as number)
-        : (forward[offset + k - 1] as number) + 1;
+      let x =
+        k === -d || (k !== d && (forward[offset + k - 1] as number) < (forward[offset + k + 1] as number))
+          ? (forward[offset + k + 1] as number)
+          : (forward[offset + k - 1] as number) + 1;
       let y = x - k;
       const sx = x;
       const sy = y;
@@ -265,9 +266,10 @@ function middleSnake(
       }
     }
     for (let k = -d; k <= d; k += 2) {
-      let x = k === -d || (k !== d && (backward[offset + k - 1] as number) < (backward[offset + k + 1] as number))
-        ? (backward[offset + k + 1] as number)
-        : (backward[offset + k - 1] as number) + 1;
+      let x =
+        k === -d || (k !== d && (backward[offset + k - 1] as number) < (backward[offset + k + 1] as number))
+          ? (backward[offset + k + 1] as number)
+          : (backward[offset + k - 1] as number) + 1;
       let y = x - k;
       const sx = x;
       const sy = y;

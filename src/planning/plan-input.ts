@@ -52,21 +52,23 @@ const MAX_TASK = 4000;
  */
 export function validatePlanInput(input: unknown): PlanInput {
   if (!isRecord(input)) {
-    throw new ValidationError('invalid_input', 'Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', { issues: [
-      { path: '(root)', message: 'must be an object' },
-    ] });
+    throw new ValidationError('invalid_input', 'Cannot plan: makeTodos takes an object such as { task: "Show me the prices" }.', {
+      issues: [{ path: '(root)', message: 'must be an object' }],
+    });
   }
   const issues: ValidationIssue[] = [];
   const parsed: PlanInput = { task: readText(input.task, 'task', issues, { max: MAX_TASK }) };
   if (input.locale !== undefined) {
-    if (typeof input.locale === 'string' && !isLanguageTag(input.locale)) issues.push({ path: 'locale', message: 'must be a BCP-47 language tag such as "de-DE"' });
+    if (typeof input.locale === 'string' && !isLanguageTag(input.locale))
+      issues.push({ path: 'locale', message: 'must be a BCP-47 language tag such as "de-DE"' });
     else parsed.locale = readText(input.locale, 'locale', issues);
   }
   if (input.hostContext !== undefined) parsed.hostContext = readText(input.hostContext, 'hostContext', issues, { nonEmpty: false });
   if (input.sitemap !== undefined) parsed.sitemap = readSitemap(input.sitemap, issues);
   if (input.brand !== undefined) parsed.brand = readShaped(input.brand, 'brand', issues, { name: true, voice: false, guidelines: false }) as BrandPrompt;
   if (input.persona !== undefined) parsed.persona = readShaped(input.persona, 'persona', issues, { name: false, role: false, tone: false }) as PersonaInput;
-  if (input.selection !== undefined) parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
+  if (input.selection !== undefined)
+    parsed.selection = readShaped(input.selection, 'selection', issues, { text: true, selector: false, url: false }) as SelectionContext;
   if (issues.length > 0) throw new ValidationError('invalid_input', `Cannot plan: ${formatIssues(issues)}.`, { issues });
   return parsed;
 }
@@ -119,7 +121,9 @@ function readPage(value: unknown, path: string, issues: ValidationIssue[], shape
 /** A string, or an object of string fields (`true`: required). */
 function readShaped(value: unknown, path: string, issues: ValidationIssue[], fields: Record<string, boolean>): string | Record<string, string> {
   if (typeof value === 'string') return value;
-  const names = Object.entries(fields).map(([name, required]) => (required ? name : `${name}?`)).join(', ');
+  const names = Object.entries(fields)
+    .map(([name, required]) => (required ? name : `${name}?`))
+    .join(', ');
   if (!isRecord(value)) {
     issues.push({ path, message: `must be a string or an object { ${names} }` });
     return '';

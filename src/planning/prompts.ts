@@ -80,7 +80,6 @@ export const PLAN_OUTPUT_SCHEMA: Record<string, unknown> = {
   required: ['task_summary', 'todos'],
 };
 
-
 /**
  * The built-in planner system prompt (about 150 words).
  *
@@ -175,21 +174,39 @@ export function plannerUserMessage(input: PlannerMessageInput): string {
   }
   if (input.brand !== undefined) {
     const brand = input.brand;
-    lines.push(typeof brand === 'string' ? `Brand: ${brand.trim()}` : `Brand: ${fields([['', brand.name], ['voice', brand.voice], ['guidelines', brand.guidelines]])}`);
+    lines.push(
+      typeof brand === 'string'
+        ? `Brand: ${brand.trim()}`
+        : `Brand: ${fields([
+            ['', brand.name],
+            ['voice', brand.voice],
+            ['guidelines', brand.guidelines],
+          ])}`,
+    );
   }
   if (input.persona !== undefined) {
     const persona = input.persona;
-    lines.push(typeof persona === 'string' ? `Persona: ${persona.trim()}` : `Persona: ${fields([['name', persona.name], ['role', persona.role], ['tone', persona.tone]])}`);
+    lines.push(
+      typeof persona === 'string'
+        ? `Persona: ${persona.trim()}`
+        : `Persona: ${fields([
+            ['name', persona.name],
+            ['role', persona.role],
+            ['tone', persona.tone],
+          ])}`,
+    );
   }
   if (input.selection !== undefined) {
     const selection = typeof input.selection === 'string' ? { text: input.selection } : input.selection;
-    const where = fields([['element', selection.selector], ['page', selection.url]]);
+    const where = fields([
+      ['element', selection.selector],
+      ['page', selection.url],
+    ]);
     lines.push(`Selected on the page: ${JSON.stringify(clip(selection.text.trim(), MAX_SELECTION))}${where ? ` (${where})` : ''}`);
   }
   if (input.hostContext?.trim()) lines.push('Context:', input.hostContext.trim());
   return lines.join('\n');
 }
-
 
 /**
  * The feedback sent after an unusable planner answer, naming what was wrong.
@@ -205,8 +222,6 @@ export function plannerFeedback(failure: { truncated: boolean; problems: readonl
   }
   return `Your answer could not be used: ${failure.problems.join('; ')}. Answer again with one JSON object {"task_summary": "...", "todos": [{"intent": "...", "description": "...", "expected_turn": 1}]} and nothing else.`;
 }
-
-
 
 function sitemapLine(page: SitemapPage): string {
   let line = `- ${oneLine(page.path)}`;

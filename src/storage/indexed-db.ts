@@ -69,11 +69,10 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
     factory: () => {
       const factory = options.indexedDB ?? (globalThis as { indexedDB?: IDBFactory }).indexedDB;
       if (!factory) {
-        throw new StorageError(
-          'storage_error',
-          'IndexedDB is not available here (private mode or an old browser?); use createLocalStorageAdapter() instead.',
-          { operation: 'load', reason: 'unavailable' },
-        );
+        throw new StorageError('storage_error', 'IndexedDB is not available here (private mode or an old browser?); use createLocalStorageAdapter() instead.', {
+          operation: 'load',
+          reason: 'unavailable',
+        });
       }
       return factory;
     },
@@ -85,15 +84,23 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
   });
 
   const wrap = (operation: 'load' | 'save', error: unknown): StorageError => {
-    if (StorageError.isInstance(error)) return error.operation === operation ? error : new StorageError(
-      'storage_error',
-      error.message,
-      { operation, raw: error.raw, ...(error.reason ? { reason: error.reason } : {}), cause: error.cause },
-    );
+    if (StorageError.isInstance(error))
+      return error.operation === operation
+        ? error
+        : new StorageError('storage_error', error.message, {
+            operation,
+            raw: error.raw,
+            ...(error.reason ? { reason: error.reason } : {}),
+            cause: error.cause,
+          });
     const quota = isQuotaError(error);
-    return new StorageError('storage_error', quota
+    return new StorageError(
+      'storage_error',
+      quota
         ? `IndexedDB is full; the plan under "${key}" was not saved (the stored one is unchanged). Free space in this site's storage.`
-        : `IndexedDB ${operation} of the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`, { operation, ...quota ? { reason: 'quota' } : {}, cause: error });
+        : `IndexedDB ${operation} of the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`,
+      { operation, ...(quota ? { reason: 'quota' } : {}), cause: error },
+    );
   };
   const run = async <T>(operation: 'load' | 'save', mode: IDBTransactionMode, body: (store: IDBObjectStore, tx: IDBTransaction) => Promise<T>): Promise<T> => {
     try {
@@ -187,7 +194,7 @@ export function createIndexedDbAdapter(options: IndexedDbAdapterOptions = {}): I
         });
       } catch (error) {
         const cause = StorageError.isInstance(error) && error.cause !== undefined ? error.cause : error;
-        const why = isQuotaError(cause) ? 'IndexedDB is full' : (cause as Error)?.message ?? String(cause);
+        const why = isQuotaError(cause) ? 'IndexedDB is full' : ((cause as Error)?.message ?? String(cause));
         throw new StorageError(
           'storage_error',
           `The unreadable plan under "${key}" could not be set aside (${why}); it is still under "${key}" and in this error's raw. Export it, free space (discardCorrupt() deletes older copies) and retry, or let the plan write over it.`,

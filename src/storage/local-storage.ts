@@ -46,11 +46,10 @@ export function createLocalStorageAdapter(options: LocalStorageAdapterOptions = 
   const storage = (operation: 'load' | 'save'): Storage => {
     const found = options.storage ?? (globalThis as { localStorage?: Storage }).localStorage;
     if (!found) {
-      throw new StorageError(
-        'storage_error',
-        'localStorage is not available here; pass `storage` (e.g. sessionStorage) or use createMemoryAdapter().',
-        { operation, reason: 'unavailable' },
-      );
+      throw new StorageError('storage_error', 'localStorage is not available here; pass `storage` (e.g. sessionStorage) or use createMemoryAdapter().', {
+        operation,
+        reason: 'unavailable',
+      });
     }
     return found;
   };
@@ -90,7 +89,12 @@ export function createLocalStorageAdapter(options: LocalStorageAdapterOptions = 
       try {
         manifest = JSON.parse(raw);
       } catch (error) {
-        throw new StorageError('storage_error', `The plan stored under "${key}" is not valid JSON.`, { operation: 'load', raw, reason: 'corrupt', cause: error });
+        throw new StorageError('storage_error', `The plan stored under "${key}" is not valid JSON.`, {
+          operation: 'load',
+          raw,
+          reason: 'corrupt',
+          cause: error,
+        });
       }
       const { snapshot, missing, refs } = readPartsSnapshot(manifest, (part) => cache.get(part) ?? store.getItem(part));
       if (missing.length > 0) {
@@ -128,9 +132,13 @@ export function createLocalStorageAdapter(options: LocalStorageAdapterOptions = 
           write(store, plan);
         }
       } catch (error) {
-        throw new StorageError('storage_error', isQuotaError(error)
+        throw new StorageError(
+          'storage_error',
+          isQuotaError(error)
             ? `localStorage is full; the plan under "${key}" was not saved (the stored one is unchanged). Free space or switch to createIndexedDbAdapter().`
-            : `Saving the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`, { operation: 'save', ...isQuotaError(error) ? { reason: 'quota' } : {}, cause: error });
+            : `Saving the plan under "${key}" failed: ${(error as Error)?.message ?? String(error)}`,
+          { operation: 'save', ...(isQuotaError(error) ? { reason: 'quota' } : {}), cause: error },
+        );
       }
       for (const stale of plan.stale) store.removeItem(stale);
       cache = plan.refs;
@@ -144,7 +152,7 @@ export function createLocalStorageAdapter(options: LocalStorageAdapterOptions = 
       try {
         store.setItem(name, text);
       } catch (error) {
-        const why = isQuotaError(error) ? 'localStorage is full' : (error as Error)?.message ?? String(error);
+        const why = isQuotaError(error) ? 'localStorage is full' : ((error as Error)?.message ?? String(error));
         throw new StorageError(
           'storage_error',
           `The unreadable plan under "${key}" could not be set aside (${why}); it is still under "${key}" and in this error's raw. Export it, free space (discardCorrupt() deletes older copies) and retry, or let the plan write over it.`,

@@ -104,7 +104,7 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
     const key = `${status.state} ${failures} ${lastSaved}`;
     if (key === reported) return;
     reported = key;
-    listeners.forEach((listener) => listener(status));
+    for (const listener of listeners) listener(status);
   };
   const cancelRetry = (): void => {
     timers.clearTimeout(timer);
@@ -126,10 +126,13 @@ export function createSaveQueue(save: () => Promise<void> | void, options: SaveQ
         error = caught;
         cancelRetry();
         if (!closed) {
-          timer = timers.setTimeout(() => {
-            timer = undefined;
-            if (!running && dirty) void start(false);
-          }, Math.round(Math.min(maxMs, initialMs * 2 ** (failures - 1)) * (0.5 + random() / 2)));
+          timer = timers.setTimeout(
+            () => {
+              timer = undefined;
+              if (!running && dirty) void start(false);
+            },
+            Math.round(Math.min(maxMs, initialMs * 2 ** (failures - 1)) * (0.5 + random() / 2)),
+          );
         }
         options.onError(caught);
         return false;

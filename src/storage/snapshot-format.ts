@@ -101,4 +101,3 @@ function cloneExtras(extras: Readonly<Record<string, unknown>>): Record<string, 
     return { ...extras };
   }
 }
-

@@ -43,12 +43,7 @@ export interface PartsWrite {
  * const { parts } = planPartsWrite(plan.snapshot(), null, new Map(), (id) => `plan:doc:${id}:1`); // every document is new
  * ```
  */
-export function planPartsWrite(
-  snapshot: PlanSnapshot,
-  stored: unknown,
-  cache: ReadonlyMap<string, string>,
-  newPartKey: (docId: string) => string,
-): PartsWrite {
+export function planPartsWrite(snapshot: PlanSnapshot, stored: unknown, cache: ReadonlyMap<string, string>, newPartKey: (docId: string) => string): PartsWrite {
   const storedParts = partKeysByDoc(stored);
   const refs = new Map<string, string>();
   const parts: Array<[string, string]> = [];
@@ -128,7 +123,9 @@ export function partKeysByDoc(manifest: unknown): Map<string, string> {
  * ```
  */
 export function partKeyMaker(key: string, random: () => number = Math.random): (docId: string) => string {
-  const writer = Math.floor(random() * 36 ** 4).toString(36).padStart(4, '0');
+  const writer = Math.floor(random() * 36 ** 4)
+    .toString(36)
+    .padStart(4, '0');
   let count = 0;
   return (docId) => `${partPrefix(key)}${docId}:${writer}${(count++).toString(36)}`;
 }

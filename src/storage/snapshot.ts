@@ -91,7 +91,10 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
   if (lastIds !== undefined) {
     const counterIssues: ValidationIssue[] = [];
     const record = readRecord(lastIds, 'lastIds', counterIssues);
-    const counters = record && { todos: readCount(record.todos, 'lastIds.todos', counterIssues), markdown: readCount(record.markdown, 'lastIds.markdown', counterIssues) };
+    const counters = record && {
+      todos: readCount(record.todos, 'lastIds.todos', counterIssues),
+      markdown: readCount(record.markdown, 'lastIds.markdown', counterIssues),
+    };
     if (counters && counterIssues.length === 0) data.lastIds = counters;
     else dropped.push(...counterIssues);
   }
@@ -122,8 +125,16 @@ export function snapshotToState(snapshot: PlanSnapshot): PlanState {
     summary: taskSummary ?? '',
     task: task ?? '',
     lastIds: {
-      todos: advancedPast('t', lastIds?.todos ?? 0, todos.map((todo) => todo.id)),
-      markdown: advancedPast('m', lastIds?.markdown ?? 0, markdownDocs.map((doc) => doc.id)),
+      todos: advancedPast(
+        't',
+        lastIds?.todos ?? 0,
+        todos.map((todo) => todo.id),
+      ),
+      markdown: advancedPast(
+        'm',
+        lastIds?.markdown ?? 0,
+        markdownDocs.map((doc) => doc.id),
+      ),
     },
     extras,
     sync,

@@ -95,7 +95,15 @@ export function readSyncMeta(raw: unknown): SyncMeta | undefined {
     isRecordOf(deleted.docs, isTombstone) &&
     (order === undefined || (isRecord(order) && isTuple(order.at, 2) && Array.isArray(order.keys) && order.keys.every((key) => typeof key === 'string')));
   if (!valid) return undefined;
-  return structuredClone({ v: 1, seen, generation, todos, docs, deleted: { todos: deleted.todos, docs: deleted.docs }, ...(order === undefined ? {} : { order }) }) as SyncMeta;
+  return structuredClone({
+    v: 1,
+    seen,
+    generation,
+    todos,
+    docs,
+    deleted: { todos: deleted.todos, docs: deleted.docs },
+    ...(order === undefined ? {} : { order }),
+  }) as SyncMeta;
 }
 
 // Counters stay far below 2^53, so that `+ 1` is always a new number.
@@ -107,7 +115,8 @@ const isTuple = (value: unknown, length: number, maxLength = length): boolean =>
   value.length <= maxLength &&
   value.every((item, index) => (index % 2 === 0 && index < 4 ? isCounter(item) : typeof item === 'string'));
 const isClock = (value: unknown): boolean => isTuple(value, 4, 5);
-const isTombstone = (value: unknown): boolean => Array.isArray(value) && value.length === 3 && isCounter(value[0]) && typeof value[1] === 'string' && typeof value[2] === 'string';
+const isTombstone = (value: unknown): boolean =>
+  Array.isArray(value) && value.length === 3 && isCounter(value[0]) && typeof value[1] === 'string' && typeof value[2] === 'string';
 const isRecordOf = (value: unknown, check: (item: unknown) => boolean): boolean => isRecord(value) && Object.values(value).every(check);
 
 /**
@@ -232,4 +241,3 @@ export function bornKey(clock: ItemClock): string {
   const [lamport, replica] = bornOf(clock);
   return `${lamport}:${replica}`;
 }
-

@@ -1,7 +1,21 @@
 import type { MarkdownDoc } from '../artifacts/markdown.js';
 import type { TodoItem } from '../artifacts/todos.js';
 import type { PlanSnapshot } from '../storage/snapshot.js';
-import { atOf, bornKey, bornOf, compareStamps, includes, newClock, SYNC_META_KEY, tombstoneOf, wantedIdOf, type ItemClock, type Stamp, type SyncMeta, type Tombstone } from './clock.js';
+import {
+  atOf,
+  bornKey,
+  bornOf,
+  compareStamps,
+  includes,
+  newClock,
+  SYNC_META_KEY,
+  tombstoneOf,
+  wantedIdOf,
+  type ItemClock,
+  type Stamp,
+  type SyncMeta,
+  type Tombstone,
+} from './clock.js';
 import { syncMetaOf } from './sync-meta.js';
 
 /** Which input of {@link mergePlanSnapshots} a dropped or renamed version came from. */
@@ -89,7 +103,15 @@ export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): M
   if (generationOrder === 0) {
     const [a, b] = [l.meta.order, r.meta.order];
     order = a && b ? (compareStamps(a.at, b.at) >= 0 ? a : b) : (a ?? b);
-    todos = mergeItems('todo', sides, (side) => side.snapshot.todos, (meta) => meta.todos, (meta) => meta.deleted.todos, conflicts, order?.keys);
+    todos = mergeItems(
+      'todo',
+      sides,
+      (side) => side.snapshot.todos,
+      (meta) => meta.todos,
+      (meta) => meta.deleted.todos,
+      conflicts,
+      order?.keys,
+    );
     planSide = pickSide(sides, (side) => [side.snapshot.taskSummary ?? '', side.snapshot.task ?? '']);
   } else {
     const [winner, loser] = generationOrder > 0 ? [l, r] : [r, l];
@@ -101,11 +123,19 @@ export function mergePlanSnapshots(local: PlanSnapshot, remote: PlanSnapshot): M
     } else {
       for (const item of loser.snapshot.todos) {
         const clock = loser.meta.todos[item.id] as ItemClock;
-        if (!includes(winner.meta.seen, atOf(clock))) conflicts.push({ kind: 'todo', reason: 'superseded', id: item.id, kept: null, dropped: copy(item), from: loser.name });
+        if (!includes(winner.meta.seen, atOf(clock)))
+          conflicts.push({ kind: 'todo', reason: 'superseded', id: item.id, kept: null, dropped: copy(item), from: loser.name });
       }
     }
   }
-  const docs = mergeItems('doc', sides, (side) => side.snapshot.markdownDocs, (meta) => meta.docs, (meta) => meta.deleted.docs, conflicts);
+  const docs = mergeItems(
+    'doc',
+    sides,
+    (side) => side.snapshot.markdownDocs,
+    (meta) => meta.docs,
+    (meta) => meta.deleted.docs,
+    conflicts,
+  );
 
   const meta: SyncMeta = {
     v: 1,
@@ -238,7 +268,8 @@ function mergeItems<T extends TodoItem | MarkdownDoc>(
     items.push(item);
     clocks[label] = newClock(atOf(clock), bornOf(clock), label === id ? undefined : id);
     for (const version of entry.found) {
-      if (version.item.id !== label) conflicts.push({ kind, reason: 'id-collision', id: label, previousId: version.item.id, item: copy(item), from: version.side.name });
+      if (version.item.id !== label)
+        conflicts.push({ kind, reason: 'id-collision', id: label, previousId: version.item.id, item: copy(item), from: version.side.name });
     }
   }
   return { items, clocks, deleted };

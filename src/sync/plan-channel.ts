@@ -14,7 +14,9 @@ export type PlanChannelMessage =
   | { type: 'stop'; from: string; to?: string; reason?: string };
 
 /** The part of the `BroadcastChannel` constructor a channel uses. */
-export type BroadcastChannelLike = new (name: string) => {
+export type BroadcastChannelLike = new (
+  name: string,
+) => {
   postMessage(message: unknown): void;
   close(): void;
   onmessage: ((event: MessageEvent) => void) | null;
@@ -74,7 +76,8 @@ export function createPlanChannel(options: PlanChannelOptions): PlanChannel {
     for (const listener of [...listeners]) listener(message);
   };
 
-  const Broadcast = options.BroadcastChannel === undefined ? (globalThis as { BroadcastChannel?: BroadcastChannelLike }).BroadcastChannel : options.BroadcastChannel;
+  const Broadcast =
+    options.BroadcastChannel === undefined ? (globalThis as { BroadcastChannel?: BroadcastChannelLike }).BroadcastChannel : options.BroadcastChannel;
   const storage = options.storage === undefined ? (globalThis as { localStorage?: Storage }).localStorage : options.storage;
   const events = options.events === undefined ? defaultEvents() : options.events;
   const channelKey = `${key}:channel`;

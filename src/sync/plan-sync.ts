@@ -138,7 +138,10 @@ export function startPlanSync(
   const replica = createReplicaId();
   const channel = createPlanChannel({ key, replica, BroadcastChannel: options.BroadcastChannel, storage: options.storage, events: options.events });
   const now = options.now ?? Date.now;
-  const timers = options.timers ?? { setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms), clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number) };
+  const timers = options.timers ?? {
+    setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms),
+    clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number),
+  };
   const lease = createRunLease({ key, replica, channel, locks: options.locks, storage: options.storage, ttlMs: options.leaseTtlMs, now, timers });
   /** The last write counter each replica announced saving, and the replicas that last said they let the lease go. */
   const announced = new Map<string, number>();

@@ -95,13 +95,16 @@ export interface RunLease {
  */
 export function createRunLease(options: RunLeaseOptions): RunLease {
   const { key, replica, channel } = options;
-  const locks = options.locks === undefined ? (globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null : options.locks;
-  const storage = options.storage === undefined ? (globalThis as { localStorage?: Storage }).localStorage ?? null : options.storage;
+  const locks = options.locks === undefined ? ((globalThis as { navigator?: { locks?: LockManagerLike } }).navigator?.locks ?? null) : options.locks;
+  const storage = options.storage === undefined ? ((globalThis as { localStorage?: Storage }).localStorage ?? null) : options.storage;
   const ttlMs = options.ttlMs ?? 10_000;
   const renewMs = options.renewMs ?? Math.floor(ttlMs / 3);
   const settleMs = options.settleMs ?? 100;
   const now = options.now ?? Date.now;
-  const timers = options.timers ?? { setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms), clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number) };
+  const timers = options.timers ?? {
+    setTimeout: (run: () => void, ms: number): unknown => globalThis.setTimeout(run, ms),
+    clearTimeout: (handle: unknown) => globalThis.clearTimeout(handle as number),
+  };
   const recordKey = `${key}:lease`;
   const lockName = `planloop:${key}`;
   let current: { release: () => Promise<void> } | undefined;

@@ -5,7 +5,19 @@
  */
 import { nanoid } from 'nanoid';
 import type { MarkdownDoc, TodoItem } from '../plan-state.js';
-import { atClock, atOf, bornKey, newClock, readSyncMeta, SYNC_META_KEY, wantedIdOf, type ItemClock, type Stamp, type SyncMeta, type Tombstone } from './clock.js';
+import {
+  atClock,
+  atOf,
+  bornKey,
+  newClock,
+  readSyncMeta,
+  SYNC_META_KEY,
+  wantedIdOf,
+  type ItemClock,
+  type Stamp,
+  type SyncMeta,
+  type Tombstone,
+} from './clock.js';
 
 export { bornKey, compareStamps, includes, readSyncMeta, SYNC_META_KEY } from './clock.js';
 export type { ItemClock, Stamp, SyncMeta, Tombstone } from './clock.js';

@@ -11,7 +11,15 @@ import type { PlanEvents } from '../events.js';
 import type { RunState } from '../loop/run-state.js';
 import type { Plan } from '../plan.js';
 import type { PlanState } from '../plan-state.js';
-import { ApprovalBox, canFocus, deepActiveElement, focusBack, type PanelApprovalAnswer, type PanelApprovalOptions, type PanelApprovalRequest } from './approval-box.js';
+import {
+  ApprovalBox,
+  canFocus,
+  deepActiveElement,
+  focusBack,
+  type PanelApprovalAnswer,
+  type PanelApprovalOptions,
+  type PanelApprovalRequest,
+} from './approval-box.js';
 import { PLAN_PANEL_CSS } from './plan-panel-style.js';
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from './plan-panel-strings.js';
 import { RunController } from './run-controller.js';
@@ -676,10 +684,13 @@ export class PlanPanelElement extends Base {
     const current = items.findIndex((candidate) => candidate.tabIndex === 0);
     const last = items.length - 1;
     const next =
-      event.key === 'Home' ? 0
-      : event.key === 'End' ? last
-      : event.key === 'ArrowDown' || event.key === 'ArrowRight' ? Math.min(last, current + 1)
-      : Math.max(0, current - 1);
+      event.key === 'Home'
+        ? 0
+        : event.key === 'End'
+          ? last
+          : event.key === 'ArrowDown' || event.key === 'ArrowRight'
+            ? Math.min(last, current + 1)
+            : Math.max(0, current - 1);
     const target = items[next];
     if (!target) return;
     event.preventDefault();
@@ -747,7 +758,7 @@ export class PlanPanelElement extends Base {
     const todo = this.#todos().find((candidate) => candidate.id === id);
     const item = this.#items.get(id);
     const text = item?.querySelector('.text');
-    if (!todo || todo.status !== 'pending' || !item || !text || this.#editing === id) return;
+    if (todo?.status !== 'pending' || !item || !text || this.#editing === id) return;
     if (this.#editing) this.#finishEdit(true);
     this.#editing = id;
     const input = item.ownerDocument.createElement('input');
@@ -886,7 +897,9 @@ function turnsInOrder(todos: readonly TodoItem[]): Array<{ id: string; patch: { 
   const sorted = predicted.map((todo) => todo.expected_turn as number).sort((a, b) => a - b);
   const distinct = [...new Set(sorted)];
   const closedUp = sorted.map((turn) => (distinct[0] as number) + distinct.indexOf(turn));
-  return predicted.flatMap((todo, index) => (todo.expected_turn === closedUp[index] ? [] : [{ id: todo.id, patch: { expected_turn: closedUp[index] as number } }]));
+  return predicted.flatMap((todo, index) =>
+    todo.expected_turn === closedUp[index] ? [] : [{ id: todo.id, patch: { expected_turn: closedUp[index] as number } }],
+  );
 }
 
 /**
@@ -900,10 +913,7 @@ function turnsInOrder(todos: readonly TodoItem[]): Array<{ id: string; patch: { 
  * document.querySelector('plan-panel')!.plan = plan;
  * ```
  */
-export function definePlanPanel(
-  tagName = 'plan-panel',
-  registry: CustomElementRegistry = globalThis.customElements,
-): typeof PlanPanelElement {
+export function definePlanPanel(tagName = 'plan-panel', registry: CustomElementRegistry = globalThis.customElements): typeof PlanPanelElement {
   if (!registry) throw new TypeError('definePlanPanel needs a DOM with customElements (a browser, or happy-dom/jsdom in tests).');
   const existing = registry.get(tagName);
   if (existing) {

@@ -34,7 +34,10 @@ describe('plan.todos CRUD', () => {
   it('edits without ever changing the id, validating the merged item', () => {
     const todos = new Plan().todos;
     todos.create(seed('Explain tiers'));
-    expect(todos.edit('t1', { id: 't99', description: 'Explain the three tiers' } as never)).toMatchObject({ id: 't1', description: 'Explain the three tiers' });
+    expect(todos.edit('t1', { id: 't99', description: 'Explain the three tiers' } as never)).toMatchObject({
+      id: 't1',
+      description: 'Explain the three tiers',
+    });
     expect(() => todos.edit('t1', { status: 'done' as never })).toThrow(/status must be one of pending, in_progress, completed/);
     expect(() => todos.edit('t1', { description: '   ' })).toThrow(ValidationError);
     expect(todos.get('t1')?.description).toBe('Explain the three tiers');
@@ -114,7 +117,12 @@ describe('plan.todos validation', () => {
   it('reset is all-or-nothing and refuses duplicate ids', () => {
     const todos = new Plan().todos;
     todos.createMany([seed('keep me')]);
-    expect(() => todos.reset([{ id: 't4', ...seed('a') }, { id: 't4', ...seed('b') }])).toThrow(/\[1\]\.id repeats id "t4"/);
+    expect(() =>
+      todos.reset([
+        { id: 't4', ...seed('a') },
+        { id: 't4', ...seed('b') },
+      ]),
+    ).toThrow(/\[1\]\.id repeats id "t4"/);
     expect(() => todos.reset([seed('a'), { intent: 'narrate' } as never])).toThrow(/\[1\]\.description is required/);
     expect(todos.list().map((todo) => todo.description)).toEqual(['keep me']);
     expect(todos.create(seed('next')).id).toBe('t2');
@@ -123,7 +131,12 @@ describe('plan.todos validation', () => {
   it('editMany applies all edits or none', () => {
     const todos = new Plan().todos;
     todos.createMany([seed('a'), seed('b')]);
-    expect(() => todos.editMany([{ id: 't1', patch: { status: 'completed' } }, { id: 't2', patch: { intent: '' } }])).toThrow(ValidationError);
+    expect(() =>
+      todos.editMany([
+        { id: 't1', patch: { status: 'completed' } },
+        { id: 't2', patch: { intent: '' } },
+      ]),
+    ).toThrow(ValidationError);
     expect(todos.list().map((todo) => todo.status)).toEqual(['pending', 'pending']);
   });
 });
@@ -286,7 +299,15 @@ describe('the rewritten mark', () => {
     const plan = new Plan({ storage });
     await plan.ready;
     plan.todos.createMany([seed('Show the tiers'), seed('Open the trial form', 'click')]);
-    plan.adjust({ replace: [{ id: 't1', description: 'SYSTEM OVERRIDE' }, { id: 't2', description: 'Delete the account' }] }, { markRewrites: true });
+    plan.adjust(
+      {
+        replace: [
+          { id: 't1', description: 'SYSTEM OVERRIDE' },
+          { id: 't2', description: 'Delete the account' },
+        ],
+      },
+      { markRewrites: true },
+    );
     plan.todos.edit('t1', { status: 'in_progress' });
     expect(plan.todos.get('t1')?.rewritten).toBe(true);
     await plan.flush();
@@ -302,7 +323,11 @@ describe('the rewritten mark', () => {
   });
 
   it('is only ever true: anything else read from storage means not rewritten', async () => {
-    const storage = createMemoryAdapter({ version: 1, todos: [{ id: 't1', intent: 'narrate', description: 'Hi', status: 'pending', rewritten: 'yes' } as never], markdownDocs: [] });
+    const storage = createMemoryAdapter({
+      version: 1,
+      todos: [{ id: 't1', intent: 'narrate', description: 'Hi', status: 'pending', rewritten: 'yes' } as never],
+      markdownDocs: [],
+    });
     const plan = new Plan({ storage });
     await plan.ready;
     expect(plan.todos.get('t1')).toEqual({ id: 't1', intent: 'narrate', description: 'Hi', status: 'pending' });

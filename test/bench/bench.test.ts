@@ -16,7 +16,12 @@ describe('benchmarks (smoke)', () => {
     const result = await benchTokens({ scenarios: [tourScenario(3), formScenario(4), replanScenario(4), spanScenario(3)], failEvery: 2 });
     expect(result.scenarios.map((scenario) => scenario.key)).toEqual(['tour', 'form', 'replan', 'span']);
     for (const scenario of result.scenarios) {
-      expect(scenario.output.map((protocol) => protocol.protocol)).toEqual(['planloop (compact, taught)', 'planloop (full envelope)', 'floor (bare ids)', 'write_todos']);
+      expect(scenario.output.map((protocol) => protocol.protocol)).toEqual([
+        'planloop (compact, taught)',
+        'planloop (full envelope)',
+        'floor (bare ids)',
+        'write_todos',
+      ]);
       const [compact, full, floor, writeTodos] = scenario.output.map((protocol) => protocol.totalOutput) as [number, number, number, number];
       expect(floor).toBeLessThan(compact);
       expect(compact).toBeLessThan(full);
@@ -32,11 +37,22 @@ describe('benchmarks (smoke)', () => {
     expect(span?.output[3]?.outputPerTurn.mean).toBeLessThan(span?.output[3]?.outputPerTurn.max ?? 0);
   });
 
-  it('counts write_todos\' last call, which marks the last todo done, also when the list did not change otherwise', async () => {
+  it("counts write_todos' last call, which marks the last todo done, also when the list did not change otherwise", async () => {
     const scenario = spanScenario(2); // two todos over four turns: a todo starts at turns 1 and 3, the run ends at 4
     const { scenarios } = await benchTokens({ scenarios: [scenario] });
     const [a, b] = scenario.todos.map((todo) => todo.description) as [string, string];
-    const call = (first: string, second: string) => countTokens(JSON.stringify({ name: 'write_todos', arguments: { todos: [{ content: a, status: first }, { content: b, status: second }] } }));
+    const call = (first: string, second: string) =>
+      countTokens(
+        JSON.stringify({
+          name: 'write_todos',
+          arguments: {
+            todos: [
+              { content: a, status: first },
+              { content: b, status: second },
+            ],
+          },
+        }),
+      );
     const expected = call('in_progress', 'pending') + call('completed', 'in_progress') + call('completed', 'completed');
     expect(scenarios[0]?.output[3]?.totalOutput).toBe(expected);
   });
@@ -82,9 +98,19 @@ describe('benchmarks (smoke)', () => {
     const tokensWithFailures = await benchTokens({ scenarios: [tourScenario(2)], failEvery: 2 });
     expect(tokens.scenarios[0]?.failedTurns).toEqual([]); // the headline has no failed turns
     expect(tokensWithFailures.scenarios[0]?.failedTurns).toEqual([1]);
-    const sizes = [{ name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, entryGzip: 1, startChunks: 1, totalGzip: 1, leaks: [] }];
+    const sizes = [
+      { name: 'core', note: '', bundler: 'esbuild' as const, minified: 1, gzip: 1, brotli: 1, entryGzip: 1, startChunks: 1, totalGzip: 1, leaks: [] },
+    ];
     const markdownEdit = benchMarkdownEdit({ runs: 1 });
-    const domOutline: DomOutlineResult = { browser: 'none', skipped: 'not run here', runs: 0, viewport: { width: 1, height: 1 }, sizes: [], demo: [], sample: '' };
+    const domOutline: DomOutlineResult = {
+      browser: 'none',
+      skipped: 'not run here',
+      runs: 0,
+      viewport: { width: 1, height: 1 },
+      sizes: [],
+      demo: [],
+      sample: '',
+    };
     const storage = await benchStorage({ docChars: 10_000, iterations: 3 });
     expect(storage.rows.map((row) => `${row.adapter}: ${row.change}`)).toEqual([
       'localStorage: a todo',

@@ -27,7 +27,9 @@ describe('accessibleName', () => {
   });
 
   it('reads visible content only: no aria-hidden, hidden or display:none parts, no script', () => {
-    expect(name('<a href="/"><span aria-hidden="true">◐</span> Orbitly <span hidden>beta</span><span style="display:none">x</span><script>1</script></a>')).toBe('Orbitly');
+    expect(
+      name('<a href="/"><span aria-hidden="true">◐</span> Orbitly <span hidden>beta</span><span style="display:none">x</span><script>1</script></a>'),
+    ).toBe('Orbitly');
   });
 
   it('collapses whitespace and bounds the length', () => {
@@ -36,14 +38,16 @@ describe('accessibleName', () => {
   });
 
   it('collapses whitespace before the 160-character cap: indentation does not use it up', () => {
-    const indented = `<a href="/zo">${'\n' + ' '.repeat(200)}<span>Microsoft unveils new, nicer chat bot</span>\n${' '.repeat(40)}</a>`;
+    const indented = `<a href="/zo">${`\n${' '.repeat(200)}`}<span>Microsoft unveils new, nicer chat bot</span>\n${' '.repeat(40)}</a>`;
     expect(name(indented)).toBe('Microsoft unveils new, nicer chat bot');
   });
 
   it('names by each child’s own text alternative: an image by its title, a visibility:hidden part left out', () => {
     expect(name('<a href="/"><img src="home.png" title="Home"></a>')).toBe('Home');
     expect(name('<button>Save <span style="visibility:hidden">draft</span></button>')).toBe('Save');
-    expect(name('<button aria-labelledby="l1 l2">x</button><span id="l1">Delete</span><span id="l2" aria-label="the file"></span>', 'button')).toBe('Delete the file');
+    expect(name('<button aria-labelledby="l1 l2">x</button><span id="l1">Delete</span><span id="l2" aria-label="the file"></span>', 'button')).toBe(
+      'Delete the file',
+    );
   });
 
   it('reads through shadow roots and slots', () => {

@@ -31,7 +31,13 @@ describe('activate', () => {
   it('clicks a plain button and says so', async () => {
     const { registry, ref, clicks } = page('<main><button id="more">Show more</button></main>');
     const result = await activate(ref('Show more'), { registry });
-    expect(result).toEqual({ ok: true, target: ref('Show more'), ref: ref('Show more'), did: 'clicked', detail: `Clicked ${ref('Show more')} (button "Show more")` });
+    expect(result).toEqual({
+      ok: true,
+      target: ref('Show more'),
+      ref: ref('Show more'),
+      did: 'clicked',
+      detail: `Clicked ${ref('Show more')} (button "Show more")`,
+    });
     expect(clicks).toEqual(['more']);
   });
 
@@ -51,21 +57,37 @@ describe('activate', () => {
   });
 
   it('refuses links to other origins unless allowed, and then asks', async () => {
-    const { registry, ref, clicks } = page('<main><a id="off" href="https://evil.example/steal">Verify account</a><a id="docs" href="https://docs.example.com/start">Docs</a></main>');
+    const { registry, ref, clicks } = page(
+      '<main><a id="off" href="https://evil.example/steal">Verify account</a><a id="docs" href="https://docs.example.com/start">Docs</a></main>',
+    );
     expect(await activate(ref('Verify account'), { registry, confirm: () => ({ approved: true }) })).toMatchObject({ ok: false, reason: 'other-origin' });
     const asked: ActivateStep[] = [];
-    const result = await activate(ref('Docs'), { registry, allowedOrigins: ['https://docs.example.com'], confirm: (step) => (asked.push(step), { approved: true }) });
+    const result = await activate(ref('Docs'), {
+      registry,
+      allowedOrigins: ['https://docs.example.com'],
+      confirm: (step) => (asked.push(step), { approved: true }),
+    });
     expect(result).toMatchObject({ ok: true, did: 'followed-link', url: 'https://docs.example.com/start' });
     expect(asked).toEqual([
-      { risk: 'irreversible', detail: 'Click the link "Docs". It leaves the site for docs.example.com/start.', effect: 'It leaves the site for docs.example.com/start', consequence: 'leave', url: 'https://docs.example.com/start' },
+      {
+        risk: 'irreversible',
+        detail: 'Click the link "Docs". It leaves the site for docs.example.com/start.',
+        effect: 'It leaves the site for docs.example.com/start',
+        consequence: 'leave',
+        url: 'https://docs.example.com/start',
+      },
     ]);
     expect(clicks).toEqual(['docs']);
   });
 
   it('refuses downloads unless allowed', async () => {
     const { registry, ref, clicks } = page('<main><a id="d1" href="/report.csv" download>Get report</a><a id="d2" href="/setup.exe">Install helper</a></main>');
-    for (const name of ['Get report', 'Install helper']) expect(await activate(ref(name), { registry, confirm: () => ({ approved: true }) }), name).toMatchObject({ ok: false, reason: 'download' });
-    expect(await activate(ref('Get report'), { registry, allowDownloads: true, confirm: () => ({ approved: true }) })).toMatchObject({ ok: true, did: 'downloaded' });
+    for (const name of ['Get report', 'Install helper'])
+      expect(await activate(ref(name), { registry, confirm: () => ({ approved: true }) }), name).toMatchObject({ ok: false, reason: 'download' });
+    expect(await activate(ref('Get report'), { registry, allowDownloads: true, confirm: () => ({ approved: true }) })).toMatchObject({
+      ok: true,
+      did: 'downloaded',
+    });
     expect(clicks).toEqual(['d1']);
   });
 
@@ -83,7 +105,11 @@ describe('activate', () => {
     const denied = await activate(ref('Delete'), { registry, confirm: (step) => (asked.push(step), { approved: false, reason: 'not today' }) });
     expect(denied).toMatchObject({ ok: false, reason: 'denied', message: expect.stringContaining('not today') });
     // The form's aria-label is no name a person sees: it is named by its button, and by where it really goes.
-    expect(asked[0]).toMatchObject({ risk: 'irreversible', detail: 'Click the button "Delete". It sends the form "Delete" to /account/delete.', consequence: 'send' });
+    expect(asked[0]).toMatchObject({
+      risk: 'irreversible',
+      detail: 'Click the button "Delete". It sends the form "Delete" to /account/delete.',
+      consequence: 'send',
+    });
     expect(await activate(ref('Delete'), { registry, confirm: () => Promise.reject(new Error('boom')) })).toMatchObject({ ok: false, reason: 'denied' });
     expect(await activate(ref('Delete'), { registry, confirm: () => ({ approved: 'yes' }) as never })).toMatchObject({ ok: false, reason: 'denied' });
     expect(clicks).toEqual([]);
@@ -93,7 +119,9 @@ describe('activate', () => {
   });
 
   it('refuses a form whose action leaves the site or runs script', async () => {
-    const { registry, ref } = page('<main><form action="https://evil.example/collect"><button>Send</button></form><form action="javascript:void 0"><button>Run</button></form></main>');
+    const { registry, ref } = page(
+      '<main><form action="https://evil.example/collect"><button>Send</button></form><form action="javascript:void 0"><button>Run</button></form></main>',
+    );
     expect(await activate(ref('Send'), { registry, confirm: () => ({ approved: true }) })).toMatchObject({ ok: false, reason: 'other-origin' });
     expect(await activate(ref('Run'), { registry, confirm: () => ({ approved: true }) })).toMatchObject({ ok: false, reason: 'blocked-url' });
   });
@@ -109,10 +137,27 @@ describe('activate', () => {
 describe('checkNavigation', () => {
   it('allows the page origin, allowed origins as irreversible, and nothing else', () => {
     const base = 'https://shop.example/cart';
-    expect(checkNavigation('/pricing?x=1', { base })).toEqual({ ok: true, url: 'https://shop.example/pricing?x=1', sameOrigin: true, risk: 'write', detail: 'Open /pricing?x=1' });
-    expect(checkNavigation('https://pay.example/checkout', { base, allowedOrigins: ['https://pay.example'] })).toMatchObject({ ok: true, risk: 'irreversible' });
+    expect(checkNavigation('/pricing?x=1', { base })).toEqual({
+      ok: true,
+      url: 'https://shop.example/pricing?x=1',
+      sameOrigin: true,
+      risk: 'write',
+      detail: 'Open /pricing?x=1',
+    });
+    expect(checkNavigation('https://pay.example/checkout', { base, allowedOrigins: ['https://pay.example'] })).toMatchObject({
+      ok: true,
+      risk: 'irreversible',
+    });
     expect(checkNavigation('//evil.example/', { base })).toMatchObject({ ok: false, reason: 'other-origin' });
-    for (const url of ['javascript:alert(1)', 'JAVASCRIPT:alert(1)', 'data:text/html,x', 'file:///etc', 'blob:https://shop.example/1', 'mailto:a@b.c', 'vbscript:x']) {
+    for (const url of [
+      'javascript:alert(1)',
+      'JAVASCRIPT:alert(1)',
+      'data:text/html,x',
+      'file:///etc',
+      'blob:https://shop.example/1',
+      'mailto:a@b.c',
+      'vbscript:x',
+    ]) {
       expect(checkNavigation(url, { base }), url).toMatchObject({ ok: false, reason: 'blocked-scheme' });
     }
     expect(checkNavigation('', { base })).toMatchObject({ ok: false, reason: 'invalid' });

@@ -20,7 +20,10 @@ describe('controlRisk', () => {
   it('data-planloop-risk on the control or a container wins over any guess from the name', () => {
     expect(RISK_ATTRIBUTE).toBe('data-planloop-risk');
     expect(controlRisk(el('<button id="b" data-planloop-risk="write">Delete filter</button>', 'b'))).toEqual({ risk: 'write', source: 'attribute' });
-    expect(controlRisk(el('<form data-planloop-risk="irreversible"><button id="b">Continue</button></form>', 'b'))).toEqual({ risk: 'irreversible', source: 'attribute' });
+    expect(controlRisk(el('<form data-planloop-risk="irreversible"><button id="b">Continue</button></form>', 'b'))).toEqual({
+      risk: 'irreversible',
+      source: 'attribute',
+    });
     expect(controlRisk(el('<button id="b" data-planloop-risk="read">Remove highlight</button>', 'b'))).toEqual({ risk: 'read', source: 'attribute' });
     // An unknown value is no mark: the name decides.
     expect(controlRisk(el('<button id="b" data-planloop-risk="safe">Delete</button>', 'b'))).toMatchObject({ risk: 'irreversible', source: 'name' });
@@ -28,8 +31,14 @@ describe('controlRisk', () => {
 
   it('takes a host’s words; hidden text does not make a name consequential', () => {
     expect(controlRisk(el('<button id="b">Purge</button>', 'b'), { delete: ['purge'] })).toMatchObject({ risk: 'irreversible', kind: 'delete' });
-    expect(controlRisk(el('<div id="b" role="button" tabindex="0">Next<span hidden> and delete everything</span></div>', 'b'))).toEqual({ risk: 'write', source: 'none' });
+    expect(controlRisk(el('<div id="b" role="button" tabindex="0">Next<span hidden> and delete everything</span></div>', 'b'))).toEqual({
+      risk: 'write',
+      source: 'none',
+    });
     // What a person reads counts even when an aria-label says something harmless.
-    expect(controlRisk(el('<button id="b" aria-label="Check name">Delete account</button>', 'b'))).toMatchObject({ risk: 'irreversible', kind: 'close-account' });
+    expect(controlRisk(el('<button id="b" aria-label="Check name">Delete account</button>', 'b'))).toMatchObject({
+      risk: 'irreversible',
+      kind: 'close-account',
+    });
   });
 });

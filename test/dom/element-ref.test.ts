@@ -71,7 +71,9 @@ describe('element refs', () => {
     const html = '<main><section id="a"><h2>A</h2><a href="/a">Learn more</a></section><section id="b"><h2>B</h2><a href="/b">Learn more</a></section></main>';
     document.body.innerHTML = html;
     const registry = createRefRegistry();
-    const refs = outlinePage({ registry }).nodes.filter((node) => node.name === 'Learn more').map((node) => node.ref);
+    const refs = outlinePage({ registry })
+      .nodes.filter((node) => node.name === 'Learn more')
+      .map((node) => node.ref);
     document.body.innerHTML = html;
     const again = outlinePage({ registry }).nodes.filter((node) => node.name === 'Learn more');
     expect(again.map((node) => node.ref)).toEqual(refs);

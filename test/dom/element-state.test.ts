@@ -82,7 +82,13 @@ describe('values that never reach the model', () => {
     expect(isSecretField(field('<input autocomplete="current-password">'))).toBe(true);
     expect(isSecretField(field('<input id="accessToken">'))).toBe(true);
     expect(isSecretField(field('<input name="cvv">'))).toBe(true);
-    for (const plain of ['<input name="passenger">', '<input name="shipping">', '<input id="compass">', '<input autocomplete="email">', '<input name="topic">']) {
+    for (const plain of [
+      '<input name="passenger">',
+      '<input name="shipping">',
+      '<input id="compass">',
+      '<input autocomplete="email">',
+      '<input name="topic">',
+    ]) {
       expect(isSecretField(field(plain)), plain).toBe(false);
     }
   });

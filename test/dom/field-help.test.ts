@@ -18,7 +18,7 @@ describe('field help and live regions in the outline', () => {
     const text = renderOutline(outlinePage());
     expect(lineOf(text, 'Email')).toMatch(/textbox "Email" email invalid error="Enter a valid email address" hint="We never share it"$/);
     expect(lineOf(text, 'Password')).toMatch(/textbox "Password" secret hint="At least 8 characters"$/);
-    expect(lineOf(text, "Name")).toMatch(/hint="As on your card"$/);
+    expect(lineOf(text, 'Name')).toMatch(/hint="As on your card"$/);
     expect(text).not.toContain('Hidden help');
   });
 

@@ -9,7 +9,18 @@ import type { PageElement, PageElementKind } from '../../src/dom/page-elements.j
 function page(): PageElement[] {
   const found: PageElement[] = [];
   const add = (kind: PageElementKind, role: string, parent: number, distance: number, inMain = false): number => {
-    found.push({ element: document.createElement('div'), kind, role, parent, depth: parent < 0 ? 0 : (found[parent] as PageElement).depth + 1, distance, inMain, inContent: inMain, isPrivate: false, hidden: false });
+    found.push({
+      element: document.createElement('div'),
+      kind,
+      role,
+      parent,
+      depth: parent < 0 ? 0 : (found[parent] as PageElement).depth + 1,
+      distance,
+      inMain,
+      inContent: inMain,
+      isPrivate: false,
+      hidden: false,
+    });
     return found.length - 1;
   };
   const banner = add('landmark', 'banner', -1, 0);
@@ -25,7 +36,8 @@ function page(): PageElement[] {
   return found;
 }
 
-const at = (found: PageElement[], kind: PageElementKind, role?: string) => found.flatMap((item, i) => (item.kind === kind && (!role || item.role === role) ? [i] : []));
+const at = (found: PageElement[], kind: PageElementKind, role?: string) =>
+  found.flatMap((item, i) => (item.kind === kind && (!role || item.role === role) ? [i] : []));
 const flat = (tokens: number): FitCost => ({ line: () => tokens });
 
 describe('fitOutline', () => {

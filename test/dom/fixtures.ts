@@ -4,8 +4,9 @@ import { fileURLToPath } from 'node:url';
 import { renderOutline, outlinePage, type OutlinePageOptions } from '../../src/dom/index.js';
 
 /** The demo's real page (demo/index.html), without its scripts. (A string path: happy-dom's URL is not Node's.) */
-const DEMO_BODY = (/<body>([\s\S]*)<\/body>/.exec(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../demo/index.html'), 'utf8'))?.[1] ?? '')
-  .replace(/<script[\s\S]*?<\/script>/g, '');
+const DEMO_BODY = (
+  /<body>([\s\S]*)<\/body>/.exec(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../../demo/index.html'), 'utf8'))?.[1] ?? ''
+).replace(/<script[\s\S]*?<\/script>/g, '');
 
 /**
  * Puts the demo's page into the happy-dom document and shows one of its routes the way the demo's

@@ -29,7 +29,12 @@ describe('locatorOf', () => {
     expect(locatorOf($('#tier-team a'))).toEqual({ role: 'link', name: 'Start a 14-day trial', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' });
     // An unnamed container is named by its first heading; the heading above it is the one before it.
     expect(locatorOf($('#tier-team'))).toEqual({ role: 'article', name: 'Team', landmark: { role: 'region', name: 'Plans' }, heading: 'Starter' });
-    expect(locatorOf($('section[aria-labelledby]'))).toEqual({ role: 'region', name: 'Compare the plans', landmark: { role: 'main', name: '' }, heading: 'Business' });
+    expect(locatorOf($('section[aria-labelledby]'))).toEqual({
+      role: 'region',
+      name: 'Compare the plans',
+      landmark: { role: 'main', name: '' },
+      heading: 'Business',
+    });
     expect(JSON.stringify(locatorOf($('#tier-team a')))).not.toMatch(/tier|button|#|\be\d+\b/);
   });
 
@@ -84,7 +89,10 @@ describe('findLocator', () => {
 
   it('says ambiguous for twins without an ordinal, and picks by the ordinal when there is one', () => {
     document.body.innerHTML = '<main><h2>Cart</h2><button id="a">Remove</button><button id="b">Remove</button></main>';
-    expect(findLocator({ role: 'button', name: 'Remove', landmark: { role: 'main', name: '' }, heading: 'Cart' })).toMatchObject({ ok: false, reason: 'ambiguous' });
+    expect(findLocator({ role: 'button', name: 'Remove', landmark: { role: 'main', name: '' }, heading: 'Cart' })).toMatchObject({
+      ok: false,
+      reason: 'ambiguous',
+    });
     const second = findLocator({ role: 'button', name: 'Remove', landmark: { role: 'main', name: '' }, heading: 'Cart', nth: 1 });
     expect(second.ok && second.element.id).toBe('b');
   });
@@ -92,7 +100,14 @@ describe('findLocator', () => {
   it('never finds the host UI or hidden elements, and never throws on a bad locator', () => {
     document.body.innerHTML = `<main><p hidden><a href="/x">Start a 14-day trial</a></p></main><aside data-planloop-ignore><a href="/y">Start a 14-day trial</a></aside>`;
     expect(findLocator(team)).toMatchObject({ ok: false, reason: 'not-found' });
-    for (const bad of [null, 'link', { role: 'link' }, { role: 3, name: 'x' }, { role: 'link', name: 'x', nth: -1 }, { role: 'link', name: 'x', landmark: 'main' }]) {
+    for (const bad of [
+      null,
+      'link',
+      { role: 'link' },
+      { role: 3, name: 'x' },
+      { role: 'link', name: 'x', nth: -1 },
+      { role: 'link', name: 'x', landmark: 'main' },
+    ]) {
       expect(findLocator(bad)).toMatchObject({ ok: false, reason: 'invalid' });
     }
   });

@@ -79,7 +79,7 @@ describe('outlinePage on a 2,000-element page', () => {
     expect(text).toMatch(/\n *… \d+ more (elements? (not listed|elsewhere)|in e\d+: .+)$/);
     // A share of the budget went to the structure, least nested first: the skeleton, then the sections.
     expect(outline.nodes.filter((node) => node.depth === 0).map((node) => node.role)).toEqual(['banner', 'main', 'contentinfo']);
-    expect(text).toMatch(/^  \[e\d+\] navigation "Site"$/m);
+    expect(text).toMatch(/^ {2}\[e\d+\] navigation "Site"$/m);
     expect(text).toContain('region "Section 4: scheduling topic 4"');
     // The rest went to the content of main, in order: the first section's controls are all in.
     expect(text).toContain('link "a link to its docs"');
@@ -117,7 +117,18 @@ describe('outlinePage and hidden elements', () => {
       <input type="hidden" name="csrf" value="x">`;
     const text = outlineText();
     for (const shown of ['Shown', 'Visible in ghost', 'In open dialog', 'In open details']) expect(text).toContain(`"${shown}"`);
-    for (const hidden of ['Inline none', 'Sheet none', '"Ghost"', 'Hidden attr', 'Aria hidden', 'Inert', 'In closed dialog', 'In closed details', 'In template', 'csrf']) {
+    for (const hidden of [
+      'Inline none',
+      'Sheet none',
+      '"Ghost"',
+      'Hidden attr',
+      'Aria hidden',
+      'Inert',
+      'In closed dialog',
+      'In closed details',
+      'In template',
+      'csrf',
+    ]) {
       expect(text).not.toContain(hidden);
     }
     expect(lineOf(text, 'More')).toMatch(/button "More" collapsed$/);
@@ -135,7 +146,8 @@ describe('outlinePage and hidden elements', () => {
 
 describe('outlinePage and shadow DOM', () => {
   it('walks open shadow roots, with slotted content where its slot is, and skips unslotted children', () => {
-    document.body.innerHTML = '<main><pricing-card id="card"><span slot="title">Team plan</span><b>unslotted</b><button slot="action">Buy Team</button></pricing-card></main>';
+    document.body.innerHTML =
+      '<main><pricing-card id="card"><span slot="title">Team plan</span><b>unslotted</b><button slot="action">Buy Team</button></pricing-card></main>';
     const card = document.getElementById('card') as HTMLElement;
     const shadow = card.attachShadow({ mode: 'open' });
     shadow.innerHTML = '<article aria-label="Plan card"><h2><slot name="title"></slot></h2><slot name="action"></slot><nested-part></nested-part></article>';
@@ -268,7 +280,11 @@ ${' '.repeat(40)}JAN. 13, 2017</p><figure><figcaption>Low tide</figcaption></fig
   });
 
   it('lists every field of the form in focus, writing sibling fields on one line when it must; hints keep the secret rule, refs still work, what is left out is summarised and expands', async () => {
-    const fields = Array.from({ length: 26 }, (_, i) => (i === 3 ? '<label>Answer number 3 <input name="a3" aria-describedby="h3"></label><span id="h3">Paste your key sk-live-9f8Ahd7s6D5f4g3h2j1k here</span>' : `<label>Answer number ${i} <input name="a${i}"></label>`)).join('');
+    const fields = Array.from({ length: 26 }, (_, i) =>
+      i === 3
+        ? '<label>Answer number 3 <input name="a3" aria-describedby="h3"></label><span id="h3">Paste your key sk-live-9f8Ahd7s6D5f4g3h2j1k here</span>'
+        : `<label>Answer number ${i} <input name="a${i}"></label>`,
+    ).join('');
     document.body.innerHTML = `${nav(60)}<main><h1>Survey</h1><p>${paragraph}</p><form aria-label="Survey">${fields}<button>Send</button></form></main>`;
     (document.querySelector('input[name=a0]') as HTMLInputElement).focus();
     const registry = createRefRegistry();

@@ -21,7 +21,9 @@ beforeEach(() => {
   sent = [];
   const before = Object.getOwnPropertyDescriptor(window, 'fetch');
   Object.defineProperty(window, 'fetch', {
-    value: async (input: RequestInfo | URL, init?: RequestInit) => (sent.push(`${init?.method ?? 'GET'} ${new URL(String(input), location.href).pathname}`), new Response('{}')),
+    value: async (input: RequestInfo | URL, init?: RequestInit) => (
+      sent.push(`${init?.method ?? 'GET'} ${new URL(String(input), location.href).pathname}`), new Response('{}')
+    ),
     writable: true,
     configurable: true,
   });
@@ -66,7 +68,15 @@ describe('createPageTools', () => {
     const ref = page();
     const plan = new Plan({
       llm: createLLMRouter({
-        plan: createScriptedProvider([{ task_summary: 'Check my display name', todos: [{ intent: 'click', description: 'Check the display name', expected_turn: 1 }, { intent: 'finish', description: 'Wrap up', expected_turn: 2 }] }]),
+        plan: createScriptedProvider([
+          {
+            task_summary: 'Check my display name',
+            todos: [
+              { intent: 'click', description: 'Check the display name', expected_turn: 1 },
+              { intent: 'finish', description: 'Wrap up', expected_turn: 2 },
+            ],
+          },
+        ]),
         default: createScriptedProvider([
           { todo: 't1', actions: [{ type: 'tool', name: 'click', args: { target: ref('Delete account') } }] },
           { todo: 't2', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] },
@@ -84,7 +94,12 @@ describe('createPageTools', () => {
     });
     expect(requests.map((request) => [request.risk, request.detail, request.effect, request.consequence])).toEqual([
       ['write', 'Click the button "Delete account"', undefined, undefined],
-      ['irreversible', 'Click the button "Delete account". Its name says it closes an account, which may not be undone.', 'Its name says it closes an account, which may not be undone', 'close-account'],
+      [
+        'irreversible',
+        'Click the button "Delete account". Its name says it closes an account, which may not be undone.',
+        'Its name says it closes an account, which may not be undone',
+        'close-account',
+      ],
     ]);
     expect(requests[1]?.todo?.description).toBe('Check the display name');
     expect(sent).toEqual([]);
@@ -98,7 +113,9 @@ describe('createPageTools', () => {
     const asked: EffectStep[] = [];
     const tools = createPageTools({ settleMs: 20 });
     const result = await tools.click.run({ target: ref }, { confirm: (step) => (asked.push(step as EffectStep), { approved: true }) });
-    expect(asked.map((step) => [step.detail, step.consequence])).toEqual([['Click the button "Check display name". It sends a DELETE to /api/account.', 'delete']]);
+    expect(asked.map((step) => [step.detail, step.consequence])).toEqual([
+      ['Click the button "Check display name". It sends a DELETE to /api/account.', 'delete'],
+    ]);
     expect(result).toMatchObject({ ok: true });
     expect(sent).toEqual(['DELETE /api/account']);
   });

@@ -47,7 +47,8 @@ describe('duringReadPass', () => {
   });
 
   it('keeps nothing from one outline to the next: a change between outlines shows', () => {
-    document.body.innerHTML = '<main><h1 id="title">Plans</h1><button id="buy">Buy</button><p id="intro">Plans for teams of every size, billed monthly or yearly.</p></main>';
+    document.body.innerHTML =
+      '<main><h1 id="title">Plans</h1><button id="buy">Buy</button><p id="intro">Plans for teams of every size, billed monthly or yearly.</p></main>';
     expect(renderOutline(outlinePage())).toContain('button "Buy"');
     (document.getElementById('buy') as HTMLElement).style.display = 'none';
     (document.getElementById('title') as HTMLElement).setAttribute('aria-hidden', 'true');

@@ -15,7 +15,17 @@ describe('renderOutline', () => {
       { ref: 'e5', kind: 'landmark' as const, role: 'form', name: '', state: {}, depth: 0, element },
       { ref: 'e6', kind: 'control' as const, role: 'textbox', name: 'Email', state: { required: true }, depth: 1, element },
       { ref: 'e7', kind: 'control' as const, role: 'textbox', name: 'Name', state: {}, depth: 1, element },
-      { ref: 'e8', kind: 'control' as const, role: 'textbox', name: 'Card', state: {}, error: 'Card number is required', invalid: true as const, depth: 1, element },
+      {
+        ref: 'e8',
+        kind: 'control' as const,
+        role: 'textbox',
+        name: 'Card',
+        state: {},
+        error: 'Card number is required',
+        invalid: true as const,
+        depth: 1,
+        element,
+      },
     ];
     const joined = renderOutline({ nodes, omitted: 12, joined: true });
     expect(joined.split('\n')).toEqual([
@@ -24,7 +34,7 @@ describe('renderOutline', () => {
       '  … 12 more in e1: 12 links',
       '[e5] form',
       '  textboxes: e6 "Email" required e7 "Name"',
-      expect.stringMatching(/^  \[e8\] textbox "Card"/),
+      expect.stringMatching(/^ {2}\[e8\] textbox "Card"/),
     ]);
     // Not joined unless the outline says so.
     expect(renderOutline({ nodes, omitted: 12 })).toContain('  [e2] link "Pricing"\n  [e3] link "Docs" current=page');
@@ -37,7 +47,15 @@ describe('renderOutline', () => {
         { ref: 'e1', kind: 'landmark', role: 'main', name: '', id: 'view', state: {}, depth: 0, element },
         { ref: 'e2', kind: 'heading', role: 'heading', level: 1, name: 'Try Orbitly', state: {}, depth: 1, element },
         { ref: 'e3', kind: 'landmark', role: 'form', name: '', state: {}, depth: 1, element },
-        { ref: 'e4', kind: 'control', role: 'textbox', name: 'Work email', state: { type: 'email', required: true, value: 'ada@example.com' }, depth: 2, element },
+        {
+          ref: 'e4',
+          kind: 'control',
+          role: 'textbox',
+          name: 'Work email',
+          state: { type: 'email', required: true, value: 'ada@example.com' },
+          depth: 2,
+          element,
+        },
         { ref: 'e5', kind: 'control', role: 'textbox', name: 'Password', state: { withheld: 'secret' }, depth: 2, element },
         { ref: 'e6', kind: 'control', role: 'button', name: 'Start my trial', state: { disabled: true }, depth: 2, element },
       ],
@@ -76,7 +94,10 @@ describe('renderOutline', () => {
   });
 
   it('renders what outlinePage found on a page', () => {
-    document.body.innerHTML = '<nav aria-label="Steps"><a href="/one" aria-current="step">One</a><a href="https://example.com/two#x">Two</a><a href="#top">Top</a></nav>';
-    expect(renderOutline(outlinePage())).toMatch(/^\[e\d+\] navigation "Steps"\n {2}\[e\d+\] link "One" current=step\n {2}\[e\d+\] link "Two" ->example\.com\n {2}\[e\d+\] link "Top"$/);
+    document.body.innerHTML =
+      '<nav aria-label="Steps"><a href="/one" aria-current="step">One</a><a href="https://example.com/two#x">Two</a><a href="#top">Top</a></nav>';
+    expect(renderOutline(outlinePage())).toMatch(
+      /^\[e\d+\] navigation "Steps"\n {2}\[e\d+\] link "One" current=step\n {2}\[e\d+\] link "Two" ->example\.com\n {2}\[e\d+\] link "Top"$/,
+    );
   });
 });

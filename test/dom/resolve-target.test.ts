@@ -71,12 +71,18 @@ describe('resolveTarget with refs', () => {
     (document.getElementById('m') as HTMLElement).innerHTML = '<ul><li><button>Delete</button></li><li><button>Delete</button></li></ul>';
     const result = resolveTarget(id, { registry });
     expect(result).toMatchObject({ ok: false, reason: 'ambiguous' });
-    expect(!result.ok && result.message).toBe(`ref ${id} (button "Delete") was re-rendered and now matches 2 elements; pick one of their refs from the outline above.`);
+    expect(!result.ok && result.message).toBe(
+      `ref ${id} (button "Delete") was re-rendered and now matches 2 elements; pick one of their refs from the outline above.`,
+    );
   });
 
   it('says a ref the outline never gave is not one, and never resolves it as a tag name', () => {
     const { registry } = setUp('<main><button>Ok</button></main>');
-    expect(resolveTarget('e999', { registry })).toMatchObject({ ok: false, reason: 'not-found', message: 'e999 is not a ref the page outline gave; use one of the refs it lists, such as e3.' });
+    expect(resolveTarget('e999', { registry })).toMatchObject({
+      ok: false,
+      reason: 'not-found',
+      message: 'e999 is not a ref the page outline gave; use one of the refs it lists, such as e3.',
+    });
   });
 
   it('only finds elements inside its root', () => {
@@ -105,18 +111,31 @@ describe('resolveTarget with CSS selectors (opt-in: selectors: true)', () => {
     const registry = createRefRegistry();
     outlinePage({ registry });
     const team = document.getElementById('tier-team');
-    expect(resolveTarget('#tier-team', { registry, selectors: true })).toEqual({ ok: true, element: team, ref: expect.stringMatching(/^e\d+$/), via: 'selector' });
+    expect(resolveTarget('#tier-team', { registry, selectors: true })).toEqual({
+      ok: true,
+      element: team,
+      ref: expect.stringMatching(/^e\d+$/),
+      via: 'selector',
+    });
     document.body.insertAdjacentHTML('afterbegin', '<p hidden class="price">hidden</p>');
     expect(resolveTarget('.price', { registry, selectors: true })).toMatchObject({ ok: true, element: document.querySelector('#tier-starter .price') });
   });
 
   it('says not-found or invalid in words for the model; a match that is hidden is not-found too', () => {
     document.body.innerHTML = '<div hidden><button class="x">X</button></div>';
-    const notFound = (selector: string) => ({ ok: false, reason: 'not-found', message: `Nothing visible on the page matches "${selector}"; use a ref from the page outline, such as e3.` });
+    const notFound = (selector: string) => ({
+      ok: false,
+      reason: 'not-found',
+      message: `Nothing visible on the page matches "${selector}"; use a ref from the page outline, such as e3.`,
+    });
     expect(resolveTarget('#nothing', { selectors: true })).toEqual({ ...notFound('#nothing'), target: '#nothing' });
     expect(resolveTarget('.x', { selectors: true })).toEqual({ ...notFound('.x'), target: '.x' });
     expect(resolveTarget('button[', { selectors: true })).toMatchObject({ ok: false, reason: 'refused' });
-    expect(resolveTarget('button >', { selectors: true })).toMatchObject({ ok: false, reason: 'invalid', message: '"button >" is neither a ref from the page outline (such as e3) nor a valid CSS selector.' });
+    expect(resolveTarget('button >', { selectors: true })).toMatchObject({
+      ok: false,
+      reason: 'invalid',
+      message: '"button >" is neither a ref from the page outline (such as e3) nor a valid CSS selector.',
+    });
   });
 
   it('never throws on what a model sends', () => {
@@ -147,7 +166,8 @@ describe('resolveTarget acts only on what the model was shown (issue 20 item 3)'
   });
 
   it('refuses selectors that test attribute values, look at siblings or contents, even when opted in', () => {
-    document.body.innerHTML = '<form><input type="password" value="hunter2" name="pw"><input type="hidden" name="csrf" value="abc123"><button>Go</button></form>';
+    document.body.innerHTML =
+      '<form><input type="password" value="hunter2" name="pw"><input type="hidden" name="csrf" value="abc123"><button>Go</button></form>';
     for (const selector of [
       'input[type=password][value^="hun"]',
       '[value^=h]',
@@ -197,7 +217,8 @@ describe('resolveTarget acts only on what the model was shown (issue 20 item 3)'
   });
 
   it("keeps the host's own UI off-limits: [data-planloop-ignore] and exclude, for refs and selectors alike", () => {
-    document.body.innerHTML = '<aside id="guide"><button class="g">Ask the guide</button></aside><div data-planloop-ignore><button class="p">Panel</button></div><main><button>Buy</button></main>';
+    document.body.innerHTML =
+      '<aside id="guide"><button class="g">Ask the guide</button></aside><div data-planloop-ignore><button class="p">Panel</button></div><main><button>Buy</button></main>';
     const registry = createRefRegistry();
     // An outline made without exclude gave the guide's button a ref; the tool still refuses it.
     const text = renderOutline(outlinePage({ registry }));

@@ -41,7 +41,8 @@ describe('secret values are withheld from the outline', () => {
   });
 
   it('lets the host opt one field in, never a password field', () => {
-    document.body.innerHTML = '<main><input aria-label="Promo" id="promo" name="token" value="SPRING24"><input aria-label="Pw" id="pw" type="password" value="x"></main>';
+    document.body.innerHTML =
+      '<main><input aria-label="Promo" id="promo" name="token" value="SPRING24"><input aria-label="Pw" id="pw" type="password" value="x"></main>';
     const text = outline({ revealValues: '#promo, #pw' });
     expect(lineOf(text, 'Promo')).toContain('value="SPRING24"');
     expect(lineOf(text, 'Pw')).toMatch(/secret$/);
@@ -58,7 +59,8 @@ describe('secret values are withheld from the outline', () => {
   });
 
   it('knows what looks like a secret', () => {
-    for (const secret of ['4111 1111 1111 1111', 'ghp_abcdefghijklmnop1234', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.x', 'AKIAABCDEFGHIJKLMNOP']) expect(looksSecret(secret), secret).toBe(true);
+    for (const secret of ['4111 1111 1111 1111', 'ghp_abcdefghijklmnop1234', 'eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.x', 'AKIAABCDEFGHIJKLMNOP'])
+      expect(looksSecret(secret), secret).toBe(true);
     for (const plain of ['4111 1111 1111 1112', 'Call 555 0100 today', 'Hello world', '2026-11-26']) expect(looksSecret(plain), plain).toBe(false);
   });
 });
@@ -97,7 +99,10 @@ describe('fill', () => {
     expect(literal).toMatchObject({ ok: false, reason: 'secret-literal' });
     expect(!literal.ok && literal.message).toContain('{{secret:password}}');
     expect(pw.value).toBe('');
-    expect(await fill(ref('Password'), '{{secret:bank}}', { registry, secrets: { password: 's3cret!' } })).toMatchObject({ ok: false, reason: 'unknown-secret' });
+    expect(await fill(ref('Password'), '{{secret:bank}}', { registry, secrets: { password: 's3cret!' } })).toMatchObject({
+      ok: false,
+      reason: 'unknown-secret',
+    });
     const done = await fill(ref('Password'), '{{secret:password}}', { registry, secrets: (name) => (name === 'password' ? 's3cret!' : undefined) });
     expect(done).toMatchObject({ ok: true, value: 'withheld', detail: expect.stringContaining('secret "password"') });
     expect(JSON.stringify(done)).not.toContain('s3cret');
@@ -107,7 +112,10 @@ describe('fill', () => {
 
   it('refuses a placeholder into an ordinary field, where the page could show it back', async () => {
     const { registry, ref } = form();
-    expect(await fill(ref('Email'), '{{secret:password}}', { registry, secrets: { password: 's3cret!' } })).toMatchObject({ ok: false, reason: 'secret-elsewhere' });
+    expect(await fill(ref('Email'), '{{secret:password}}', { registry, secrets: { password: 's3cret!' } })).toMatchObject({
+      ok: false,
+      reason: 'secret-elsewhere',
+    });
     expect((document.getElementById('email') as HTMLInputElement).value).toBe('');
   });
 });
@@ -128,7 +136,8 @@ describe('the secret rule, by label and by group', () => {
   });
 
   it('withholds the names of headings, buttons and links under data-planloop-private; a field keeps its label', () => {
-    document.body.innerHTML = '<main><section data-planloop-private><h2>Wire to Mallory</h2><button>Approve transfer</button><a href="/s">Statement</a><label>Amount <input value="900"></label></section></main>';
+    document.body.innerHTML =
+      '<main><section data-planloop-private><h2>Wire to Mallory</h2><button>Approve transfer</button><a href="/s">Statement</a><label>Amount <input value="900"></label></section></main>';
     const text = outline();
     for (const name of ['Mallory', 'Approve', 'Statement', '900']) expect(text).not.toContain(name);
     expect(text).toMatch(/button private$/m);

@@ -89,9 +89,15 @@ describe('plan.adjust', () => {
   it('is atomic: one bad replace and nothing applies', async () => {
     const { plan, changes } = await fourTodos();
     const before = plan.todos.list();
-    expect(() => plan.adjust({ remove: ['t1'], replace: [{ id: 't2', description: 'Fine' }, { id: 't3', description: '   ' }] })).toThrow(
-      /todo_adjust\.replace\[1\]\.description must not be empty/,
-    );
+    expect(() =>
+      plan.adjust({
+        remove: ['t1'],
+        replace: [
+          { id: 't2', description: 'Fine' },
+          { id: 't3', description: '   ' },
+        ],
+      }),
+    ).toThrow(/todo_adjust\.replace\[1\]\.description must not be empty/);
     expect(plan.todos.list()).toEqual(before);
     expect(changes).toEqual([]);
   });
@@ -131,7 +137,10 @@ describe('plan.adjust and plan-update', () => {
   it('emits plan-update only when the todos changed', async () => {
     const { Plan } = await import('../../src/plan.js');
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain tiers' }]);
+    plan.todos.createMany([
+      { intent: 'navigate', description: 'Open pricing' },
+      { intent: 'narrate', description: 'Explain tiers' },
+    ]);
     let updates = 0;
     plan.on('plan-update', () => updates++);
     plan.adjust({}, { inProgress: 't1' });

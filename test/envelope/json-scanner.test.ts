@@ -109,7 +109,9 @@ describe('createJsonScanner', () => {
 
   it('tells an escaped quote from a closing one, in both quote styles', () => {
     const text = String.raw`{"a": "x\"y\\", 'b': 'it\'s "q"', "c": "\\\""}`;
-    const bodies = scan([text]).events.filter((event) => event[0] === 'string').map((event) => event[1]);
+    const bodies = scan([text])
+      .events.filter((event) => event[0] === 'string')
+      .map((event) => event[1]);
     expect(bodies).toEqual(['a', String.raw`x\"y\\`, 'b', String.raw`it\'s "q"`, 'c', String.raw`\\\"`]);
     expect(spans(text).map(([key]) => key)).toEqual(['a', 'b', 'c']);
   });
@@ -167,9 +169,13 @@ describe('createJsonScanner', () => {
 // (string bodies joined), and slices read across chunks are the text's.
 const modelText = fc.oneof(
   fc.jsonValue({ maxDepth: 4 }).map((value) => JSON.stringify({ value })),
-  fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 }).map((value) => `Sure:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``),
   fc
-    .array(fc.constantFrom('{', '}', '[', ']', '"', "'", ':', ',', ' ', '\n', '\\', '\\"', '\\u', 'd83c', 'todo', 'actions', 'x', '1', 'é', '🎉'), { maxLength: 40 })
+    .dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 3 }), { maxKeys: 4 })
+    .map((value) => `Sure:\n\`\`\`json\n${JSON.stringify(value, null, 2)}\n\`\`\``),
+  fc
+    .array(fc.constantFrom('{', '}', '[', ']', '"', "'", ':', ',', ' ', '\n', '\\', '\\"', '\\u', 'd83c', 'todo', 'actions', 'x', '1', 'é', '🎉'), {
+      maxLength: 40,
+    })
     .map((parts) => `{${parts.join('')}`),
 );
 

@@ -25,7 +25,8 @@ describe('parseTurnEnvelope', () => {
   });
 
   it('tolerates prose, fences, trailing commas, single quotes and null fields', () => {
-    const text = "Sure! Here is my turn:\n```json\n{'turn_planning': {'todo_id': 't1', 'does': 'Greet', 'is_last_turn': null},\n" +
+    const text =
+      "Sure! Here is my turn:\n```json\n{'turn_planning': {'todo_id': 't1', 'does': 'Greet', 'is_last_turn': null},\n" +
       '"todo_adjust": null, "actions": [{"type": "narrate", "text": "Hello", "target": null},],}\n```\nDone.';
     expect(parseTurnEnvelope(text)).toEqual({
       turn_planning: { todo_id: 't1', does: 'Greet', is_last_turn: false },
@@ -47,7 +48,11 @@ describe('parseTurnEnvelope', () => {
       'Sure! {“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Press } to close, it’s safe”}]}',
       { todo_adjust: { remove: [], replace: [], complete_before: 't2' }, actions: [{ type: 'narrate', text: 'Press } to close, it’s safe' }] },
     ],
-    ['a stringified reply', JSON.stringify('{"todo": "t1", "actions": [{"type": "narrate", "text": "Hi"}]}'), { todo_adjust: { remove: [], replace: [], complete_before: 't1' }, actions: [{ type: 'narrate', text: 'Hi' }] }],
+    [
+      'a stringified reply',
+      JSON.stringify('{"todo": "t1", "actions": [{"type": "narrate", "text": "Hi"}]}'),
+      { todo_adjust: { remove: [], replace: [], complete_before: 't1' }, actions: [{ type: 'narrate', text: 'Hi' }] },
+    ],
   ])('reads a reply in %s as 0.1 did', (_name, text, expected) => {
     // Before: `{“todo”…` was skipped as prose and the `[]` inside taken for the reply (refused: not an envelope).
     const result = safeParseTurnEnvelope(text);
@@ -78,10 +83,12 @@ describe('parseTurnEnvelope', () => {
   });
 
   it('names every bad field with its path and what to send', () => {
-    const error = errorOf(JSON.stringify({
-      turn_planning: { does: 3 },
-      actions: [{ type: 'jump' }, { type: 'tool' }, { type: 'narrate', text: '  ' }],
-    }));
+    const error = errorOf(
+      JSON.stringify({
+        turn_planning: { does: 3 },
+        actions: [{ type: 'jump' }, { type: 'tool' }, { type: 'narrate', text: '  ' }],
+      }),
+    );
     expect(error.message).toBe(
       'Invalid envelope: turn_planning.does must be a string, not the number 3; actions[0].type must be one of narrate, tool, ask, task_finish; ' +
         'actions[1].name is required (a string); actions[2].text must not be empty. Fix them and send the whole envelope again.',
@@ -123,7 +130,11 @@ describe('parseTurnEnvelope', () => {
 describe('parseTurnEnvelope, array-wrapped replies', () => {
   it('reads an envelope a model wrapped in a one-item array, as the streaming parser does', async () => {
     const { createEnvelopeStreamParser } = await import('../../src/envelope/stream.js');
-    const envelope = { turn_planning: { todo_id: 't1', does: 'Greet', is_last_turn: false }, todo_adjust: { remove: [], replace: [] }, actions: [{ type: 'narrate', text: 'Hi' }] };
+    const envelope = {
+      turn_planning: { todo_id: 't1', does: 'Greet', is_last_turn: false },
+      todo_adjust: { remove: [], replace: [] },
+      actions: [{ type: 'narrate', text: 'Hi' }],
+    };
     const text = JSON.stringify([envelope]);
     expect(parseTurnEnvelope(text)).toEqual(envelope);
     const streamed = createEnvelopeStreamParser();
@@ -161,20 +172,65 @@ describe('the compact envelope means what its full form means', () => {
   const narrate = { type: 'narrate', target: '#tiers', text: 'Three plans.' };
   const corpus: Array<[string, Record<string, unknown>, Record<string, unknown>, Status[]?]> = [
     ['the first todo', { todo: 't1', actions: [narrate] }, { turn_planning: { todo_id: 't1' }, actions: [narrate] }],
-    ['naming t3 completes the open todos above it', { todo: 't3', actions: [narrate] }, { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1', 't2'] }, actions: [narrate] }],
-    ['the next todo after one in progress', { todo: 't2', actions: [] }, { turn_planning: { todo_id: 't2' }, todo_adjust: { remove: ['t1'] }, actions: [] }, ['in_progress']],
+    [
+      'naming t3 completes the open todos above it',
+      { todo: 't3', actions: [narrate] },
+      { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1', 't2'] }, actions: [narrate] },
+    ],
+    [
+      'the next todo after one in progress',
+      { todo: 't2', actions: [] },
+      { turn_planning: { todo_id: 't2' }, todo_adjust: { remove: ['t1'] }, actions: [] },
+      ['in_progress'],
+    ],
     ['the same todo again, over several turns', { todo: 't2', actions: [] }, { turn_planning: { todo_id: 't2' }, actions: [] }, ['completed', 'in_progress']],
-    ['open todos above, out of order', { todo: 't4', actions: [] }, { turn_planning: { todo_id: 't4' }, todo_adjust: { remove: ['t1', 't3'] }, actions: [] }, ['in_progress', 'completed']],
+    [
+      'open todos above, out of order',
+      { todo: 't4', actions: [] },
+      { turn_planning: { todo_id: 't4' }, todo_adjust: { remove: ['t1', 't3'] }, actions: [] },
+      ['in_progress', 'completed'],
+    ],
     ['back to a done todo', { todo: 't1', actions: [] }, { turn_planning: { todo_id: 't1' }, actions: [] }, ['completed', 'completed', 'in_progress']],
-    ['the last turn', { todo: 't6', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] }, { turn_planning: { todo_id: 't6', is_last_turn: true }, todo_adjust: { remove: ['t5'] }, actions: [{ type: 'task_finish', summary: 'Done.' }] }, ['completed', 'completed', 'completed', 'completed', 'in_progress']],
-    ['finishing without a todo', { last: true, actions: [{ type: 'task_finish' }] }, { turn_planning: { is_last_turn: true }, actions: [{ type: 'task_finish' }] }],
-    ['a rewrite', { todo: 't2', replace: [rewrite], actions: [narrate] }, { turn_planning: { todo_id: 't2' }, todo_adjust: { remove: ['t1'], replace: [rewrite] }, actions: [narrate] }, ['in_progress']],
+    [
+      'the last turn',
+      { todo: 't6', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] },
+      { turn_planning: { todo_id: 't6', is_last_turn: true }, todo_adjust: { remove: ['t5'] }, actions: [{ type: 'task_finish', summary: 'Done.' }] },
+      ['completed', 'completed', 'completed', 'completed', 'in_progress'],
+    ],
+    [
+      'finishing without a todo',
+      { last: true, actions: [{ type: 'task_finish' }] },
+      { turn_planning: { is_last_turn: true }, actions: [{ type: 'task_finish' }] },
+    ],
+    [
+      'a rewrite',
+      { todo: 't2', replace: [rewrite], actions: [narrate] },
+      { turn_planning: { todo_id: 't2' }, todo_adjust: { remove: ['t1'], replace: [rewrite] }, actions: [narrate] },
+      ['in_progress'],
+    ],
     ['a rewrite only', { replace: [rewrite], actions: [] }, { todo_adjust: { replace: [rewrite] }, actions: [] }],
-    ['an explicit todo_adjust keeps t2 open', { todo: 't3', todo_adjust: { remove: ['t1'] }, actions: [] }, { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1'] }, actions: [] }, ['in_progress']],
+    [
+      'an explicit todo_adjust keeps t2 open',
+      { todo: 't3', todo_adjust: { remove: ['t1'] }, actions: [] },
+      { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1'] }, actions: [] },
+      ['in_progress'],
+    ],
     ['an unknown todo is ignored and reported once', { todo: 't9', actions: [] }, { turn_planning: { todo_id: 't9' }, actions: [] }],
-    ['an insert through replace is refused, nothing changes', { todo: 't3', replace: [{ id: 't99', description: 'More' }], actions: [] }, { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1', 't2'], replace: [{ id: 't99', description: 'More' }] }, actions: [] }],
-    ['an insert key is refused in both forms', { todo: 't2', add: [{ description: 'More' }], actions: [] }, { turn_planning: { todo_id: 't2' }, todo_adjust: { add: [{ description: 'More' }] }, actions: [] }],
-    ['defaults written out mean the same', { todo: 't2', last: false, replace: [], actions: [] }, { turn_planning: { todo_id: 't2', does: '', is_last_turn: false }, todo_adjust: { remove: ['t1'], replace: [] }, actions: [] }],
+    [
+      'an insert through replace is refused, nothing changes',
+      { todo: 't3', replace: [{ id: 't99', description: 'More' }], actions: [] },
+      { turn_planning: { todo_id: 't3' }, todo_adjust: { remove: ['t1', 't2'], replace: [{ id: 't99', description: 'More' }] }, actions: [] },
+    ],
+    [
+      'an insert key is refused in both forms',
+      { todo: 't2', add: [{ description: 'More' }], actions: [] },
+      { turn_planning: { todo_id: 't2' }, todo_adjust: { add: [{ description: 'More' }] }, actions: [] },
+    ],
+    [
+      'defaults written out mean the same',
+      { todo: 't2', last: false, replace: [], actions: [] },
+      { turn_planning: { todo_id: 't2', does: '', is_last_turn: false }, todo_adjust: { remove: ['t1'], replace: [] }, actions: [] },
+    ],
   ];
 
   it.each(corpus)('%s', (_name, compact, full, statuses) => {
@@ -184,7 +240,11 @@ describe('the compact envelope means what its full form means', () => {
   });
 
   it('reads the compact form into the full TurnEnvelope, complete_before included', () => {
-    expect(parseTurnEnvelope('{"todo":"t3","last":true,"replace":[{"id":"t4","description":"Open the form"}],"actions":[{"type":"narrate","target":"#a","text":"Hi"}]}')).toEqual({
+    expect(
+      parseTurnEnvelope(
+        '{"todo":"t3","last":true,"replace":[{"id":"t4","description":"Open the form"}],"actions":[{"type":"narrate","target":"#a","text":"Hi"}]}',
+      ),
+    ).toEqual({
       turn_planning: { todo_id: 't3', does: '', is_last_turn: true },
       todo_adjust: { remove: [], replace: [{ id: 't4', description: 'Open the form' }], complete_before: 't3' },
       actions: [{ type: 'narrate', text: 'Hi', target: '#a' }],
@@ -196,7 +256,9 @@ describe('the compact envelope means what its full form means', () => {
       'Invalid envelope: last must be true or false; todo must be a string, not the number 3. Fix them and send the whole envelope again.',
     );
     expect(errorOf('{"todo": "t2", "turn_planning": {"todo_id": "t2"}, "actions": []}').message).toContain('todo cannot be combined with turn_planning');
-    expect(errorOf('{"todo": "t2", "replace": [{"id": "t3"}], "todo_adjust": {}, "actions": []}').message).toContain('replace cannot be combined with todo_adjust');
+    expect(errorOf('{"todo": "t2", "replace": [{"id": "t3"}], "todo_adjust": {}, "actions": []}').message).toContain(
+      'replace cannot be combined with todo_adjust',
+    );
     expect(errorOf('{"todo": "t2", "replace": [{"description": "x"}], "actions": []}').message).toContain('replace[0].id is required');
     expect(errorOf('{"todo": "t2", "insert": [{"description": "x"}], "actions": []}', { remainingIds: ['t2', 't3'] }).message).toBe(
       'Todos cannot be added (got the "insert" key); name or replace existing ids (t2, t3). The plan is fixed when the run starts.',

@@ -59,14 +59,17 @@ describe('createEnvelopeStreamParser', () => {
     const { parser, emitted } = recorder(['t2']);
     for (const piece of text.match(/[\s\S]{1,7}/g) ?? []) parser.push(piece);
     const result = parser.end();
-    expect(result.success && result.data.actions).toEqual([{ type: 'narrate', text: 'Use the } key' }, { type: 'task_finish', summary: 'Done' }]);
+    expect(result.success && result.data.actions).toEqual([
+      { type: 'narrate', text: 'Use the } key' },
+      { type: 'task_finish', summary: 'Done' },
+    ]);
     expect(result).toEqual(safeParseTurnEnvelope(text, { remainingIds: ['t2'] }));
     // Whatever went out while streaming is what the whole text says.
     for (const entry of emitted) if (entry[0] === 'action') expect(entry[1]).toEqual(result.success && result.data.actions[entry[2]]);
   });
 
   it('skips prose and a fence before the object, and handles keys and escapes split across deltas', () => {
-    const text = 'Here you go:\n```json\n' + JSON.stringify(envelope, null, 2) + '\n```';
+    const text = `Here you go:\n\`\`\`json\n${JSON.stringify(envelope, null, 2)}\n\`\`\``;
     const { parser, emitted } = recorder();
     const cuts = [3, 20, 27, 28, 29, 60, 61, 62, 95, 96, 140, 141, 200];
     let last = 0;
@@ -191,26 +194,34 @@ const word = fc.oneof(
   fc.constantFrom('"quoted"', 'back\\slash', '{brace}', '[x]', 'ünïcödé 🎉 日本語', 'line\nbreak\ttab', '\u2028', 'a,b:c'),
 );
 const text = word.map((value) => `x${value}`);
-const turnPlanning = fc.record(
-  { todo_id: fc.constantFrom('t1', 't2', 't10'), does: fc.string(), is_last_turn: fc.boolean() },
-  { requiredKeys: ['does'] },
-);
+const turnPlanning = fc.record({ todo_id: fc.constantFrom('t1', 't2', 't10'), does: fc.string(), is_last_turn: fc.boolean() }, { requiredKeys: ['does'] });
 const todoAdjust = fc.record(
   {
     remove: fc.array(fc.constantFrom('t1', 't2', 't3'), { maxLength: 3 }),
-    replace: fc.array(fc.record({ id: fc.constantFrom('t1', 't4'), description: text, intent: fc.constantFrom('narrate', 'click') }, { requiredKeys: ['id'] }), { maxLength: 2 }),
+    replace: fc.array(
+      fc.record({ id: fc.constantFrom('t1', 't4'), description: text, intent: fc.constantFrom('narrate', 'click') }, { requiredKeys: ['id'] }),
+      { maxLength: 2 },
+    ),
   },
   { requiredKeys: [] },
 );
 const action = fc.oneof(
   fc.record({ type: fc.constant('narrate'), text, target: fc.option(fc.constantFrom('#a', 'main > p', '[data-x="1"]'), { nil: undefined }) }),
-  fc.record({ type: fc.constant('tool'), name: fc.constantFrom('navigate', 'click', 'fill'), args: fc.dictionary(word, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }) }),
+  fc.record({
+    type: fc.constant('tool'),
+    name: fc.constantFrom('navigate', 'click', 'fill'),
+    args: fc.dictionary(word, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 3 }),
+  }),
   fc.record({ type: fc.constant('ask'), question: text }),
   fc.record({ type: fc.constant('task_finish'), summary: fc.string() }),
   fc.constantFrom({ type: 'tool' }, { type: 'jump' }, 'narrate'), // invalid ones too
 );
 const fullEnvelopes = fc.record(
-  { turn_planning: turnPlanning, todo_adjust: fc.oneof(todoAdjust, fc.constant({ insert: [{ description: 'x' }] })), actions: fc.array(action, { maxLength: 4 }) },
+  {
+    turn_planning: turnPlanning,
+    todo_adjust: fc.oneof(todoAdjust, fc.constant({ insert: [{ description: 'x' }] })),
+    actions: fc.array(action, { maxLength: 4 }),
+  },
   { requiredKeys: ['actions'] },
 );
 // The compact form, in the order the prompt teaches: todo, last, replace, actions.
@@ -315,7 +326,11 @@ describe('createEnvelopeStreamParser, the compact form and narration as it strea
       ['delta', 0, 'Here are the', '#tiers'], // the blank before "three" waits: it may be the end
     ]);
     parser.push(text.slice(text.indexOf('three')));
-    expect(events.slice(3)).toEqual([['delta', 0, ' three plans.', '#tiers'], ['action', 0], ['action', 1]]);
+    expect(events.slice(3)).toEqual([
+      ['delta', 0, ' three plans.', '#tiers'],
+      ['action', 0],
+      ['action', 1],
+    ]);
     expect(parser.end().success).toBe(true);
   });
 
@@ -338,7 +353,12 @@ describe('createEnvelopeStreamParser, the compact form and narration as it strea
     expect(events).toEqual([]);
     parser.push(text.slice(text.indexOf('"todo"')));
     expect(parser.end().success).toBe(true);
-    expect(events).toEqual([['planning', 't1'], ['adjust', { remove: [], replace: [], complete_before: 't1' }], ['delta', 0, 'Hi.', undefined], ['action', 0]]);
+    expect(events).toEqual([
+      ['planning', 't1'],
+      ['adjust', { remove: [], replace: [], complete_before: 't1' }],
+      ['delta', 0, 'Hi.', undefined],
+      ['action', 0],
+    ]);
   });
 
   it('applies a compact replace written after the actions in a second call, and reads a late last', () => {
@@ -370,9 +390,18 @@ describe('createEnvelopeStreamParser, the compact form and narration as it strea
 // The narration property: whatever the chunking and wherever the model puts type, target and
 // text, the pieces handed out for each narrate are its whole-text parse's text, in order between
 // the actions; with the target written first, every piece carries it.
-const narrateOrders = [['type', 'target', 'text'], ['type', 'text', 'target'], ['text', 'type', 'target'], ['target', 'text', 'type']] as const;
+const narrateOrders = [
+  ['type', 'target', 'text'],
+  ['type', 'text', 'target'],
+  ['text', 'type', 'target'],
+  ['target', 'text', 'type'],
+] as const;
 const streamedNarrate = fc
-  .record({ text: fc.oneof(text, fc.constantFrom('  padded  ', 'ünï 🎉 "q" \\ \n x', 'line\u2028sep')), target: fc.constantFrom('#a', 'main > p', '[data-x="1"]'), order: fc.constantFrom(...narrateOrders) })
+  .record({
+    text: fc.oneof(text, fc.constantFrom('  padded  ', 'ünï 🎉 "q" \\ \n x', 'line\u2028sep')),
+    target: fc.constantFrom('#a', 'main > p', '[data-x="1"]'),
+    order: fc.constantFrom(...narrateOrders),
+  })
   .map(({ text: words, target, order }) => Object.fromEntries(order.map((key) => [key, key === 'type' ? 'narrate' : key === 'text' ? words : target])));
 const narratedEnvelope = fc
   .record({ todo: fc.constantFrom('t1', 't2'), actions: fc.array(fc.oneof(streamedNarrate, streamedNarrate, action), { minLength: 1, maxLength: 4 }) })
@@ -386,7 +415,10 @@ describe('createEnvelopeStreamParser (narration property)', () => {
         const events: Array<['delta', number, string, string | undefined] | ['action', number]> = [];
         const parser = createEnvelopeStreamParser({
           onNarrateDelta: (delta, target, { index, text: soFar }) => {
-            const before = events.filter((event) => event[0] === 'delta' && event[1] === index).map((event) => event[2]).join('');
+            const before = events
+              .filter((event) => event[0] === 'delta' && event[1] === index)
+              .map((event) => event[2])
+              .join('');
             expect(soFar).toBe(before + delta);
             events.push(['delta', index, delta, target]);
           },
@@ -403,7 +435,10 @@ describe('createEnvelopeStreamParser (narration property)', () => {
         if (!whole.success) return;
         whole.data.actions.forEach((item, index) => {
           const mine = events.filter((event) => event[0] === 'delta' && event[1] === index) as Array<['delta', number, string, string | undefined]>;
-          if (item.type !== 'narrate') return expect(mine).toEqual([]);
+          if (item.type !== 'narrate') {
+            expect(mine).toEqual([]);
+            return;
+          }
           expect(mine.map((event) => event[2]).join('')).toBe(item.text);
           const positions = events.flatMap((event, at) => (event[0] === 'delta' && event[1] === index ? [at] : []));
           const actionAt = events.findIndex((event) => event[0] === 'action' && event[1] === index);
@@ -420,8 +455,20 @@ describe('createEnvelopeStreamParser (narration property)', () => {
 
   it('changes the plan as the whole text does, whatever order the compact keys come in', () => {
     const compactKeys = fc
-      .record({ todo: fc.constantFrom('t1', 't2', 't3'), last: fc.boolean(), replace: fc.array(replaceEntry, { maxLength: 2 }), actions: fc.array(action, { maxLength: 2 }) }, { requiredKeys: ['actions'] })
-      .chain((value) => fc.shuffledSubarray(Object.keys(value), { minLength: Object.keys(value).length }).map((order) => JSON.stringify(Object.fromEntries(order.map((key) => [key, value[key as keyof typeof value]])))));
+      .record(
+        {
+          todo: fc.constantFrom('t1', 't2', 't3'),
+          last: fc.boolean(),
+          replace: fc.array(replaceEntry, { maxLength: 2 }),
+          actions: fc.array(action, { maxLength: 2 }),
+        },
+        { requiredKeys: ['actions'] },
+      )
+      .chain((value) =>
+        fc
+          .shuffledSubarray(Object.keys(value), { minLength: Object.keys(value).length })
+          .map((order) => JSON.stringify(Object.fromEntries(order.map((key) => [key, value[key as keyof typeof value]])))),
+      );
     const planOf = () => {
       const plan = new Plan();
       plan.todos.createMany([1, 2, 3, 4].map((n) => ({ intent: 'narrate', description: `Step ${n}` })));
@@ -434,7 +481,10 @@ describe('createEnvelopeStreamParser (narration property)', () => {
       } catch (error) {
         return `refused: ${(error as Error).message}`;
       }
-      return plan.todos.list().map((todo) => `${todo.id}:${todo.status}:${todo.description}`).join(' ');
+      return plan.todos
+        .list()
+        .map((todo) => `${todo.id}:${todo.status}:${todo.description}`)
+        .join(' ');
     };
     fc.assert(
       fc.property(compactKeys, (full) => {

@@ -37,7 +37,11 @@ describe('createStreamedText', () => {
   it('gives what JSON.parse gives, trimmed, whatever the cuts (property)', () => {
     fc.assert(
       fc.property(
-        fc.oneof(fc.string({ unit: 'grapheme', maxLength: 40 }), fc.string({ unit: 'binary-ascii', maxLength: 40 }), fc.constantFrom(' \t\n a \u2028', 'x\\"\'/')),
+        fc.oneof(
+          fc.string({ unit: 'grapheme', maxLength: 40 }),
+          fc.string({ unit: 'binary-ascii', maxLength: 40 }),
+          fc.constantFrom(' \t\n a \u2028', 'x\\"\'/'),
+        ),
         fc.array(fc.nat(), { maxLength: 8 }),
         (value, rawCuts) => {
           const body = JSON.stringify(value).slice(1, -1);

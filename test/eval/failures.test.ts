@@ -6,7 +6,13 @@ import type { CheckResult } from '../../eval/task.js';
 
 const check = (steps: boolean[], outside: string[] = []): CheckResult => {
   const first = steps.indexOf(false);
-  return { steps, done: steps.filter(Boolean).length, outside, passed: !steps.includes(false) && outside.length === 0, skipped: first >= 0 && steps.slice(first + 1).some(Boolean) };
+  return {
+    steps,
+    done: steps.filter(Boolean).length,
+    outside,
+    passed: !steps.includes(false) && outside.length === 0,
+    skipped: first >= 0 && steps.slice(first + 1).some(Boolean),
+  };
 };
 const call = (name: string, args: Record<string, unknown>, page = '/shop', ok = true, result = 'ok'): ToolCall => ({ name, args, page, ok, result });
 
@@ -46,7 +52,9 @@ describe('classifyFailures', () => {
   it('reports skipped steps, actions outside the task, invalid output and errors', () => {
     expect(classifyFailures({ check: check([false, true]), reason: 'turn_limit', invalidReplies: 0, calls: [] })).toEqual(['out-of-turns', 'skipped-step']);
     expect(classifyFailures({ check: check([true], ['placed the order']), reason: 'task_finish', invalidReplies: 0, calls: [] })).toEqual(['acted-outside']);
-    expect(classifyFailures({ check: check([false]), reason: 'error', errorCode: 'envelope_invalid', invalidReplies: 2, calls: [] })).toEqual(['invalid-output']);
+    expect(classifyFailures({ check: check([false]), reason: 'error', errorCode: 'envelope_invalid', invalidReplies: 2, calls: [] })).toEqual([
+      'invalid-output',
+    ]);
     expect(classifyFailures({ check: check([false]), reason: 'error', errorCode: 'provider_error', invalidReplies: 0, calls: [] })).toEqual(['error']);
   });
 });

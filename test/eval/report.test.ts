@@ -5,8 +5,29 @@ import { renderMarkdown, resultName, summarize } from '../../eval/report.js';
 import type { TaskRun } from '../../eval/run-task.js';
 
 const run = (patch: Partial<TaskRun>): TaskRun => ({
-  task: 't', arm: 'planloop', repeat: 1, passed: true, steps: [true, true], stepsDone: 2, stepsTotal: 2, turns: 3, calls: 4, inputTokens: 1000, outputTokens: 100,
-  usageReported: true, wallMs: 2000, reason: 'task_finish', failures: [], startPassed: false, invalidReplies: 0, outside: [], todos: 3, toolCalls: [], said: [], visits: [], ...patch,
+  task: 't',
+  arm: 'planloop',
+  repeat: 1,
+  passed: true,
+  steps: [true, true],
+  stepsDone: 2,
+  stepsTotal: 2,
+  turns: 3,
+  calls: 4,
+  inputTokens: 1000,
+  outputTokens: 100,
+  usageReported: true,
+  wallMs: 2000,
+  reason: 'task_finish',
+  failures: [],
+  startPassed: false,
+  invalidReplies: 0,
+  outside: [],
+  todos: 3,
+  toolCalls: [],
+  said: [],
+  visits: [],
+  ...patch,
 });
 
 describe('summarize', () => {
@@ -41,8 +62,19 @@ describe('summarize', () => {
 
 describe('parseArgs', () => {
   it('reads the flags and the key from the named environment variable', () => {
-    const options = parseArgs(['--base-url', 'http://localhost:11434/v1', '--model=qwen2.5:3b', '--repeat', '3', '--arms', 'planloop,no-plan', '--api-key-env', 'MY_KEY'], { MY_KEY: 'sk-1' });
-    expect(options).toMatchObject({ baseURL: 'http://localhost:11434/v1', model: 'qwen2.5:3b', repeat: 3, arms: ['planloop', 'no-plan'], apiKey: 'sk-1', temperature: 0, turnTimeoutMs: 120_000 });
+    const options = parseArgs(
+      ['--base-url', 'http://localhost:11434/v1', '--model=qwen2.5:3b', '--repeat', '3', '--arms', 'planloop,no-plan', '--api-key-env', 'MY_KEY'],
+      { MY_KEY: 'sk-1' },
+    );
+    expect(options).toMatchObject({
+      baseURL: 'http://localhost:11434/v1',
+      model: 'qwen2.5:3b',
+      repeat: 3,
+      arms: ['planloop', 'no-plan'],
+      apiKey: 'sk-1',
+      temperature: 0,
+      turnTimeoutMs: 120_000,
+    });
   });
 
   it('refuses what it does not know, saying what it takes', () => {

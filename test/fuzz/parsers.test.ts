@@ -41,18 +41,92 @@ const RUNS = 10_000;
 // prototypes made own properties (as JSON.parse makes them), and text that looks almost right.
 
 const WORDS = [
-  'todos', 'content', 'description', 'status', 'pending', 'in_progress', 'completed', 'id', 't1', 't2', 'update', 'messages',
-  'tool_call_id', 'kwargs', 'name', 'write_todos', 'function', 'arguments', 'args', 'input', 'call_id', 'toolCallId', 'toolName',
-  'tool_calls', 'role', 'assistant', 'tool', 'ai', 'type', 'tool-call', 'tool_use', 'tool_result', 'output', 'result', 'value',
-  'tools', '_tool', '_outputPath', '†state.a', '$state.b', '†input.x', '$input.y.0', '†state.a || †state.b', '$state.a && $state.c',
-  '†state.__proto__.x', 'goal', 'keyFindings', 'artifacts', 'planSnapshot', 'nextActions', 'revision', 'calls', 'choices', 'delta',
-  'message', 'error', 'usage', 'refusal', 'finish_reason', 'stop', 'text', 'thinking', 'text_delta', 'content_block_delta',
-  'message_delta', 'message_stop', 'stop_reason', 'refusal', 'end_turn', '[DONE]', 'data: ', 'event: error', '- [ ] item',
-  '- [x] done', '```', '\uFEFF', 'a', '',
+  'todos',
+  'content',
+  'description',
+  'status',
+  'pending',
+  'in_progress',
+  'completed',
+  'id',
+  't1',
+  't2',
+  'update',
+  'messages',
+  'tool_call_id',
+  'kwargs',
+  'name',
+  'write_todos',
+  'function',
+  'arguments',
+  'args',
+  'input',
+  'call_id',
+  'toolCallId',
+  'toolName',
+  'tool_calls',
+  'role',
+  'assistant',
+  'tool',
+  'ai',
+  'type',
+  'tool-call',
+  'tool_use',
+  'tool_result',
+  'output',
+  'result',
+  'value',
+  'tools',
+  '_tool',
+  '_outputPath',
+  '†state.a',
+  '$state.b',
+  '†input.x',
+  '$input.y.0',
+  '†state.a || †state.b',
+  '$state.a && $state.c',
+  '†state.__proto__.x',
+  'goal',
+  'keyFindings',
+  'artifacts',
+  'planSnapshot',
+  'nextActions',
+  'revision',
+  'calls',
+  'choices',
+  'delta',
+  'message',
+  'error',
+  'usage',
+  'refusal',
+  'finish_reason',
+  'stop',
+  'text',
+  'thinking',
+  'text_delta',
+  'content_block_delta',
+  'message_delta',
+  'message_stop',
+  'stop_reason',
+  'refusal',
+  'end_turn',
+  '[DONE]',
+  'data: ',
+  'event: error',
+  '- [ ] item',
+  '- [x] done',
+  '```',
+  '\uFEFF',
+  'a',
+  '',
 ];
 const DANGEROUS = ['__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'valueOf'];
 const word = fc.constantFrom(...WORDS);
-const key = fc.oneof({ weight: 3, arbitrary: word }, { weight: 1, arbitrary: fc.constantFrom(...DANGEROUS) }, { weight: 1, arbitrary: fc.string({ maxLength: 6 }) });
+const key = fc.oneof(
+  { weight: 3, arbitrary: word },
+  { weight: 1, arbitrary: fc.constantFrom(...DANGEROUS) },
+  { weight: 1, arbitrary: fc.string({ maxLength: 6 }) },
+);
 
 /** JSON values (plus undefined): objects are made with Object.fromEntries, so "__proto__" is an own key. */
 const { json } = fc.letrec<{ json: unknown }>((tie) => ({
@@ -72,7 +146,9 @@ const { json } = fc.letrec<{ json: unknown }>((tie) => ({
 const text = fc.oneof(
   fc.string({ maxLength: 80 }),
   fc.string({ unit: 'grapheme', maxLength: 40 }),
-  fc.array(fc.oneof(word, fc.string({ maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r', ' ', '[', ']', '- [', '] ', ':', '{', '}')), { maxLength: 30 }).map((parts) => parts.join('')),
+  fc
+    .array(fc.oneof(word, fc.string({ maxLength: 8 }), fc.constantFrom('\n', '\r\n', '\r', ' ', '[', ']', '- [', '] ', ':', '{', '}')), { maxLength: 30 })
+    .map((parts) => parts.join('')),
   json.map((value) => JSON.stringify(value) ?? 'undefined'),
 );
 const anything = fc.oneof(json, text);
@@ -81,7 +157,15 @@ const anything = fc.oneof(json, text);
 const sseBody = fc
   .tuple(
     fc.array(
-      fc.tuple(fc.option(fc.constantFrom('error', 'message_start', 'content_block_delta', 'message_delta', 'message_stop', 'ping'), { nil: undefined }), fc.oneof(json.map((value) => JSON.stringify(value) ?? ''), text, fc.constant('[DONE]')), fc.constantFrom('\n', '\r\n', '\r')),
+      fc.tuple(
+        fc.option(fc.constantFrom('error', 'message_start', 'content_block_delta', 'message_delta', 'message_stop', 'ping'), { nil: undefined }),
+        fc.oneof(
+          json.map((value) => JSON.stringify(value) ?? ''),
+          text,
+          fc.constant('[DONE]'),
+        ),
+        fc.constantFrom('\n', '\r\n', '\r'),
+      ),
       { maxLength: 8 },
     ),
     fc.nat(400),
@@ -133,12 +217,26 @@ const notOk = (result: unknown) => (result as { ok?: unknown } | null)?.ok === f
 const PARSERS: Row[] = [
   // interop: checklists
   { name: 'parseChecklist', input: anything, run: (input) => parseChecklist(input as string) },
-  { name: 'seedFromChecklist', input: anything, run: (input, plan) => seedFromChecklist(plan, input as string), refused: (result) => !(result as { seeded: boolean }).seeded },
+  {
+    name: 'seedFromChecklist',
+    input: anything,
+    run: (input, plan) => seedFromChecklist(plan, input as string),
+    refused: (result) => !(result as { seeded: boolean }).seeded,
+  },
   // interop: write_todos
   { name: 'writeTodos.execute', input: anything, run: (input, plan) => createWriteTodos(plan).execute(input), refused: notOk },
   {
     name: 'writeTodos.handleToolCalls',
-    input: fc.oneof(anything, fc.array(fc.oneof(json, json.map((input) => ({ id: 'c', name: 'write_todos', args: input }))), { maxLength: 4 })),
+    input: fc.oneof(
+      anything,
+      fc.array(
+        fc.oneof(
+          json,
+          json.map((input) => ({ id: 'c', name: 'write_todos', args: input })),
+        ),
+        { maxLength: 4 },
+      ),
+    ),
     run: (input, plan) => createWriteTodos(plan).handleToolCalls(input as never),
     refused: (results) => (results as Array<{ result: unknown }>).every(({ result }) => notOk(result)),
   },
@@ -154,7 +252,12 @@ const PARSERS: Row[] = [
   { name: 'normalizeToolCall', input: anything, run: (input) => normalizeToolCall(input as never) },
   { name: 'countPlannerOnlyTurns', input: anything, run: (input) => countPlannerOnlyTurns(input as never, 'write_todos') },
   // interop: plan updates from tool results
-  { name: 'createPlanUpdateStream.push', input: anything, run: (input, plan) => createPlanUpdateStream(plan).push(input), refused: (result) => result === null },
+  {
+    name: 'createPlanUpdateStream.push',
+    input: anything,
+    run: (input, plan) => createPlanUpdateStream(plan).push(input),
+    refused: (result) => result === null,
+  },
   // interop: context capsules
   { name: 'validateContextCapsule', input: anything, run: (input) => validateContextCapsule(input) },
   { name: 'safeValidateContextCapsule', input: anything, run: (input) => safeValidateContextCapsule(input) },
@@ -165,7 +268,10 @@ const PARSERS: Row[] = [
   { name: 'parseReferenceExpression', input: anything, run: (input) => parseReferenceExpression(input as string) },
   {
     name: 'runReplanningLoop (the model answer)',
-    input: fc.oneof(text, json.map((value) => JSON.stringify({ calls: value, output: null }))),
+    input: fc.oneof(
+      text,
+      json.map((value) => JSON.stringify({ calls: value, output: null })),
+    ),
     run: async (input) => {
       const llm = { generate: async () => ({ text: String(input) }) };
       return runReplanningLoop({ llm, tools, input: { x: 1 }, maxTurns: 1, retries: 0 }).result;
@@ -192,7 +298,10 @@ const PARSERS: Row[] = [
     { name: `${name} stream`, input: sseBody, run: (body) => streamAll(make(body as string)) },
     {
       name: `${name} generate`,
-      input: fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')),
+      input: fc.oneof(
+        text,
+        json.map((value) => JSON.stringify(value) ?? ''),
+      ),
       run: async (body) => {
         const result = await make(body as string).generate({ messages: [{ role: 'user', content: 'x' }] });
         expect(typeof result.text).toBe('string');
@@ -202,7 +311,15 @@ const PARSERS: Row[] = [
   ]),
   // The core: the turn envelope (text, parsed values, streamed), plan.adjust, the planner's answer
   // and input, stored snapshots.
-  { name: 'parseTurnEnvelope', input: fc.oneof(text, anything, json.map((value) => JSON.stringify(value) ?? '')), run: (input) => parseTurnEnvelope(input as string) },
+  {
+    name: 'parseTurnEnvelope',
+    input: fc.oneof(
+      text,
+      anything,
+      json.map((value) => JSON.stringify(value) ?? ''),
+    ),
+    run: (input) => parseTurnEnvelope(input as string),
+  },
   {
     name: 'safeParseTurnEnvelope',
     input: fc.oneof(text, anything),
@@ -217,7 +334,13 @@ const PARSERS: Row[] = [
   { name: 'plan.adjust', input: anything, run: (input, plan) => plan.adjust(input as never, { inProgress: 't2' }) },
   {
     name: 'createEnvelopeStreamParser().push',
-    input: fc.tuple(fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')), fc.array(fc.nat(40), { maxLength: 5 })),
+    input: fc.tuple(
+      fc.oneof(
+        text,
+        json.map((value) => JSON.stringify(value) ?? ''),
+      ),
+      fc.array(fc.nat(40), { maxLength: 5 }),
+    ),
     run: (pair, plan) => {
       const [reply, cuts] = pair as [string, number[]];
       const parser = createEnvelopeStreamParser({ onTodoAdjust: (adjust) => plan.adjust(adjust) });
@@ -232,7 +355,14 @@ const PARSERS: Row[] = [
       return result;
     },
   },
-  { name: 'readPlan (the planner answer)', input: fc.oneof(text, json.map((value) => JSON.stringify(value) ?? '')), run: (input) => readPlan(input as string) },
+  {
+    name: 'readPlan (the planner answer)',
+    input: fc.oneof(
+      text,
+      json.map((value) => JSON.stringify(value) ?? ''),
+    ),
+    run: (input) => readPlan(input as string),
+  },
   { name: 'validatePlanInput', input: anything, run: (input) => validatePlanInput(input) },
   { name: 'validateSnapshot', input: anything, run: (input) => validateSnapshot(input) },
 ];

@@ -80,7 +80,13 @@ describe('approval hook and abort', () => {
     }).result;
     await new Promise((resolve) => setTimeout(resolve, 0));
     controller.abort();
-    const outcome = await Promise.race([run.then(() => 'resolved', (error: unknown) => error), new Promise((resolve) => setTimeout(() => resolve('still pending'), 200))]);
+    const outcome = await Promise.race([
+      run.then(
+        () => 'resolved',
+        (error: unknown) => error,
+      ),
+      new Promise((resolve) => setTimeout(() => resolve('still pending'), 200)),
+    ]);
     expect(outcome).toMatchObject({ code: 'aborted' });
     decide(true);
     await new Promise((resolve) => setTimeout(resolve, 0));

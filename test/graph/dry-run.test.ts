@@ -32,7 +32,16 @@ describe('dryRunToolPlan', () => {
     });
     expect(dry.calls[1]!.bindings).toEqual([
       { arg: 'receipt', kind: 'reference', expression: '†state.receipt', op: 'single', reads: ['state.receipt'], from: [0], known: false },
-      { arg: 'customer', kind: 'reference', expression: '†state.customer.id', op: 'single', reads: ['state.customer.id'], from: [], known: true, value: 'cust_123' },
+      {
+        arg: 'customer',
+        kind: 'reference',
+        expression: '†state.customer.id',
+        op: 'single',
+        reads: ['state.customer.id'],
+        from: [],
+        known: true,
+        value: 'cust_123',
+      },
       {
         arg: 'notify.email',
         kind: 'reference',

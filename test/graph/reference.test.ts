@@ -49,6 +49,10 @@ describe('references', () => {
 
 describe('parseReferenceExpression on values that are not text', () => {
   it.each([null, undefined, 7, ['†state.a'], { ref: '†state.a' }])('%j is not a reference, reported, not thrown', (value) => {
-    expect(parseReferenceExpression(value as never)).toEqual({ ok: false, unsafe: false, message: expect.stringMatching(/is not a reference: a reference is a string/) });
+    expect(parseReferenceExpression(value as never)).toEqual({
+      ok: false,
+      unsafe: false,
+      message: expect.stringMatching(/is not a reference: a reference is a string/),
+    });
   });
 });

@@ -13,7 +13,11 @@ describe('replanning prompt', () => {
       run: () => [],
     });
     expect(describeTool(mini)).toBe('- searchFlights(to: string, date?: string, cabin: "eco" | "biz", pax: { name: string }[]) — Finds flights');
-    const old = { name: 'translateText', schema: classic.object({ text: classic.string().describe('what to translate'), n: classic.number().int() }), run: () => '' };
+    const old = {
+      name: 'translateText',
+      schema: classic.object({ text: classic.string().describe('what to translate'), n: classic.number().int() }),
+      run: () => '',
+    };
     expect(describeTool(old)).toBe('- translateText(text: string /* what to translate */, n: number)');
   });
 

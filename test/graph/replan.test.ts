@@ -72,7 +72,7 @@ describe('runReplanningLoop: the seed’s worked examples', () => {
     });
     const first = userText(model.requests[0]);
     expect(first).toContain('"_tool":"bookHotel"');
-    expect(first).toContain("traveling with my dog");
+    expect(first).toContain('traveling with my dog');
     expect(bookHotel.calls).toHaveLength(0);
     expect(findPetFriendlyHotel.calls).toEqual([{ destination: 'Berlin' }]);
     expect(bookFlight.calls).toEqual([{ destination: 'Berlin' }]);
@@ -171,7 +171,13 @@ describe('runReplanningLoop: malformed answers, bounds and wiring', () => {
 
   it('feeds validation problems back with their call index', async () => {
     const model = scriptedModel([
-      json({ calls: [{ _tool: 'echo', n: 1 }, { _tool: 'shout', n: '†state.missing' }], output: null }),
+      json({
+        calls: [
+          { _tool: 'echo', n: 1 },
+          { _tool: 'shout', n: '†state.missing' },
+        ],
+        output: null,
+      }),
       json({ calls: [{ _tool: 'echo', n: 2 }], output: { ok: true } }),
     ]);
     await runReplanningLoop({ llm: model, tools: [echo], input: {} });

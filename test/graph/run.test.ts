@@ -40,10 +40,10 @@ describe('runToolPlan', () => {
 
   it('resolves references nested in arrays and objects, and passes other literals through', async () => {
     const search = recordingTool('search');
-    await runToolPlan(
-      [{ _tool: 'search', filters: { city: '$input.city', tags: ['dogs', '†input.extra'] }, limit: 3, note: 'a $5 fee' }],
-      { tools: [search], input: { city: 'Berlin', extra: 'garden' } },
-    );
+    await runToolPlan([{ _tool: 'search', filters: { city: '$input.city', tags: ['dogs', '†input.extra'] }, limit: 3, note: 'a $5 fee' }], {
+      tools: [search],
+      input: { city: 'Berlin', extra: 'garden' },
+    });
     expect(search.calls).toEqual([{ filters: { city: 'Berlin', tags: ['dogs', 'garden'] }, limit: 3, note: 'a $5 fee' }]);
   });
 
@@ -185,9 +185,7 @@ describe('runToolPlan', () => {
   });
 
   it('lets a tool pick an alternative with toolOutcome, and treats an undeclared one as a failure', async () => {
-    const find = recordingTool('findHotel', ({ city }) =>
-      city === 'Berlin' ? { name: 'Hotel Hund' } : toolOutcome('†state.noHotel', { city }),
-    );
+    const find = recordingTool('findHotel', ({ city }) => (city === 'Berlin' ? { name: 'Hotel Hund' } : toolOutcome('†state.noHotel', { city })));
     const plan = (city: string) => [{ _tool: 'findHotel', city, _outputPath: '†state.hotel || †state.noHotel || †state.error' }];
     expect((await runToolPlan(plan('Berlin'), { tools: [find] })).state).toEqual({ hotel: { name: 'Hotel Hund' } });
     expect((await runToolPlan(plan('Ulm'), { tools: [find] })).state).toEqual({ noHotel: { city: 'Ulm' } });
@@ -256,9 +254,7 @@ describe('runToolPlan', () => {
       state.set('result', 'written elsewhere');
       return 'mine';
     });
-    const error = await runToolPlan([{ _tool: 'sneaky', _outputPath: '†state.result' }], { tools: [sneaky], state }).result.catch(
-      (caught: unknown) => caught,
-    );
+    const error = await runToolPlan([{ _tool: 'sneaky', _outputPath: '†state.result' }], { tools: [sneaky], state }).result.catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(StateWriteOnceError);
     expect(error).toMatchObject({ code: 'state_write_once', path: 'state.result' });
     expect(state.get('result')).toBe('written elsewhere');

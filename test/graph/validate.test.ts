@@ -95,9 +95,7 @@ describe('validateToolPlan', () => {
       { _tool: 'a', _outputPath: '†state.ready' },
       { _tool: 'b', go: '†state.ready && †state.missing' },
     ]);
-    expect(issues.map((issue) => [issue.index, issue.message])).toEqual([
-      [1, expect.stringContaining('no call writes state.missing')],
-    ]);
+    expect(issues.map((issue) => [issue.index, issue.message])).toEqual([[1, expect.stringContaining('no call writes state.missing')]]);
   });
 
   it('counts values already in the state as available and as not writable', () => {
@@ -148,10 +146,13 @@ describe('validateToolPlan', () => {
   });
 
   it('finds references nested in arrays and objects, and unsafe paths in outputs', () => {
-    const issues = issuesOf([
-      { _tool: 'a', filters: { city: '†input.city', tags: ['x', '†state.nope'] } },
-      { _tool: 'b', _outputPath: '†state.ok || †state.constructor' },
-    ], { input: { city: 'Berlin' } });
+    const issues = issuesOf(
+      [
+        { _tool: 'a', filters: { city: '†input.city', tags: ['x', '†state.nope'] } },
+        { _tool: 'b', _outputPath: '†state.ok || †state.constructor' },
+      ],
+      { input: { city: 'Berlin' } },
+    );
     expect(issues.map((issue) => [issue.index, issue.kind, issue.path])).toEqual([
       [0, 'unresolvable_reference', 'filters.tags[1]'],
       [1, 'unsafe_path', '_outputPath'],
@@ -178,7 +179,10 @@ describe('validateToolPlan, tools with their own argument names', () => {
       schema: z.union([z.object({ id: z.number() }), z.object({ email: z.string() })]),
       run: () => ({ name: 'Ada' }),
     });
-    const plan = [{ _tool: 'a', _outputPath: '†state.userId' }, { _tool: 'findUser', id: '†state.userId' }];
+    const plan = [
+      { _tool: 'a', _outputPath: '†state.userId' },
+      { _tool: 'findUser', id: '†state.userId' },
+    ];
     expect(validateToolPlan(plan, { tools: [findUser, a] })).toEqual({ ok: true, levels: [[0], [1]] });
     // Literal arguments are still checked against the union.
     expect(validateToolPlan([{ _tool: 'findUser', id: 'seven' }], { tools: [findUser] }).ok).toBe(false);

@@ -72,7 +72,7 @@ export function fakeLocks(): LockManagerLike & { crash(name: string): void } {
       if (options.steal) {
         const previous = held.get(name);
         held.delete(name);
-        previous?.reject(new DOMException('Lock broken by another request with the \'steal\' option.', 'AbortError'));
+        previous?.reject(new DOMException("Lock broken by another request with the 'steal' option.", 'AbortError'));
       } else if (held.has(name)) {
         if (options.ifAvailable) return callback(null);
         return Promise.reject(new Error('fakeLocks: waiting requests are not simulated'));

@@ -39,4 +39,3 @@ export function fakeTimers() {
 export const settle = async () => {
   for (let i = 0; i < 20; i++) await Promise.resolve();
 };
-

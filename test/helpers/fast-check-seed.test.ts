@@ -5,7 +5,10 @@ import { replayCommand, replaySeed } from './fast-check-seed.js';
 /** fc.assert's error for a property that fails at once, and its seed. */
 function failure(seed?: number): Error {
   try {
-    fc.assert(fc.property(fc.integer({ min: 10 }), (n) => n < 10), seed === undefined ? {} : { seed });
+    fc.assert(
+      fc.property(fc.integer({ min: 10 }), (n) => n < 10),
+      seed === undefined ? {} : { seed },
+    );
   } catch (error) {
     return error as Error;
   }
@@ -17,7 +20,9 @@ describe('property seeds (test/helpers/fast-check-seed.ts, loaded before every t
     const error = failure();
     const seed = /seed: (-?\d+)/.exec(error.message)?.[1];
     expect(seed).toBeDefined();
-    expect(error.message).toContain(`Replay it: FC_SEED=${seed} npx vitest run test/helpers/fast-check-seed.test.ts -t "a failing property says its seed and the command that replays it"`);
+    expect(error.message).toContain(
+      `Replay it: FC_SEED=${seed} npx vitest run test/helpers/fast-check-seed.test.ts -t "a failing property says its seed and the command that replays it"`,
+    );
   });
 
   it('the seed it prints gives the same counterexample again', () => {
@@ -35,6 +40,8 @@ describe('property seeds (test/helpers/fast-check-seed.ts, loaded before every t
   });
 
   it('escapes the test name as a -t pattern', () => {
-    expect(replayCommand(42, 'test/store.test.ts', 'store > keeps order (property)')).toBe('FC_SEED=42 npx vitest run test/store.test.ts -t "keeps order \\\\(property\\\\)"');
+    expect(replayCommand(42, 'test/store.test.ts', 'store > keeps order (property)')).toBe(
+      'FC_SEED=42 npx vitest run test/store.test.ts -t "keeps order \\\\(property\\\\)"',
+    );
   });
 });

@@ -33,7 +33,12 @@ export function instructionsIn(text: string, tools: readonly string[]): Obeyed[]
 export function toolsIn(request: LLMRequest): string[] {
   const system = request.messages.find((message) => message.role === 'system')?.content ?? '';
   const line = system.split('\n').find((entry) => entry.startsWith('Tools: '));
-  return line ? line.slice('Tools: '.length).split('; ').map((entry) => entry.split(' ')[0] as string) : [];
+  return line
+    ? line
+        .slice('Tools: '.length)
+        .split('; ')
+        .map((entry) => entry.split(' ')[0] as string)
+    : [];
 }
 
 /** The last user message of a request. */

@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import ts from 'typescript';
@@ -63,7 +63,10 @@ export function readmeBlocks(text = readFileSync(README, 'utf8')): ReadmeBlock[]
     blocks.push({
       line: i + 2,
       lang: lang!.toLowerCase(),
-      code: lines.slice(i + 1, end).map((line) => line.slice(indent!.length)).join('\n'),
+      code: lines
+        .slice(i + 1, end)
+        .map((line) => line.slice(indent!.length))
+        .join('\n'),
       assumes: comment ? splitTopLevel(comment[1]!) : [],
     });
     i = end;
@@ -124,7 +127,16 @@ export function builtTypes(): { dir: string; paths: Record<string, string[]> } {
 }
 
 function buildTypes(dir: string): void {
-  const config = ts.getParsedCommandLineOfConfigFile(join(ROOT, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: (diagnostic) => { throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' ')); } });
+  const config = ts.getParsedCommandLineOfConfigFile(
+    join(ROOT, 'tsconfig.build.json'),
+    {},
+    {
+      ...ts.sys,
+      onUnRecoverableConfigFileDiagnostic: (diagnostic) => {
+        throw new Error(ts.flattenDiagnosticMessageText(diagnostic.messageText, ' '));
+      },
+    },
+  );
   if (!config) throw new Error('tsconfig.build.json cannot be read');
   // Built beside the final folder and renamed into place: a run that stops halfway leaves no half-built types.
   const building = `${dir}.building-${process.pid}`;
@@ -132,7 +144,9 @@ function buildTypes(dir: string): void {
   const program = ts.createProgram(config.fileNames, { ...config.options, declarationDir: building, noEmit: false });
   const { diagnostics } = program.emit(undefined, undefined, undefined, true);
   if (diagnostics.length > 0) {
-    throw new Error(`building the declarations failed:\n${ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`);
+    throw new Error(
+      `building the declarations failed:\n${ts.formatDiagnostics(diagnostics, { getCanonicalFileName: (name) => name, getCurrentDirectory: () => ROOT, getNewLine: () => '\n' })}`,
+    );
   }
   mkdirSync(dirname(dir), { recursive: true });
   try {
@@ -206,18 +220,17 @@ export function checkReadmeBlocks(blocks: readonly ReadmeBlock[]): ReadmeCheck {
       const name = typed ? typed[1]! : item;
       if (typed) declared.push(`declare const ${name}: ${typed[2]};`);
       else if (!/^[\w$]+$/.test(name)) errors.push(`README.md:${block.line - 1}: "${item}" in the assumes comment is neither a name nor \`name: Type\``);
-      else if (!hostNames.has(name)) errors.push(`README.md:${block.line - 1}: the block assumes ${name}, which test/helpers/readme-host.ts does not declare (declare it there, or give its type: \`${name}: Type\`)`);
+      else if (!hostNames.has(name))
+        errors.push(
+          `README.md:${block.line - 1}: the block assumes ${name}, which test/helpers/readme-host.ts does not declare (declare it there, or give its type: \`${name}: Type\`)`,
+        );
       else shared.push(name);
-      if (!new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(block.code)) errors.push(`README.md:${block.line - 1}: the block assumes ${name} but does not use it`);
+      if (!new RegExp(`(^|[^\\w$.])${name.replace(/\$/g, '\\$')}(?![\\w$])`).test(block.code))
+        errors.push(`README.md:${block.line - 1}: the block assumes ${name} but does not use it`);
     }
-    const header = [
-      shared.length > 0 ? `import { ${shared.join(', ')} } from './test/helpers/readme-host.js';` : '',
-      ...declared,
-      'export {};',
-      '',
-    ].join('\n');
+    const header = [shared.length > 0 ? `import { ${shared.join(', ')} } from './test/helpers/readme-host.js';` : '', ...declared, 'export {};', ''].join('\n');
     const path = join(ROOT, `__readme_block_${block.line}.${block.lang === 'tsx' ? 'tsx' : 'ts'}`);
-    files.set(path, header + block.code + '\n');
+    files.set(path, `${header + block.code}\n`);
     virtual.set(path, { block, headerLines: header.split('\n').length - 1 });
   });
   const program = ts.createProgram([MODULES, ...files.keys()], options, host);

@@ -12,7 +12,10 @@ export function readmeBlock(heading: string, lang = 'ts'): string {
   const text = readFileSync(README, 'utf8');
   const at = text.split('\n').findIndex((line) => line.trim() === heading);
   if (at < 0) throw new Error(`README.md has no heading "${heading}"`);
-  const after = text.split('\n').slice(at + 1).join('\n');
+  const after = text
+    .split('\n')
+    .slice(at + 1)
+    .join('\n');
   const code = after.match(new RegExp(`\`\`\`${lang}\\n([\\s\\S]*?)\`\`\``))?.[1];
   if (code === undefined) throw new Error(`README.md has no \`\`\`${lang} block after "${heading}"`);
   return code;

@@ -307,9 +307,13 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
   const importErrors = new Map<TsdocExample, string[]>();
   checkedExamples.forEach((example) => {
     const own = relativeImports(base.getSourceFile(example.file)!);
-    const extra = [...relativeImports(ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true))].filter((specifier) => !own.has(specifier));
+    const extra = [...relativeImports(ts.createSourceFile('example.ts', example.code, ts.ScriptTarget.ES2022, true))].filter(
+      (specifier) => !own.has(specifier),
+    );
     if (extra.length > 0) {
-      importErrors.set(example, [`${example.where}: imports ${extra.join(', ')}, which ${relative(ROOT, example.file)} does not import (the architecture test counts imports in comments): declare the value instead`]);
+      importErrors.set(example, [
+        `${example.where}: imports ${extra.join(', ')}, which ${relative(ROOT, example.file)} does not import (the architecture test counts imports in comments): declare the value instead`,
+      ]);
     }
   });
   checkedExamples.forEach((example, index) => {
@@ -318,17 +322,20 @@ export function checkExamples(examples: readonly TsdocExample[]): TsdocCheck {
     const add = (specifier: string, names: readonly string[]): void => {
       for (const name of names) if (!own.has(name) && !scope.has(name)) scope.set(name, specifier);
     };
-    add(moduleOf(example.file), exportsOf(checker, base.getSourceFile(example.file)).map(([name]) => name));
+    add(
+      moduleOf(example.file),
+      exportsOf(checker, base.getSourceFile(example.file)).map(([name]) => name),
+    );
     const home = entryOfFile.get(example.file);
     for (const [specifier, names] of entryExports) if (specifier === home) add(specifier, names);
     for (const [specifier, names] of entryExports) add(specifier, names);
     add(moduleOf(HOST), hostNames);
     const bySpecifier = new Map<string, string[]>();
     for (const [name, specifier] of scope) bySpecifier.set(specifier, [...(bySpecifier.get(specifier) ?? []), name]);
-    const header = [...bySpecifier].map(([specifier, names]) => `import { ${names.join(', ')} } from '${specifier}';`).join('\n') + '\nexport {};\n';
+    const header = `${[...bySpecifier].map(([specifier, names]) => `import { ${names.join(', ')} } from '${specifier}';`).join('\n')}\nexport {};\n`;
     // Beside its source file (never written to disk), so `./sibling.js` imports resolve as there.
     const path = join(dirname(example.file), `__tsdoc_example_${index}.ts`);
-    files.set(path, header + example.code + '\n');
+    files.set(path, `${header + example.code}\n`);
     virtual.set(path, { example, headerLines: header.split('\n').length - 1 });
   });
 

@@ -22,7 +22,9 @@ const SUBMIT_TURNS = [
 /** A host speaking AG-UI: each time the run waits for an approval it ends its AG-UI run with the interrupt. */
 function aguiHost(answer: (event: AGUIRunInterruptedEvent) => unknown) {
   const model = createScriptedProvider(SUBMIT_TURNS);
-  const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'Start a trial', todos: ['Send the trial form'] }]) }) });
+  const plan = new Plan({
+    llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'Start a trial', todos: ['Send the trial form'] }]) }),
+  });
   const ran: string[] = [];
   const sent: AGUIRunInterruptedEvent[] = [];
   const run = startRun(plan, {
@@ -38,7 +40,14 @@ function aguiHost(answer: (event: AGUIRunInterruptedEvent) => unknown) {
     sent.push(event);
     // The frontend answers by starting the next AG-UI run with a resume entry.
     queueMicrotask(() => {
-      const input = RunAgentInputSchema.parse({ threadId: 'thread-1', runId: `agui-${aguiRun + 1}`, messages: [], tools: [], context: [], resume: answer(event) });
+      const input = RunAgentInputSchema.parse({
+        threadId: 'thread-1',
+        runId: `agui-${aguiRun + 1}`,
+        messages: [],
+        tools: [],
+        context: [],
+        resume: answer(event),
+      });
       applyAGUIResume(run, input.resume);
     });
   });
@@ -61,7 +70,17 @@ describe('approvals as AG-UI interrupts', () => {
       reason: 'confirmation',
       message: 'send the form trial',
       responseSchema: { type: 'object', required: ['approved'] },
-      metadata: { planloop: { kind: 'action', tool: 'submit', args: { form: 'trial' }, risk: 'irreversible', url: '/trial', purpose: 'Send the trial form', todo: { id: 't1' } } },
+      metadata: {
+        planloop: {
+          kind: 'action',
+          tool: 'submit',
+          args: { form: 'trial' },
+          risk: 'irreversible',
+          url: '/trial',
+          purpose: 'Send the trial form',
+          todo: { id: 't1' },
+        },
+      },
     });
     expect(Date.parse(interrupt!.expiresAt ?? '')).toBeGreaterThan(Date.now());
     // Resumed with a yes: the action ran, and the run no longer waits.
@@ -87,9 +106,7 @@ describe('approvals as AG-UI interrupts', () => {
     let answered: boolean[] = [];
     const { run, ran } = aguiHost((event) => {
       const pending = run.state.approval!;
-      answered = [
-        applyAGUIResume(run, [{ interruptId: 'someone-else', status: 'resolved', payload: { approved: true } }]),
-      ];
+      answered = [applyAGUIResume(run, [{ interruptId: 'someone-else', status: 'resolved', payload: { approved: true } }])];
       expect(() => applyAGUIResume(run, [{ interruptId: pending.id, status: 'approved' }])).toThrow(ValidationError);
       expect(() => applyAGUIResume(run, { interruptId: pending.id })).toThrow(/The AG-UI resume was not applied: resume/);
       expect(run.state.approval?.id).toBe(pending.id);
@@ -101,14 +118,15 @@ describe('approvals as AG-UI interrupts', () => {
   });
 
   it('works with a host hook too: the run answers whichever comes first, and withdraws the other', async () => {
-    const plan = new Plan({ llm: createLLMRouter({ default: createScriptedProvider(SUBMIT_TURNS), plan: createScriptedProvider([{ task_summary: 'x', todos: ['Send'] }]) }) });
+    const plan = new Plan({
+      llm: createLLMRouter({ default: createScriptedProvider(SUBMIT_TURNS), plan: createScriptedProvider([{ task_summary: 'x', todos: ['Send'] }]) }),
+    });
     let withdrawn = false;
     const run: Run = startRun(plan, {
       task: 'x',
       tools: { submit: { risk: 'irreversible', run: () => 'sent' } },
       approval: {
-        ask: (_request, { signal }) =>
-          new Promise(() => signal.addEventListener('abort', () => (withdrawn = true))), // a panel in another tab, unanswered
+        ask: (_request, { signal }) => new Promise(() => signal.addEventListener('abort', () => (withdrawn = true))), // a panel in another tab, unanswered
       },
     });
     run.subscribe(({ approval }) => {

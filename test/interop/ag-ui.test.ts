@@ -25,15 +25,33 @@ function frontend(plan: Plan) {
     if (event.type === 'STATE_SNAPSHOT') state = deepClone(event.snapshot) as AGUIPlanState;
     if (event.type === 'STATE_DELTA') state = applyPatch(state, event.delta, true, false).newDocument;
   });
-  return { events, stop, state: () => state, steps: () => events.filter((event) => event.type.startsWith('STEP_')).map((event) => `${event.type} ${(event as { stepName: string }).stepName}`) };
+  return {
+    events,
+    stop,
+    state: () => state,
+    steps: () => events.filter((event) => event.type.startsWith('STEP_')).map((event) => `${event.type} ${(event as { stepName: string }).stepName}`),
+  };
 }
 
 describe('streamPlanToAGUI', () => {
   it('sends a STATE_SNAPSHOT first, then deltas that rebuild the state after every change, and steps as todos start and finish', async () => {
     const llm = createScriptedProvider([
-      { task_summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing', expected_turn: 1 }, { intent: 'narrate', description: 'Explain the tiers', expected_turn: 2 }] },
+      {
+        task_summary: 'A look at pricing',
+        todos: [
+          { intent: 'navigate', description: 'Open pricing', expected_turn: 1 },
+          { intent: 'narrate', description: 'Explain the tiers', expected_turn: 2 },
+        ],
+      },
       { todo: 't1', actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }] },
-      { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Three tiers.' }, { type: 'task_finish', summary: 'Done.' }] },
+      {
+        todo: 't2',
+        last: true,
+        actions: [
+          { type: 'narrate', text: 'Three tiers.' },
+          { type: 'task_finish', summary: 'Done.' },
+        ],
+      },
     ]);
     const plan = new Plan({ llm });
     const seen = frontend(plan);
@@ -44,7 +62,12 @@ describe('streamPlanToAGUI', () => {
     await runWebAgent({ plan, task: 'Show me the prices', tools: { navigate: () => 'ok' }, onNarrate: () => {} });
     check();
     expect(seen.state()?.todos.map((todo) => `${todo.id} ${todo.status}`)).toEqual(['t1 completed', 't2 completed']);
-    expect(seen.steps()).toEqual(['STEP_STARTED t1: Open pricing', 'STEP_FINISHED t1: Open pricing', 'STEP_STARTED t2: Explain the tiers', 'STEP_FINISHED t2: Explain the tiers']);
+    expect(seen.steps()).toEqual([
+      'STEP_STARTED t1: Open pricing',
+      'STEP_FINISHED t1: Open pricing',
+      'STEP_STARTED t2: Explain the tiers',
+      'STEP_FINISHED t2: Explain the tiers',
+    ]);
 
     // User edits, a rewrite, a reorder, a delete and a new list: still rebuilt.
     plan.todos.create({ intent: 'click', description: 'Start a trial' });
@@ -62,7 +85,10 @@ describe('streamPlanToAGUI', () => {
 
   it('writes small patches: a status change is one replace, a new todo one add', () => {
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain' }]);
+    plan.todos.createMany([
+      { intent: 'navigate', description: 'Open pricing' },
+      { intent: 'narrate', description: 'Explain' },
+    ]);
     const seen = frontend(plan);
     plan.todos.edit('t2', { status: 'completed' });
     plan.todos.create({ intent: 'narrate', description: 'Say bye' });
@@ -93,7 +119,11 @@ describe('streamPlanToAGUI', () => {
 
   it('starts and finishes each step once when a todo goes back: a rolled-back turn, a user edit', () => {
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain' }, { intent: 'ask', description: 'Ask' }]);
+    plan.todos.createMany([
+      { intent: 'navigate', description: 'Open pricing' },
+      { intent: 'narrate', description: 'Explain' },
+      { intent: 'ask', description: 'Ask' },
+    ]);
     plan.adjust({}, { inProgress: 't1' });
     const seen = frontend(plan);
     // A turn on t2 completes t1 and starts t2; it fails and is rolled back: t1 in progress, t2 pending.
@@ -122,11 +152,24 @@ describe('streamPlanToAGUI', () => {
   it('a turn the loop rolls back and retries (a bad action after the plan change streamed), and a look-only turn, send each step once', async () => {
     const llm = createScriptedProvider(
       [
-        { task_summary: 'Tour', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain the tiers' }] },
+        {
+          task_summary: 'Tour',
+          todos: [
+            { intent: 'navigate', description: 'Open pricing' },
+            { intent: 'narrate', description: 'Explain the tiers' },
+          ],
+        },
         { todo: 't1', actions: [{ type: 'narrate', text: 'Opening.' }] },
         '{"todo": "t2", "actions": [{"type": "narrate", "text": "Three tiers."}, {"type": "dance"}]}',
         { todo: 't2', actions: [{ type: 'tool', name: 'read', args: { target: '#tiers' } }] },
-        { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Three tiers.' }, { type: 'task_finish', summary: 'Done.' }] },
+        {
+          todo: 't2',
+          last: true,
+          actions: [
+            { type: 'narrate', text: 'Three tiers.' },
+            { type: 'task_finish', summary: 'Done.' },
+          ],
+        },
       ],
       { chunkSize: 8 },
     );
@@ -140,7 +183,12 @@ describe('streamPlanToAGUI', () => {
     // The failed attempt started t2 and was rolled back (t1 in progress again, t2 pending), and so
     // was the look-only turn, before the last one.
     expect(statuses.join(' ')).toMatch(/ci ip ci ip ci/);
-    expect(seen.steps()).toEqual(['STEP_STARTED t1: Open pricing', 'STEP_FINISHED t1: Open pricing', 'STEP_STARTED t2: Explain the tiers', 'STEP_FINISHED t2: Explain the tiers']);
+    expect(seen.steps()).toEqual([
+      'STEP_STARTED t1: Open pricing',
+      'STEP_FINISHED t1: Open pricing',
+      'STEP_STARTED t2: Explain the tiers',
+      'STEP_FINISHED t2: Explain the tiers',
+    ]);
     expect(seen.state()).toEqual(toAGUIState(plan.state));
   });
 });
@@ -148,7 +196,14 @@ describe('streamPlanToAGUI', () => {
 describe('applyAGUIState: a frontend edits the plan', () => {
   const seeded = () => {
     const plan = new Plan();
-    plan.setTaskPlan({ task_summary: 'A look at pricing', task: 'Show me the prices', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain the tiers' }] });
+    plan.setTaskPlan({
+      task_summary: 'A look at pricing',
+      task: 'Show me the prices',
+      todos: [
+        { intent: 'navigate', description: 'Open pricing' },
+        { intent: 'narrate', description: 'Explain the tiers' },
+      ],
+    });
     return plan;
   };
 
@@ -172,7 +227,13 @@ describe('applyAGUIState: a frontend edits the plan', () => {
     plan.todos.create({ intent: 'click', description: 'Gone soon' });
     plan.todos.delete('t3');
     const seen = frontend(plan);
-    applyAGUIState(plan, { todos: [{ id: 't2', description: 'Explain the tiers', status: 'in_progress' }, { description: 'Start a trial', status: 'pending', intent: 'click' }, { id: 't3', description: 'Not t3', status: 'pending' }] });
+    applyAGUIState(plan, {
+      todos: [
+        { id: 't2', description: 'Explain the tiers', status: 'in_progress' },
+        { description: 'Start a trial', status: 'pending', intent: 'click' },
+        { id: 't3', description: 'Not t3', status: 'pending' },
+      ],
+    });
     expect(plan.todos.list().map((todo) => [todo.id, todo.intent, todo.description])).toEqual([
       ['t2', 'narrate', 'Explain the tiers'],
       ['t4', 'click', 'Start a trial'],
@@ -185,8 +246,26 @@ describe('applyAGUIState: a frontend edits the plan', () => {
     ['not an object', 'nope', /root/],
     ['no todos', { summary: 'x' }, /todos/],
     ['an unknown status', { todos: [{ id: 't1', description: 'Open pricing', status: 'done' }] }, /todos\[0\]\.status/],
-    ['an empty description', { todos: [{ description: 'ok', status: 'pending' }, { description: '  ', status: 'pending' }] }, /todos\[1\]\.description/],
-    ['a description past the limit', { todos: [{ id: 't1', description: 'x'.repeat(1001), status: 'pending' }, { id: 't2', description: 'Explain the tiers', status: 'pending' }] }, /todos\[0\]\.description/],
+    [
+      'an empty description',
+      {
+        todos: [
+          { description: 'ok', status: 'pending' },
+          { description: '  ', status: 'pending' },
+        ],
+      },
+      /todos\[1\]\.description/,
+    ],
+    [
+      'a description past the limit',
+      {
+        todos: [
+          { id: 't1', description: 'x'.repeat(1001), status: 'pending' },
+          { id: 't2', description: 'Explain the tiers', status: 'pending' },
+        ],
+      },
+      /todos\[0\]\.description/,
+    ],
   ])('refuses %s with a ValidationError naming it, and leaves the plan exactly as it was', (_, state, path) => {
     const plan = seeded();
     const before = plan.state;

@@ -165,7 +165,15 @@ describe('toChecklist', () => {
 
   it('is stable: parse(serialize(parse(x))) equals parse(x) for any markdown-ish text', () => {
     const line = fc.oneof(
-      fc.tuple(fc.constantFrom('', '  ', '\t'), fc.constantFrom('- ', '* ', '+ ', '1. ', '2) ', '-'), fc.constantFrom('[ ]', '[x]', '[X]', '[~]', '[/]', '[-]', '[]'), fc.constantFrom(' ', '', '  '), fc.string({ maxLength: 20 })).map((parts) => parts.join('')),
+      fc
+        .tuple(
+          fc.constantFrom('', '  ', '\t'),
+          fc.constantFrom('- ', '* ', '+ ', '1. ', '2) ', '-'),
+          fc.constantFrom('[ ]', '[x]', '[X]', '[~]', '[/]', '[-]', '[]'),
+          fc.constantFrom(' ', '', '  '),
+          fc.string({ maxLength: 20 }),
+        )
+        .map((parts) => parts.join('')),
       fc.constantFrom('```', '~~~', '````js', '# title', '', '> - [ ] quoted'),
       fc.string({ maxLength: 30 }),
     );
@@ -202,7 +210,10 @@ describe('seedFromChecklist', () => {
 
   it('replaces earlier todos without reusing their ids', () => {
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'click', description: 'old' }, { intent: 'click', description: 'older' }]);
+    plan.todos.createMany([
+      { intent: 'click', description: 'old' },
+      { intent: 'click', description: 'older' },
+    ]);
     seedFromChecklist(plan, SEED_PLAN);
     expect(plan.todos.list().map((todo) => todo.id)).toEqual(['t3', 't4', 't5', 't6']);
   });
@@ -233,9 +244,12 @@ describe('seedFromChecklist', () => {
   });
 
   it('collapses line breaks in linear time, also in a description with a long run of spaces (timing guard)', () => {
-    const description = 'a' + ' '.repeat(400_000) + 'b';
+    const description = `a${' '.repeat(400_000)}b`;
     const started = performance.now();
-    const text = toChecklist([{ description, status: 'pending' }, { description: 'x  \n\t y', status: 'pending' }]);
+    const text = toChecklist([
+      { description, status: 'pending' },
+      { description: 'x  \n\t y', status: 'pending' },
+    ]);
     // A guard against quadratic work, not a speed test: about 60 s before (3.7 s at 100 KB), a
     // millisecond or two now.
     expect(performance.now() - started).toBeLessThan(3_000);
@@ -258,7 +272,9 @@ describe('parseChecklist: what editors and hosts really pass', () => {
   });
 
   it.each([null, undefined, 42, ['- [ ] a'], { text: '- [ ] a' }])('refuses %j with a coded error, and seeds nothing', (value) => {
-    expect(() => parseChecklist(value as never)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/checklist text must be a string/) }));
+    expect(() => parseChecklist(value as never)).toThrow(
+      expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/checklist text must be a string/) }),
+    );
     const plan = new Plan();
     plan.todos.create({ intent: 'narrate', description: 'Keep me' });
     expect(() => seedFromChecklist(plan, value as never)).toThrow(expect.objectContaining({ code: 'invalid_input' }));

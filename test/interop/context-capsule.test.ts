@@ -57,7 +57,10 @@ describe('ContextCapsule', () => {
       expect(result.error.message).toContain('keyFindings[0] must not be empty');
       expect(result.error.message).toContain('artifacts[0].ref is required');
     }
-    expect(safeValidateContextCapsule({ goal: 'x', keyFindings: [], artifacts: [] })).toEqual({ success: true, data: { goal: 'x', keyFindings: [], artifacts: [] } });
+    expect(safeValidateContextCapsule({ goal: 'x', keyFindings: [], artifacts: [] })).toEqual({
+      success: true,
+      data: { goal: 'x', keyFindings: [], artifacts: [] },
+    });
   });
 
   it('renders a few compact lines for the parent, instead of a transcript', () => {
@@ -65,7 +68,10 @@ describe('ContextCapsule', () => {
     const capsule = createContextCapsule(plan, {
       goal: 'Find the cheapest plan with SSO',
       keyFindings: ['SSO starts at the Business tier', 'Annual billing saves 20%'],
-      artifacts: [{ type: 'markdown', ref: 'm1', summary: 'Tier comparison' }, { type: 'url', ref: '/pricing', summary: '' }],
+      artifacts: [
+        { type: 'markdown', ref: 'm1', summary: 'Tier comparison' },
+        { type: 'url', ref: '/pricing', summary: '' },
+      ],
       nextActions: ['Show the Business tier'],
     });
     const text = renderContextCapsule(capsule);

@@ -5,9 +5,19 @@ import { diffJSON } from '../../src/interop/json-patch.js';
 
 const { applyPatch, deepClone } = fastJsonPatch;
 
-const todo = fc.record({ id: fc.constantFrom('t1', 't2', 't3', 't4', 't5', 't/6', 't~7'), status: fc.constantFrom('pending', 'in_progress', 'completed'), description: fc.string({ maxLength: 6 }) }, { requiredKeys: ['id', 'status'] });
+const todo = fc.record(
+  {
+    id: fc.constantFrom('t1', 't2', 't3', 't4', 't5', 't/6', 't~7'),
+    status: fc.constantFrom('pending', 'in_progress', 'completed'),
+    description: fc.string({ maxLength: 6 }),
+  },
+  { requiredKeys: ['id', 'status'] },
+);
 const todos = fc.uniqueArray(todo, { selector: (item) => item.id, maxLength: 6 });
-const state = fc.record({ summary: fc.string({ maxLength: 4 }), todos, extra: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: null }) }, { requiredKeys: ['summary', 'todos'] });
+const state = fc.record(
+  { summary: fc.string({ maxLength: 4 }), todos, extra: fc.option(fc.jsonValue({ maxDepth: 2 }), { nil: null }) },
+  { requiredKeys: ['summary', 'todos'] },
+);
 
 /** A key fast-json-patch refuses in a path (its prototype guard, on by default). */
 const refused = (segments: string[]) => segments.some((key, index) => key === '__proto__' || (key === 'prototype' && segments[index - 1] === 'constructor'));

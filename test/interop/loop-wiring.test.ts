@@ -35,7 +35,12 @@ describe('dialects in the turn loop', () => {
     const steps: string[] = [];
     plan.on('reasoning-step', ({ phase, summary, revision }) => steps.push(`${phase} r${revision}: ${summary}`));
     const writeTodos = createWriteTodos(plan);
-    writeTodos.execute({ todos: [{ content: 'Read the note', status: 'in_progress' }, { content: 'Summarize it', status: 'pending' }] });
+    writeTodos.execute({
+      todos: [
+        { content: 'Read the note', status: 'in_progress' },
+        { content: 'Summarize it', status: 'pending' },
+      ],
+    });
     expect(steps).toEqual(['plan r1: 0/2 done, now: Read the note']);
   });
 

@@ -48,7 +48,12 @@ describe('createPlanUpdateStream', () => {
   it('reads tool results wrapped in AI SDK parts and ToolMessages, JSON text included', () => {
     const { plan, updates, stream } = setup();
     stream.push({ type: 'tool-result', toolCallId: 'ai_1', toolName: 'write_todos', input: { todos: [] }, output: { todos: TODOS } });
-    stream.push({ role: 'tool', name: 'writeTodos', tool_call_id: 'oa_1', content: JSON.stringify({ todos: [{ content: 'Check account context', status: 'in_progress' }] }) });
+    stream.push({
+      role: 'tool',
+      name: 'writeTodos',
+      tool_call_id: 'oa_1',
+      content: JSON.stringify({ todos: [{ content: 'Check account context', status: 'in_progress' }] }),
+    });
     expect(updates.map((update) => update.tool_call_id)).toEqual(['ai_1', 'oa_1']);
     expect(pairs(plan)).toEqual([['Check account context', 'in_progress']]);
   });
@@ -56,7 +61,13 @@ describe('createPlanUpdateStream', () => {
   it('keeps the ids of todos a later result keeps', () => {
     const { plan, stream } = setup();
     stream.push({ todos: TODOS });
-    stream.push({ todos: [{ ...TODOS[0], status: 'completed' }, { ...TODOS[1], status: 'in_progress' }, { content: 'Write tests', status: 'pending' }] });
+    stream.push({
+      todos: [
+        { ...TODOS[0], status: 'completed' },
+        { ...TODOS[1], status: 'in_progress' },
+        { content: 'Write tests', status: 'pending' },
+      ],
+    });
     expect(plan.todos.list().map(({ id, status }) => [id, status])).toEqual([
       ['t1', 'completed'],
       ['t2', 'in_progress'],
@@ -87,7 +98,15 @@ describe('createPlanUpdateStream', () => {
 
   it('skips results that are not todo lists, and results of other tools', () => {
     const { plan, updates, warnings, stream } = setup();
-    for (const result of [null, 'plain text', '{not json', 42, { ok: true, revision: 1 }, { update: { messages: [] } }, { type: 'tool-result', toolName: 'search', output: { todos: TODOS } }]) {
+    for (const result of [
+      null,
+      'plain text',
+      '{not json',
+      42,
+      { ok: true, revision: 1 },
+      { update: { messages: [] } },
+      { type: 'tool-result', toolName: 'search', output: { todos: TODOS } },
+    ]) {
       expect(stream.push(result)).toBeNull();
     }
     expect(plan.todos.list()).toEqual([]);
@@ -121,7 +140,7 @@ describe('createPlanUpdateStream', () => {
   });
 });
 
-describe("createPlanUpdateStream: LangGraph stream modes", () => {
+describe('createPlanUpdateStream: LangGraph stream modes', () => {
   const toolMessage = (id: string, name = 'write_todos') => ({ type: 'tool', name, content: 'Updated todo list', tool_call_id: id });
 
   it("takes the tool_call_id from the ToolMessage of a streamMode 'updates' chunk, wrapped in its node or not", () => {
@@ -133,7 +152,13 @@ describe("createPlanUpdateStream: LangGraph stream modes", () => {
 
   it("takes the id of the latest write_todos ToolMessage from a streamMode 'values' chunk (the whole state)", () => {
     const { updates, stream } = setup();
-    const history = [{ type: 'human', content: 'go' }, toolMessage('call_old'), toolMessage('call_search', 'search'), toolMessage('call_new'), toolMessage('call_other', 'navigate')];
+    const history = [
+      { type: 'human', content: 'go' },
+      toolMessage('call_old'),
+      toolMessage('call_search', 'search'),
+      toolMessage('call_new'),
+      toolMessage('call_other', 'navigate'),
+    ];
     stream.push({ messages: history, todos: TODOS });
     expect(updates.map((update) => update.tool_call_id)).toEqual(['call_new']);
   });
@@ -157,7 +182,9 @@ describe("createPlanUpdateStream: LangGraph stream modes", () => {
 
   it('leaves chunks of other nodes alone', () => {
     const { plan, updates, stream } = setup();
-    expect(stream.push({ model_request: { messages: [{ type: 'ai', content: 'hi', tool_calls: [{ name: 'write_todos', args: { todos: TODOS } }] }] } })).toBeNull();
+    expect(
+      stream.push({ model_request: { messages: [{ type: 'ai', content: 'hi', tool_calls: [{ name: 'write_todos', args: { todos: TODOS } }] }] } }),
+    ).toBeNull();
     expect(updates).toEqual([]);
     expect(plan.todos.list()).toEqual([]);
   });

@@ -29,15 +29,26 @@ describe('replaceTodos', () => {
 
   it('matches each todo once when texts repeat', () => {
     const plan = new Plan();
-    plan.todos.createMany([{ intent: 'click', description: 'Next' }, { intent: 'click', description: 'Next' }]);
-    const ids = replaceTodos(plan, ['Next', 'Next', 'Next'].map((description) => ({ description, status: 'pending' as const }))).map((todo) => todo.id);
+    plan.todos.createMany([
+      { intent: 'click', description: 'Next' },
+      { intent: 'click', description: 'Next' },
+    ]);
+    const ids = replaceTodos(
+      plan,
+      ['Next', 'Next', 'Next'].map((description) => ({ description, status: 'pending' as const })),
+    ).map((todo) => todo.id);
     expect(ids).toEqual(['t1', 't2', 't3']);
   });
 
   it('changes nothing when an item is invalid', () => {
     const plan = new Plan();
     plan.todos.create({ intent: 'click', description: 'Keep' });
-    expect(() => replaceTodos(plan, [{ description: 'ok', status: 'pending' }, { description: '', status: 'pending' }])).toThrow(ValidationError);
+    expect(() =>
+      replaceTodos(plan, [
+        { description: 'ok', status: 'pending' },
+        { description: '', status: 'pending' },
+      ]),
+    ).toThrow(ValidationError);
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Keep']);
   });
 });

@@ -76,7 +76,12 @@ describe('tool definitions', () => {
 });
 
 describe('toLangChainTool', () => {
-  const ai = (id: string | undefined, names: string[]) => ({ type: 'ai', id, content: '', tool_calls: names.map((name, i) => ({ id: `${id}_${i}`, name, args: {} })) });
+  const ai = (id: string | undefined, names: string[]) => ({
+    type: 'ai',
+    id,
+    content: '',
+    tool_calls: names.map((name, i) => ({ id: `${id}_${i}`, name, args: {} })),
+  });
   const toolMessage = (id: string, name: string) => ({ type: 'tool', tool_call_id: id, name, content: '{}' });
 
   it("gives tool() the fields and a function answering the call's JSON result", () => {
@@ -86,7 +91,12 @@ describe('toLangChainTool', () => {
     expect(fields).toEqual({ name: 'write_todos', description: writeTodos.description, schema: writeTodos.parameters });
     const events: Array<string | undefined> = [];
     plan.on('plan-update', (event) => events.push(event.tool_call_id));
-    expect(JSON.parse(run(WRITE, { toolCallId: 'call_1', state: { messages: [ai('m1', ['write_todos'])] } }))).toEqual({ ok: true, revision: 1, todoCount: 1, inProgress: 't1' });
+    expect(JSON.parse(run(WRITE, { toolCallId: 'call_1', state: { messages: [ai('m1', ['write_todos'])] } }))).toEqual({
+      ok: true,
+      revision: 1,
+      todoCount: 1,
+      inProgress: 't1',
+    });
     expect(events).toEqual(['call_1']);
     // Without a runtime (called outside an agent) each call is a reply of its own.
     expect(JSON.parse(run(WRITE))).toMatchObject({ ok: true, revision: 2 });
@@ -97,7 +107,10 @@ describe('toLangChainTool', () => {
     const byId = { messages: [ai('m1', ['write_todos', 'write_todos'])] };
     expect([run(WRITE, { state: byId }), run(WRITE, { state: { messages: [...byId.messages] } })].map((text) => JSON.parse(text).ok)).toEqual([true, false]);
     const reply = ai(undefined, ['write_todos', 'write_todos']);
-    expect([run(WRITE, { state: { messages: [reply] } }), run(WRITE, { state: { messages: [reply] } })].map((text) => JSON.parse(text).ok)).toEqual([true, false]);
+    expect([run(WRITE, { state: { messages: [reply] } }), run(WRITE, { state: { messages: [reply] } })].map((text) => JSON.parse(text).ok)).toEqual([
+      true,
+      false,
+    ]);
     expect(JSON.parse(run(WRITE, { state: { messages: [ai('m2', ['write_todos'])] } })).ok).toBe(true);
   });
 
@@ -108,4 +121,3 @@ describe('toLangChainTool', () => {
     expect(JSON.parse(run(WRITE, { state: { messages } }))).toMatchObject({ ok: false, error: PLANNER_OVERUSE });
   });
 });
-

@@ -118,7 +118,10 @@ describe('write_todos: validation', () => {
   it('takes configurable limits', () => {
     rejects({ todos: [1, 2, 3].map((i) => ({ content: `s${i}`, status: 'pending' })) }, 'at most 2 items', { maxItems: 2 });
     rejects({ todos: [{ content: 'eleven char', status: 'pending' }] }, 'todos[0].content must have at most 10 characters', { maxContentLength: 10 });
-    expect(writeTodosJsonSchema({ maxItems: 2, maxContentLength: 10 }).properties.todos).toMatchObject({ maxItems: 2, items: { properties: { content: { maxLength: 10 } } } });
+    expect(writeTodosJsonSchema({ maxItems: 2, maxContentLength: 10 }).properties.todos).toMatchObject({
+      maxItems: 2,
+      items: { properties: { content: { maxLength: 10 } } },
+    });
   });
 
   it('accepts id: null, which models send for optional fields', () => {
@@ -155,7 +158,12 @@ describe('write_todos: ids across full replaces', () => {
 
   it('keeps the id of an item that names it, also when its text changed', () => {
     const plan = planned();
-    createWriteTodos(plan).execute({ todos: [{ id: 't3', content: 'Open the free-trial form', status: 'pending' }, { content: 'Open pricing', status: 'completed' }] });
+    createWriteTodos(plan).execute({
+      todos: [
+        { id: 't3', content: 'Open the free-trial form', status: 'pending' },
+        { content: 'Open pricing', status: 'completed' },
+      ],
+    });
     expect(plan.todos.list().map(({ id, description, intent }) => [id, description, intent])).toEqual([
       ['t3', 'Open the free-trial form', 'click'],
       ['t1', 'Open pricing', 'navigate'],
@@ -164,7 +172,12 @@ describe('write_todos: ids across full replaces', () => {
 
   it('an id named later wins over an earlier item with the same text', () => {
     const plan = planned();
-    createWriteTodos(plan).execute({ todos: [{ content: 'Open pricing', status: 'pending' }, { id: 't1', content: 'Open pricing', status: 'completed' }] });
+    createWriteTodos(plan).execute({
+      todos: [
+        { content: 'Open pricing', status: 'pending' },
+        { id: 't1', content: 'Open pricing', status: 'completed' },
+      ],
+    });
     expect(plan.todos.list().map(({ id, status }) => [id, status])).toEqual([
       ['t4', 'pending'],
       ['t1', 'completed'],
@@ -267,7 +280,15 @@ describe('write_todos: one model turn at a time (handleToolCalls)', () => {
     const results = writeTodos.handleToolCalls([call('a', 'write_todos', SEED_WRITE), call('b', 'write_todos', other), call('c', 'navigate', {})]);
     expect(results).toEqual([
       { toolCallId: 'a', toolName: 'write_todos', result: { ok: true, revision: 1, todoCount: 3, inProgress: 't3' } },
-      { toolCallId: 'b', toolName: 'write_todos', result: { ok: false, error: 'multiple_calls', message: expect.stringMatching(/only the first call of a reply counts.*the plan stands as the first call left it/) } },
+      {
+        toolCallId: 'b',
+        toolName: 'write_todos',
+        result: {
+          ok: false,
+          error: 'multiple_calls',
+          message: expect.stringMatching(/only the first call of a reply counts.*the plan stands as the first call left it/),
+        },
+      },
     ]);
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(SEED_WRITE.todos.map((todo) => todo.content));
     expect(events.map((event) => event.tool_call_id)).toEqual(['a']);
@@ -276,7 +297,8 @@ describe('write_todos: one model turn at a time (handleToolCalls)', () => {
   it('refuses a third turn in a row that only plans with planner_overuse_execute_next_step (seed guardrail)', () => {
     const plan = new Plan();
     const writeTodos = createWriteTodos(plan);
-    const planOnly = (n: number) => writeTodos.handleToolCalls([call(`p${n}`, 'write_todos', { todos: [{ content: `plan ${n}`, status: 'in_progress' }] })])[0]?.result;
+    const planOnly = (n: number) =>
+      writeTodos.handleToolCalls([call(`p${n}`, 'write_todos', { todos: [{ content: `plan ${n}`, status: 'in_progress' }] })])[0]?.result;
     expect(planOnly(1)).toMatchObject({ ok: true, revision: 1 });
     expect(planOnly(2)).toMatchObject({ ok: true, revision: 2 });
     expect(planOnly(3)).toEqual({ ok: false, error: PLANNER_OVERUSE, message: expect.stringContaining('planner_overuse_execute_next_step') });
@@ -413,7 +435,9 @@ describe('write_todos: calls that are not calls', () => {
   it.each([null, undefined, 'write_todos', { id: 'c1' }])('refuses %j instead of a list of calls, with a coded error and no change', (calls) => {
     const plan = new Plan();
     plan.todos.create({ intent: 'narrate', description: 'Keep me' });
-    expect(() => createWriteTodos(plan).handleToolCalls(calls as never)).toThrow(expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/a list of tool calls/) }));
+    expect(() => createWriteTodos(plan).handleToolCalls(calls as never)).toThrow(
+      expect.objectContaining({ code: 'invalid_input', message: expect.stringMatching(/a list of tool calls/) }),
+    );
     expect(plan.todos.list()).toHaveLength(1);
   });
 

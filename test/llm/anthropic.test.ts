@@ -67,12 +67,21 @@ describe('createAnthropicProvider: generate', () => {
         id: 'msg_1',
         type: 'message',
         role: 'assistant',
-        content: [{ type: 'text', text: 'Voilà' }, { type: 'text', text: ' !' }],
+        content: [
+          { type: 'text', text: 'Voilà' },
+          { type: 'text', text: ' !' },
+        ],
         stop_reason: 'end_turn',
         usage: { input_tokens: 12, output_tokens: 4 },
       }),
     );
-    const llm = createAnthropicProvider({ apiKey: 'sk-ant', model: 'claude-sonnet-4-5', maxTokens: 1024, baseURL: `${s.url}/`, headers: { 'anthropic-beta': 'x' } });
+    const llm = createAnthropicProvider({
+      apiKey: 'sk-ant',
+      model: 'claude-sonnet-4-5',
+      maxTokens: 1024,
+      baseURL: `${s.url}/`,
+      headers: { 'anthropic-beta': 'x' },
+    });
     const result = await llm.generate({ ...request, temperature: 0.2 });
     expect(result).toEqual({ text: 'Voilà !', finishReason: 'stop', usage: { inputTokens: 12, outputTokens: 4 } });
     const sent = s.requests[0]!;
@@ -104,7 +113,9 @@ describe('createAnthropicProvider: generate', () => {
 
   it('turns an overloaded 529 into a retryable ProviderError with the API message', async () => {
     const s = await serve((_req, res) => sendJSON(res, 529, { type: 'error', error: { type: 'overloaded_error', message: 'Overloaded' } }));
-    const error = (await createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url }).generate(request).catch((x: unknown) => x)) as ProviderError;
+    const error = (await createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url })
+      .generate(request)
+      .catch((x: unknown) => x)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.provider).toBe('anthropic');
     expect(error.status).toBe(529);
@@ -118,7 +129,9 @@ describe('createAnthropicProvider: generate', () => {
     [429, 'rate_limit_error', true],
   ] as const)('turns HTTP %i into a ProviderError (retryable %s)', async (status, type, retryable) => {
     const s = await serve((_req, res) => sendJSON(res, status, { type: 'error', error: { type, message: `${type} happened` } }, { 'retry-after': '1' }));
-    const error = (await collect(createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url })).catch((x: unknown) => x)) as ProviderError;
+    const error = (await collect(createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url })).catch(
+      (x: unknown) => x,
+    )) as ProviderError;
     expect(error.status).toBe(status);
     expect(error.retryable).toBe(retryable);
     expect(error.retryAfterMs).toBe(1000);
@@ -151,8 +164,15 @@ describe('createAnthropicProvider: streaming', () => {
   });
 
   it('maps stop reasons: max_tokens to length, stop_sequence to stop, tool_use to other', async () => {
-    for (const [wire, mapped] of [['max_tokens', 'length'], ['stop_sequence', 'stop'], ['tool_use', 'other']] as const) {
-      const body = e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'x' } }) + e('message_delta', { delta: { stop_reason: wire }, usage: { output_tokens: 1 } }) + e('message_stop', {});
+    for (const [wire, mapped] of [
+      ['max_tokens', 'length'],
+      ['stop_sequence', 'stop'],
+      ['tool_use', 'other'],
+    ] as const) {
+      const body =
+        e('content_block_delta', { index: 0, delta: { type: 'text_delta', text: 'x' } }) +
+        e('message_delta', { delta: { stop_reason: wire }, usage: { output_tokens: 1 } }) +
+        e('message_stop', {});
       expect((await collect(viaFetch(body))).chunks.at(-1)).toEqual({ type: 'finish', finishReason: mapped, usage: { outputTokens: 1 } });
     }
   });
@@ -168,7 +188,10 @@ describe('createAnthropicProvider: streaming', () => {
 
   it('throws an error event: overloaded is retryable, invalid_request is not', async () => {
     const start = RECORDED.slice(0, RECORDED.indexOf('event: content_block_stop'));
-    for (const [type, retryable] of [['overloaded_error', true], ['invalid_request_error', false]] as const) {
+    for (const [type, retryable] of [
+      ['overloaded_error', true],
+      ['invalid_request_error', false],
+    ] as const) {
       const body = start + e('error', { error: { type, message: 'Overloaded' } });
       const seen: string[] = [];
       const error = (await (async () => {
@@ -227,7 +250,12 @@ describe('createAnthropicProvider: refusals (issue 26)', () => {
       }),
     );
     const result = await createAnthropicProvider({ apiKey: 'k', model: 'm', maxTokens: 10, baseURL: s.url }).generate(request);
-    expect(result).toEqual({ text: '', finishReason: 'refusal', refusal: 'This request was blocked under the usage policy.', usage: { inputTokens: 18, outputTokens: 5 } });
+    expect(result).toEqual({
+      text: '',
+      finishReason: 'refusal',
+      refusal: 'This request was blocked under the usage policy.',
+      usage: { inputTokens: 18, outputTokens: 5 },
+    });
   });
 
   it('keeps the words a model wrote before a streamed refusal stop, and finishes with refusal', async () => {

@@ -52,7 +52,9 @@ describe('timeouts hold however the garbage collector behaves (nodejs/node#57736
   it('a stalled model call with a host signal ends at its timeout in each of 20 runs with forced collections', async () => {
     for (let run = 0; run < 20; run++) {
       const host = new AbortController();
-      const result = await whileCollecting(callModel(stalledProvider(), { messages: [{ role: 'user', content: 'hi' }], signal: host.signal }, { timeoutMs: 40 }));
+      const result = await whileCollecting(
+        callModel(stalledProvider(), { messages: [{ role: 'user', content: 'hi' }], signal: host.signal }, { timeoutMs: 40 }),
+      );
       expect(timedOut(result), `run ${run + 1}`).toBe(true);
     }
   });
@@ -109,7 +111,9 @@ describe('callModel: refusals', () => {
   });
 
   it('takes the text the model wrote as its words when the API gave none apart', async () => {
-    const error = (await callModel(createScriptedProvider({ text: 'Sorry, I will not do that. ', finishReason: 'refusal' }), request).catch((caught: unknown) => caught)) as RefusalError;
+    const error = (await callModel(createScriptedProvider({ text: 'Sorry, I will not do that. ', finishReason: 'refusal' }), request).catch(
+      (caught: unknown) => caught,
+    )) as RefusalError;
     expect(error.refusal).toBe('Sorry, I will not do that.');
     expect(error.text).toBe('Sorry, I will not do that. ');
     expect(error.message).toMatch(/^The model declined to answer: Sorry, I will not do that\./);

@@ -111,7 +111,10 @@ describe('createChromePromptProvider', () => {
     const fake = new FakeLanguageModel('{"ok":true}');
     const llm = createChromePromptProvider({
       languageModel: fake,
-      initialPrompts: [{ role: 'user', content: 'Example?' }, { role: 'assistant', content: 'Example!' }],
+      initialPrompts: [
+        { role: 'user', content: 'Example?' },
+        { role: 'assistant', content: 'Example!' },
+      ],
       expectedOutputs: [{ type: 'text', languages: ['en'] }],
     });
     const schema = { type: 'object', properties: { ok: { type: 'boolean' } } };
@@ -223,7 +226,9 @@ describe('createChromePromptProvider', () => {
         throw new DOMException('Requires a user gesture when availability is "downloadable"', 'NotAllowedError');
       },
     };
-    const error = (await createChromePromptProvider({ languageModel: fake }).generate(request).catch((x: unknown) => x)) as ProviderError;
+    const error = (await createChromePromptProvider({ languageModel: fake })
+      .generate(request)
+      .catch((x: unknown) => x)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.code).toBe('provider_unavailable');
     expect(error.message).toContain('user gesture');
@@ -231,7 +236,12 @@ describe('createChromePromptProvider', () => {
 
   it('rejects a request whose last message is not the user’s', async () => {
     const error = await createChromePromptProvider({ languageModel: new FakeLanguageModel('x') })
-      .generate({ messages: [{ role: 'user', content: 'a' }, { role: 'assistant', content: 'b' }] })
+      .generate({
+        messages: [
+          { role: 'user', content: 'a' },
+          { role: 'assistant', content: 'b' },
+        ],
+      })
       .catch((x: unknown) => x);
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues[0]?.path).toBe('messages[1].role');

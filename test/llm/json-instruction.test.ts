@@ -26,7 +26,12 @@ describe('jsonInstruction', () => {
   it('renders unions, consts, nullable types and odd keys', () => {
     const schema = {
       type: 'object',
-      properties: { 'odd-key': { type: ['string', 'null'] }, kind: { const: 'x' }, list: { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] } }, any: {} },
+      properties: {
+        'odd-key': { type: ['string', 'null'] },
+        kind: { const: 'x' },
+        list: { type: 'array', items: { anyOf: [{ type: 'integer' }, { type: 'boolean' }] } },
+        any: {},
+      },
       required: ['kind'],
       additionalProperties: false,
     };

@@ -12,7 +12,11 @@ const ENVELOPE = { todo: 't2', actions: [{ type: 'narrate', text: 'Use the } key
 const REPLIES: Array<[name: string, text: string, value: unknown]> = [
   ['typographic quotes', '{“todo”: “t2”, “actions”: []}', { todo: 't2', actions: [] }],
   ['typographic single quotes', '{‘todo’: ‘t2’, ‘actions’: []}', { todo: 't2', actions: [] }],
-  ['typographic quotes after prose, a brace inside a string', 'Sure! {“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Use the } key”}]}', { todo: 't2', actions: [{ type: 'narrate', text: 'Use the } key' }] }],
+  [
+    'typographic quotes after prose, a brace inside a string',
+    'Sure! {“todo”: “t2”, “actions”: [{“type”: “narrate”, “text”: “Use the } key”}]}',
+    { todo: 't2', actions: [{ type: 'narrate', text: 'Use the } key' }] },
+  ],
   ['typographic quotes in a fence', '```json\n{“todo”: “t2”, “last”: true}\n```', { todo: 't2', last: true }],
   ['a BOM and NBSPs', '\uFEFF{"todo":\u00a0"t2",\u00a0"actions": []}', { todo: 't2', actions: [] }],
   ['a zero-width space', 'Here: {"todo":\u200b"t2", "actions": []}', { todo: 't2', actions: [] }],
@@ -45,13 +49,13 @@ describe('parseModelJson', () => {
     ['a trailing comma', '{"a": [1, 2,],}', { a: [1, 2] }, true],
     ['single quotes', "{'a': 'b'}", { a: 'b' }, true],
     ['comments', '{\n  // the answer\n  "a": 1 /* one */\n}', { a: 1 }, true],
-    ["a comment with an apostrophe (it's no string)", "{\n  // it's here\n  \"a\": 1\n}", { a: 1 }, true],
+    ["a comment with an apostrophe (it's no string)", '{\n  // it\'s here\n  "a": 1\n}', { a: 1 }, true],
     ['a fence inside a string', '```json\n{"a": "run ```npm i``` first"}\n```', { a: 'run ```npm i``` first' }, false],
     ['a fence in prose before the JSON fence', 'Use ```code``` like this:\n```json\n{"a": 1}\n```', { a: 1 }, false],
     ['brackets in strings', '{"a": "}]{["}', { a: '}]{[' }, false],
     ['prose braces before the object', 'I use {braces} in prose. {"a": 1}', { a: 1 }, false],
     ['an unclosed prose brace before the object', 'Press { to open the menu.\n{"a": 1}', { a: 1 }, false],
-    ["a prose brace with an apostrophe before the object", "Plan for {the user's request}:\n{\"a\": 1}", { a: 1 }, false],
+    ['a prose brace with an apostrophe before the object', 'Plan for {the user\'s request}:\n{"a": 1}', { a: 1 }, false],
     ['a prose [Note] before the object', '[Note] {"a": 1}', { a: 1 }, false],
     ['a footnote [1] before the object', '[1] see below {"a": 1}', { a: 1 }, false],
     ['a leading array of objects', '[{"a": 1}, {"a": 2}]', [{ a: 1 }, { a: 2 }], false],
@@ -124,7 +128,7 @@ describe('matchingClose', () => {
   });
 
   test('bounds the time spent repairing a long malformed reply (jsonrepair is super-linear)', () => {
-    const text = '{"' + 'a"'.repeat(100_000); // 200 KB, an unterminated string full of quotes
+    const text = `{"${'a"'.repeat(100_000)}`; // 200 KB, an unterminated string full of quotes
     const started = performance.now();
     const result = parseModelJson(text);
     // A guard, not a speed test: ~17 s before (the whole span went through jsonrepair).

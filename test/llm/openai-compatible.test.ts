@@ -16,7 +16,12 @@ async function serve(handler: TestHandler): Promise<TestServer> {
   return server;
 }
 
-const request: LLMRequest = { messages: [{ role: 'system', content: 'Be brief.' }, { role: 'user', content: 'Plan the tour' }] };
+const request: LLMRequest = {
+  messages: [
+    { role: 'system', content: 'Be brief.' },
+    { role: 'user', content: 'Plan the tour' },
+  ],
+};
 
 /** One chunk as OpenAI sends it (fields copied from a real gpt-4o-mini stream). */
 function chunk(delta: Record<string, unknown>, finish: string | null = null, usage: unknown = null): string {
@@ -72,7 +77,13 @@ describe('createOpenAICompatibleProvider: generate', () => {
         usage: { prompt_tokens: 9, completion_tokens: 3, total_tokens: 12 },
       }),
     );
-    const llm = createOpenAICompatibleProvider({ baseURL: `${s.url}/v1/`, model: 'gpt-4o-mini', apiKey: 'sk-test', headers: { 'x-extra': '1' }, temperature: 0.3 });
+    const llm = createOpenAICompatibleProvider({
+      baseURL: `${s.url}/v1/`,
+      model: 'gpt-4o-mini',
+      apiKey: 'sk-test',
+      headers: { 'x-extra': '1' },
+      temperature: 0.3,
+    });
     const result = await llm.generate({ ...request, maxTokens: 256, jsonSchema: { type: 'object' } });
     expect(result).toEqual({ text: 'Hello é', finishReason: 'stop', usage: { inputTokens: 9, outputTokens: 3 } });
     const sent = s.requests[0]!;
@@ -109,7 +120,9 @@ describe('createOpenAICompatibleProvider: generate', () => {
 
   it('throws a ProviderError for an error object in a 200 body', async () => {
     const s = await serve((_req, res) => sendJSON(res, 200, { error: { message: 'model is loading', type: 'server_error' } }));
-    const error = await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate(request).catch((e: unknown) => e);
+    const error = await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' })
+      .generate(request)
+      .catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ProviderError);
     expect((error as ProviderError).message).toContain('model is loading');
     expect((error as ProviderError).retryable).toBe(true);
@@ -142,7 +155,9 @@ describe('createOpenAICompatibleProvider: HTTP errors', () => {
 
   it('reads Retry-After on a 429 and keeps the body excerpt to 500 characters', async () => {
     const s = await serve((_req, res) => sendJSON(res, 429, { error: { message: 'slow down', pad: 'x'.repeat(2000) } }, { 'retry-after': '3' }));
-    const error = (await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate(request).catch((e: unknown) => e)) as ProviderError;
+    const error = (await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' })
+      .generate(request)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error.status).toBe(429);
     expect(error.retryable).toBe(true);
     expect(error.retryAfterMs).toBe(3000);
@@ -155,7 +170,9 @@ describe('createOpenAICompatibleProvider: HTTP errors', () => {
     const url = s.url;
     await s.close();
     server = undefined;
-    const error = (await createOpenAICompatibleProvider({ baseURL: url, model: 'm' }).generate(request).catch((e: unknown) => e)) as ProviderError;
+    const error = (await createOpenAICompatibleProvider({ baseURL: url, model: 'm' })
+      .generate(request)
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.status).toBeUndefined();
     expect(error.retryable).toBe(true);
@@ -186,7 +203,9 @@ describe('createOpenAICompatibleProvider: json_schema fallback', () => {
     const s = await serve((req, res) => {
       const format = (req.json as { response_format?: { type: string } }).response_format;
       if (format?.type === 'json_schema') {
-        sendJSON(res, 400, { error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' } });
+        sendJSON(res, 400, {
+          error: { message: "Invalid parameter: 'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' },
+        });
       } else sendJSON(res, 200, { choices: [{ message: { content: '{"ok":true}' }, finish_reason: 'stop' }] });
     });
     const llm = createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' });
@@ -207,7 +226,9 @@ describe('createOpenAICompatibleProvider: json_schema fallback', () => {
       const format = (req.json as { response_format?: { type: string } }).response_format;
       if (format?.type !== 'json_schema') return sendJSON(res, 200, { choices: [{ message: { content: '{"ok":true}' }, finish_reason: 'stop' }] });
       // Both first requests are refused only once both have arrived, so neither has asked again yet.
-      refusals.push(() => sendJSON(res, 400, { error: { message: "'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' } }));
+      refusals.push(() =>
+        sendJSON(res, 400, { error: { message: "'response_format' of type 'json_schema' is not supported with this model.", param: 'response_format' } }),
+      );
       if (refusals.length === 2) for (const refuse of refusals) refuse();
     });
     const llm = createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' });
@@ -217,14 +238,19 @@ describe('createOpenAICompatibleProvider: json_schema fallback', () => {
 
   it('does not retry a 400 that is about something else', async () => {
     const s = await serve((_req, res) => sendJSON(res, 400, { error: { message: 'messages must not be empty' } }));
-    const error = (await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).generate({ ...request, jsonSchema: {} }).catch((e: unknown) => e)) as ProviderError;
+    const error = (await createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' })
+      .generate({ ...request, jsonSchema: {} })
+      .catch((e: unknown) => e)) as ProviderError;
     expect(error.status).toBe(400);
     expect(s.requests).toHaveLength(1);
   });
 
   it('switches to max_completion_tokens for servers that want it', async () => {
     const s = await serve((req, res) => {
-      if ('max_tokens' in (req.json as object)) sendJSON(res, 400, { error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." } });
+      if ('max_tokens' in (req.json as object))
+        sendJSON(res, 400, {
+          error: { message: "Unsupported parameter: 'max_tokens' is not supported with this model. Use 'max_completion_tokens' instead." },
+        });
       else sendJSON(res, 200, { choices: [{ message: { content: 'ok' }, finish_reason: 'stop' }] });
     });
     const llm = createOpenAICompatibleProvider({ baseURL: s.url, model: 'o4-mini' });
@@ -273,10 +299,7 @@ describe('createOpenAICompatibleProvider: streaming', () => {
   });
 
   it('handles CRLF line endings, keep-alive comments and multi-line data', async () => {
-    const body =
-      ': keep-alive\r\n\r\n' +
-      RECORDED.replaceAll('\n', '\r\n').replace('data: [DONE]', ': ping\r\ndata: [DONE]') +
-      ':\n\n';
+    const body = `: keep-alive\r\n\r\n${RECORDED.replaceAll('\n', '\r\n').replace('data: [DONE]', ': ping\r\ndata: [DONE]')}:\n\n`;
     expect((await collect(viaFetch(body))).text).toBe(TEXT);
     // a JSON payload spread over two data lines joins with \n, which JSON accepts as whitespace
     const split = 'data: {"choices":[{"delta":\ndata: {"content":"hi"},"finish_reason":"stop"}]}\n\ndata: [DONE]\n\n';
@@ -285,16 +308,14 @@ describe('createOpenAICompatibleProvider: streaming', () => {
 
   it('emits only the new suffix from hosts that send the cumulative content', async () => {
     const cumulative = ['{"a"', '{"a":', '{"a": "é🚀', '{"a": "é🚀"}'];
-    const body = cumulative.map((content) => chunk({ content })).join('') + chunk({}, 'stop') + 'data: [DONE]\n\n';
+    const body = `${cumulative.map((content) => chunk({ content })).join('') + chunk({}, 'stop')}data: [DONE]\n\n`;
     const { chunks, text } = await collect(viaFetch(body));
     expect(text).toBe('{"a": "é🚀"}');
-    expect(chunks.filter((c) => c.type === 'text-delta')).toEqual(
-      ['{"a"', ':', ' "é🚀', '"}'].map((delta) => ({ type: 'text-delta', delta })),
-    );
+    expect(chunks.filter((c) => c.type === 'text-delta')).toEqual(['{"a"', ':', ' "é🚀', '"}'].map((delta) => ({ type: 'text-delta', delta })));
   });
 
   it('throws a ProviderError for malformed JSON in a data line', async () => {
-    const body = chunk({ content: 'ok' }) + 'data: {"choices": [ oops\n\n' + 'data: [DONE]\n\n';
+    const body = `${chunk({ content: 'ok' })}data: {"choices": [ oops\n\ndata: [DONE]\n\n`;
     const seen: LLMChunk[] = [];
     const error = await (async () => {
       for await (const c of viaFetch(body).stream!(request)) seen.push(c);
@@ -391,7 +412,12 @@ describe('createOpenAICompatibleProvider: refusals', () => {
 
   it('does the same for refusal deltas in a stream: no text, one refusal finish with the words', async () => {
     const s = await serve((_req, res) =>
-      writeSSE(res, [chunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }), chunk({ refusal: "I can't help with that request." }), chunk({}, 'stop'), 'data: [DONE]\n\n']),
+      writeSSE(res, [
+        chunk({ role: 'assistant', content: null, refusal: "I'm sorry, " }),
+        chunk({ refusal: "I can't help with that request." }),
+        chunk({}, 'stop'),
+        'data: [DONE]\n\n',
+      ]),
     );
     const chunks: LLMChunk[] = [];
     for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
@@ -402,6 +428,9 @@ describe('createOpenAICompatibleProvider: refusals', () => {
     const s = await serve((_req, res) => writeSSE(res, [chunk({ role: 'assistant', content: 'Here is' }), chunk({}, 'content_filter'), 'data: [DONE]\n\n']));
     const chunks: LLMChunk[] = [];
     for await (const piece of createOpenAICompatibleProvider({ baseURL: s.url, model: 'm' }).stream!(request)) chunks.push(piece);
-    expect(chunks).toEqual([{ type: 'text-delta', delta: 'Here is' }, { type: 'finish', finishReason: 'refusal' }]);
+    expect(chunks).toEqual([
+      { type: 'text-delta', delta: 'Here is' },
+      { type: 'finish', finishReason: 'refusal' },
+    ]);
   });
 });

@@ -27,7 +27,13 @@ const DIFFERENCES: Record<string, { ours: unknown; why: string }> = {
     why: 'jsonrepair turns the apostrophe into a double quote ("the user\\"s plan")',
   },
   'doubled commas': {
-    ours: { todo: 't2', actions: [{ type: 'narrate', text: 'Hi' }, { type: 'task_finish', summary: 'Done' }] },
+    ours: {
+      todo: 't2',
+      actions: [
+        { type: 'narrate', text: 'Hi' },
+        { type: 'task_finish', summary: 'Done' },
+      ],
+    },
     why: 'jsonrepair refuses `,,` in an object',
   },
   'a code fence after the object': {
@@ -48,7 +54,7 @@ const DIFFERENCES: Record<string, { ours: unknown; why: string }> = {
   },
   'a line separator between tokens': {
     ours: { todo: 't2', actions: [] },
-    why: 'U+2028 between tokens is whitespace to JavaScript (`\s`); jsonrepair refuses it',
+    why: 'U+2028 between tokens is whitespace to JavaScript (`s`); jsonrepair refuses it',
   },
   'strings joined with a plus': {
     ours: { text: 'Pro costs " + "12 EUR" +\n  " a month', todo: 't2' },
@@ -56,7 +62,7 @@ const DIFFERENCES: Record<string, { ours: unknown; why: string }> = {
   },
   'a function call around a value': {
     ours: 'refused',
-    why: 'MongoDB\'s `NumberLong(…)` and JSONP wrappers inside an object are not what models write; refused (the model is asked again), for the bytes as above',
+    why: "MongoDB's `NumberLong(…)` and JSONP wrappers inside an object are not what models write; refused (the model is asked again), for the bytes as above",
   },
   'a number with no digit before the point': {
     ours: { score: '.5', delta: '-.25' },
@@ -134,18 +140,52 @@ describe('repairJson', () => {
   });
 
   it('writes JSON or throws a SyntaxError, whatever the text', () => {
-    const piece = fc.constantFrom('{', '}', '[', ']', '"', "'", ':', ',', ' ', '\n', '\\', '/', '*', '//', '/*', '*/', '...', '```', 'a', 'True', 'None', '-', '1', 'e', '.', '\\u00', '\u00a0');
+    const piece = fc.constantFrom(
+      '{',
+      '}',
+      '[',
+      ']',
+      '"',
+      "'",
+      ':',
+      ',',
+      ' ',
+      '\n',
+      '\\',
+      '/',
+      '*',
+      '//',
+      '/*',
+      '*/',
+      '...',
+      '```',
+      'a',
+      'True',
+      'None',
+      '-',
+      '1',
+      'e',
+      '.',
+      '\\u00',
+      '\u00a0',
+    );
     fc.assert(
-      fc.property(fc.oneof(fc.string(), fc.array(piece, { maxLength: 40 }).map((parts) => parts.join(''))), (text) => {
-        let repaired: string;
-        try {
-          repaired = repairJson(text);
-        } catch (error) {
-          expect(error).toBeInstanceOf(SyntaxError);
-          return;
-        }
-        expect(() => JSON.parse(repaired)).not.toThrow();
-      }),
+      fc.property(
+        fc.oneof(
+          fc.string(),
+          fc.array(piece, { maxLength: 40 }).map((parts) => parts.join('')),
+        ),
+        (text) => {
+          let repaired: string;
+          try {
+            repaired = repairJson(text);
+          } catch (error) {
+            expect(error).toBeInstanceOf(SyntaxError);
+            return;
+          }
+          expect(() => JSON.parse(repaired)).not.toThrow();
+        },
+      ),
       { numRuns: 5_000 },
     );
   });

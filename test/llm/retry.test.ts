@@ -46,7 +46,9 @@ describe('withRetry', () => {
 
   it('gives up after `retries` and throws the last error', async () => {
     const inner = createScriptedProvider([busy(), busy(), busy(), 'never']);
-    const error = await withRetry(inner, { sleep: fakeSleep().sleep }).generate(request).catch((x: unknown) => x);
+    const error = await withRetry(inner, { sleep: fakeSleep().sleep })
+      .generate(request)
+      .catch((x: unknown) => x);
     expect((error as ProviderError).status).toBe(429);
     expect(inner.calls).toHaveLength(3); // 1 + 2 retries (the default)
   });

@@ -66,10 +66,7 @@ describe('createScriptedProvider', () => {
   it('streams in chunks of the chosen size, never splitting a character', async () => {
     const llm = createScriptedProvider('Café 🚀 tour!', { chunkSize: 3 });
     const chunks = await collect(llm.stream(ask('a')));
-    expect(chunks).toEqual([
-      ...['Caf', 'é 🚀', ' to', 'ur!'].map((delta) => ({ type: 'text-delta', delta })),
-      { type: 'finish', finishReason: 'stop' },
-    ]);
+    expect(chunks).toEqual([...['Caf', 'é 🚀', ' to', 'ur!'].map((delta) => ({ type: 'text-delta', delta })), { type: 'finish', finishReason: 'stop' }]);
     const defaults = await collect(createScriptedProvider('x'.repeat(40)).stream(ask('a')));
     expect(defaults.filter((c) => c.type === 'text-delta').map((c) => (c as { delta: string }).delta.length)).toEqual([16, 16, 8]);
   });

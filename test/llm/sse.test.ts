@@ -22,9 +22,7 @@ describe('parseSSE', () => {
   });
 
   it('accepts CRLF, CR and LF line endings, also mixed', async () => {
-    expect(await parse(['data: a\r\n\r\ndata: b\r\rdata: c\n\ndata: d\r\n\n'])).toEqual(
-      ['a', 'b', 'c', 'd'].map((data) => ({ event: 'message', data })),
-    );
+    expect(await parse(['data: a\r\n\r\ndata: b\r\rdata: c\n\ndata: d\r\n\n'])).toEqual(['a', 'b', 'c', 'd'].map((data) => ({ event: 'message', data })));
   });
 
   it('dispatches a final event missing its blank line, but drops an unterminated line', async () => {
@@ -53,8 +51,9 @@ describe('parseSSE', () => {
         fc.array(fc.nat(), { maxLength: 30 }),
         async (events, eol, rawCuts) => {
           const body = events
-            .map(({ name, lines, comment }) =>
-              [...(comment ? [': keep-alive'] : []), ...(name ? [`event: ${name}`] : []), ...lines.map((l) => `data: ${l}`), ''].join(eol) + eol,
+            .map(
+              ({ name, lines, comment }) =>
+                [...(comment ? [': keep-alive'] : []), ...(name ? [`event: ${name}`] : []), ...lines.map((l) => `data: ${l}`), ''].join(eol) + eol,
             )
             .join('');
           const bytes = new TextEncoder().encode(body);

@@ -78,7 +78,9 @@ describe('createWebLLMProvider', () => {
       interruptGenerate: () => {},
       chat: { completions: { create: () => Promise.reject(new Error('WebGPU device lost')) } },
     };
-    const error = await createWebLLMProvider({ engine }).generate({ messages: [{ role: 'user', content: 'hi' }] }).catch((caught: unknown) => caught);
+    const error = await createWebLLMProvider({ engine })
+      .generate({ messages: [{ role: 'user', content: 'hi' }] })
+      .catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ProviderError);
     expect(error).toMatchObject({ code: 'provider_error', provider: 'webllm', retryable: false });
     expect((error as Error).message).toMatch(/WebGPU device lost/);

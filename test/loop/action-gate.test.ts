@@ -79,7 +79,7 @@ describe('runWebAgent: the action policy without an approval hook', () => {
     expect(prompt(1)).toContain('The run did not finish: an action was refused this turn.');
   });
 
-  it('refuses a tool\'s run-time escalation to irreversible (ctx.confirm), reported as a refusal', async () => {
+  it("refuses a tool's run-time escalation to irreversible (ctx.confirm), reported as a refusal", async () => {
     const steps: Array<{ approved: boolean; reason?: string }> = [];
     const tools: Record<string, LoopTool> = {
       click: {
@@ -117,12 +117,33 @@ describe('runWebAgent: the action policy with onApprove', () => {
       asked.push(request);
       return request.risk !== 'irreversible';
     };
-    const { plan, actions, prompt } = setup([turn('t1', [tool('look'), tool('click', { target: '#plan' }), tool('delete_account', { confirm: true })]), turn('t2', [finish])]);
+    const { plan, actions, prompt } = setup([
+      turn('t1', [tool('look'), tool('click', { target: '#plan' }), tool('delete_account', { confirm: true })]),
+      turn('t2', [finish]),
+    ]);
     await runWebAgent({ ...base(plan, tools), onApprove });
     expect(ran).toEqual(['look', 'click #plan']);
     expect(asked).toEqual([
-      { kind: 'action', tool: 'click', args: { target: '#plan' }, risk: 'write', detail: 'click #plan', todo: { id: 't1', description: 'Open the account page' }, url: '/account', purpose: 'Work on t1' },
-      { kind: 'action', tool: 'delete_account', args: { confirm: true }, risk: 'irreversible', detail: 'delete_account {"confirm":true}', todo: { id: 't1', description: 'Open the account page' }, url: '/account', purpose: 'Work on t1' },
+      {
+        kind: 'action',
+        tool: 'click',
+        args: { target: '#plan' },
+        risk: 'write',
+        detail: 'click #plan',
+        todo: { id: 't1', description: 'Open the account page' },
+        url: '/account',
+        purpose: 'Work on t1',
+      },
+      {
+        kind: 'action',
+        tool: 'delete_account',
+        args: { confirm: true },
+        risk: 'irreversible',
+        detail: 'delete_account {"confirm":true}',
+        todo: { id: 't1', description: 'Open the account page' },
+        url: '/account',
+        purpose: 'Work on t1',
+      },
     ]);
     expect(actions.slice(0, 3).map(({ decision, approvedBy }) => [decision, approvedBy])).toEqual([
       ['run', 'policy'],
@@ -143,7 +164,10 @@ describe('runWebAgent: the action policy with onApprove', () => {
     ];
     let call = 0;
     const onApprove: ApproveHook = () => (answers[call++] as () => never)();
-    const { plan, prompt } = setup([turn('t1', [tool('click', { target: 'a' }), tool('click', { target: 'b' }), tool('click', { target: 'c' })]), turn('t2', [finish])]);
+    const { plan, prompt } = setup([
+      turn('t1', [tool('click', { target: 'a' }), tool('click', { target: 'b' }), tool('click', { target: 'c' })]),
+      turn('t2', [finish]),
+    ]);
     const result = await runWebAgent({ ...base(plan, tools), onApprove, approvalTimeoutMs: 20 });
     expect(ran).toEqual([]);
     expect(result.reason).toBe('task_finish');
@@ -152,14 +176,23 @@ describe('runWebAgent: the action policy with onApprove', () => {
     expect(prompt(1)).toContain('click was not run: the approval hook gave no clear yes.');
   });
 
-  it('words the request with the tool\'s describe(args), falling back to its description when describe throws', async () => {
+  it("words the request with the tool's describe(args), falling back to its description when describe throws", async () => {
     const details: string[] = [];
     const tools: Record<string, LoopTool> = {
       send: { risk: 'irreversible', describe: (args) => `Send the message to ${String(args.to)}`, run: () => 'sent' },
-      broken: { risk: 'irreversible', description: 'archive {id}', describe: () => { throw new Error('oops'); }, run: () => 'archived' },
+      broken: {
+        risk: 'irreversible',
+        description: 'archive {id}',
+        describe: () => {
+          throw new Error('oops');
+        },
+        run: () => 'archived',
+      },
     };
     const { plan } = setup([turn('t1', [tool('send', { to: 'Ann' }), tool('broken', { id: 7 })]), turn('t2', [finish])]);
-    await runWebAgent({ ...base(plan, tools), onApprove: (request) => {
+    await runWebAgent({
+      ...base(plan, tools),
+      onApprove: (request) => {
         details.push(request.detail);
         return true;
       },
@@ -247,7 +280,10 @@ describe('runWebAgent: maxActions', () => {
   it('ends the run with action_limit at the first tool action past the cap (default 40), which does not run', async () => {
     const { ran, tools } = recordingTools();
     // 20 actions a turn, and a plan long enough that the turn bound would allow 100.
-    const busy = turn('t1', Array.from({ length: 20 }, (_, index) => tool('look', { index })));
+    const busy = turn(
+      't1',
+      Array.from({ length: 20 }, (_, index) => tool('look', { index })),
+    );
     const { plan, actions } = setup(Array.from({ length: 6 }, () => busy));
     const finishes: string[] = [];
     plan.on('run-finish', ({ reason }) => void finishes.push(reason));
@@ -304,7 +340,10 @@ describe('runWebAgent: the approved plan is the plan that runs', () => {
   it('clears the mark when the user approves the rewrite, then asks about the action itself', async () => {
     const { ran, tools } = recordingTools();
     const kinds: string[] = [];
-    const { plan } = setup([turn('t2', [tool('click', { target: '#x' })], { replace: [{ id: 't2', description: 'Open the privacy settings' }] }), turn('t2', [finish])]);
+    const { plan } = setup([
+      turn('t2', [tool('click', { target: '#x' })], { replace: [{ id: 't2', description: 'Open the privacy settings' }] }),
+      turn('t2', [finish]),
+    ]);
     await runWebAgent({
       ...base(plan, tools),
       onApprove: (request) => {
@@ -318,10 +357,13 @@ describe('runWebAgent: the approved plan is the plan that runs', () => {
     expect(plan.todos.get('t2')?.rewritten).toBeUndefined();
   });
 
-  it('stores the mark until the user answers, and the user\'s own edit clears it', async () => {
+  it("stores the mark until the user answers, and the user's own edit clears it", async () => {
     const { tools } = recordingTools();
     const storage = createMemoryAdapter();
-    const { plan } = setup([turn('t2', [{ type: 'narrate', text: 'Changing my plan.' }], { replace: [{ id: 't2', description: OVERRIDE }] }), turn('t2', [finish])], storage);
+    const { plan } = setup(
+      [turn('t2', [{ type: 'narrate', text: 'Changing my plan.' }], { replace: [{ id: 't2', description: OVERRIDE }] }), turn('t2', [finish])],
+      storage,
+    );
     await runWebAgent({ ...base(plan, tools), onApprove: () => true });
     // No tool action followed the rewrite: nobody was asked, the mark stays, also in storage.
     expect(plan.todos.get('t2')).toMatchObject({ description: OVERRIDE, rewritten: true });
@@ -335,7 +377,10 @@ describe('runWebAgent: the approved plan is the plan that runs', () => {
 
   it('does not mark rewrites in a run without an approval hook', async () => {
     const { tools } = recordingTools();
-    const { plan } = setup([turn('t2', [tool('click', { target: '#x' })], { replace: [{ id: 't2', description: 'Open the privacy settings' }] }), turn('t2', [finish])]);
+    const { plan } = setup([
+      turn('t2', [tool('click', { target: '#x' })], { replace: [{ id: 't2', description: 'Open the privacy settings' }] }),
+      turn('t2', [finish]),
+    ]);
     await runWebAgent(base(plan, tools));
     expect(plan.todos.get('t2')?.rewritten).toBeUndefined();
   });

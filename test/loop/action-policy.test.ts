@@ -6,7 +6,9 @@ const REQUEST: ApprovalRequest = { kind: 'action', tool: 'submit', args: {}, ris
 // The approval level in force and the tools' risks are read with the run's options: test/loop/run-options.test.ts.
 describe('needsApproval', () => {
   it('asks from the level on, never at none', () => {
-    const table = (['read', 'write', 'irreversible', 'none'] as const).map((level) => (['read', 'write', 'irreversible'] as const).map((risk) => needsApproval(risk, level)));
+    const table = (['read', 'write', 'irreversible', 'none'] as const).map((level) =>
+      (['read', 'write', 'irreversible'] as const).map((risk) => needsApproval(risk, level)),
+    );
     expect(table).toEqual([
       [true, true, true],
       [false, true, true],
@@ -30,7 +32,13 @@ describe('readApprovalAnswer', () => {
 
 describe('askApproval', () => {
   it('reads a throw, a rejection and an unclear answer as a no with a reason', async () => {
-    const thrown = await askApproval(() => { throw new Error('panel gone'); }, REQUEST, { timeoutMs: 0 });
+    const thrown = await askApproval(
+      () => {
+        throw new Error('panel gone');
+      },
+      REQUEST,
+      { timeoutMs: 0 },
+    );
     expect(thrown).toEqual({ approved: false, reason: 'the approval hook failed (panel gone)' });
     const rejected = await askApproval(() => Promise.reject(new Error('closed')), REQUEST, { timeoutMs: 0 });
     expect(rejected).toEqual({ approved: false, reason: 'the approval hook failed (closed)' });
@@ -38,22 +46,30 @@ describe('askApproval', () => {
     expect(unclear.approved).toBe(false);
   });
 
-  it('says no when the hook stays silent past the timeout, and aborts the hook\'s signal', async () => {
+  it("says no when the hook stays silent past the timeout, and aborts the hook's signal", async () => {
     let seen: AbortSignal | undefined;
-    const verdict = await askApproval((_request, { signal }) => {
-      seen = signal;
-      return new Promise<boolean>(() => {});
-    }, REQUEST, { timeoutMs: 20 });
+    const verdict = await askApproval(
+      (_request, { signal }) => {
+        seen = signal;
+        return new Promise<boolean>(() => {});
+      },
+      REQUEST,
+      { timeoutMs: 20 },
+    );
     expect(verdict).toEqual({ approved: false, reason: 'no answer within 20 ms' });
     expect(seen?.aborted).toBe(true);
   });
 
-  it('clears its timer once the hook answers (no late abort of the hook\'s signal)', async () => {
+  it("clears its timer once the hook answers (no late abort of the hook's signal)", async () => {
     let seen: AbortSignal | undefined;
-    const verdict = await askApproval((_request, { signal }) => {
-      seen = signal;
-      return true;
-    }, REQUEST, { timeoutMs: 30 });
+    const verdict = await askApproval(
+      (_request, { signal }) => {
+        seen = signal;
+        return true;
+      },
+      REQUEST,
+      { timeoutMs: 30 },
+    );
     expect(verdict).toEqual({ approved: true });
     await new Promise((resolve) => setTimeout(resolve, 60));
     expect(seen?.aborted).toBe(false);
@@ -62,10 +78,14 @@ describe('askApproval', () => {
   it('says no when the run stops while the user decides, and tells the hook through its signal', async () => {
     const run = new AbortController();
     let seen: AbortSignal | undefined;
-    const pending = askApproval((_request, { signal }) => {
-      seen = signal;
-      return new Promise<boolean>(() => {});
-    }, REQUEST, { timeoutMs: 0, signal: run.signal });
+    const pending = askApproval(
+      (_request, { signal }) => {
+        seen = signal;
+        return new Promise<boolean>(() => {});
+      },
+      REQUEST,
+      { timeoutMs: 0, signal: run.signal },
+    );
     await Promise.resolve();
     run.abort();
     expect(await pending).toEqual({ approved: false, reason: 'the run was stopped' });
@@ -74,10 +94,14 @@ describe('askApproval', () => {
 
   it('hands the hook the request as it is', async () => {
     const asked: ApprovalRequest[] = [];
-    await askApproval((request) => {
-      asked.push(request);
-      return { approved: true };
-    }, REQUEST, { timeoutMs: 0 });
+    await askApproval(
+      (request) => {
+        asked.push(request);
+        return { approved: true };
+      },
+      REQUEST,
+      { timeoutMs: 0 },
+    );
     expect(asked).toEqual([REQUEST]);
   });
 });

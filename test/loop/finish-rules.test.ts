@@ -12,7 +12,7 @@ describe('decideFinish', () => {
     expect(decideFinish(at({ turn: 0 }))).toEqual({ next: 'continue', maxTurns: 6, looks: 0 });
   });
 
-  it('a finish ends the run and completes the turn\'s todo: task_finish with its summary, else the last turn', () => {
+  it("a finish ends the run and completes the turn's todo: task_finish with its summary, else the last turn", () => {
     expect(decideFinish(at(), did({ finishSummary: 'Shown.' }))).toEqual({ next: 'end', reason: 'task_finish', summary: 'Shown.', completeCurrent: true });
     expect(decideFinish(at(), did({ lastTurn: true }))).toEqual({ next: 'end', reason: 'last_turn', completeCurrent: true });
     // Even with todos left and turns to spare.
@@ -22,7 +22,12 @@ describe('decideFinish', () => {
   it('a finish in a turn with a refusal the model has not heard of is held back, with a line for the model', () => {
     expect(decideFinish(at(), did({ finishSummary: 'Done.', refusals: 1 }))).toEqual({ next: 'continue', maxTurns: 6, looks: 0, note: HELD_FINISH_NOTE });
     // Held back on the last allowed turn: the bound ends the run, and the model's line still goes with the turn.
-    expect(decideFinish(at({ turn: 6 }), did({ lastTurn: true, refusals: 2 }))).toEqual({ next: 'end', reason: 'turn_limit', completeCurrent: false, note: HELD_FINISH_NOTE });
+    expect(decideFinish(at({ turn: 6 }), did({ lastTurn: true, refusals: 2 }))).toEqual({
+      next: 'end',
+      reason: 'turn_limit',
+      completeCurrent: false,
+      note: HELD_FINISH_NOTE,
+    });
   });
 
   it('a look-only turn finishes nothing and does not use up the bound, up to lookTurns of them', () => {

@@ -20,7 +20,11 @@ function setup(turns: unknown[]) {
   return { plan, model };
 }
 
-const read = { risk: 'read' as const, description: 'read an element {target}', run: ({ target }: Record<string, unknown>) => `text of ${String(target)}: ${'word '.repeat(60)}end` };
+const read = {
+  risk: 'read' as const,
+  description: 'read an element {target}',
+  run: ({ target }: Record<string, unknown>) => `text of ${String(target)}: ${'word '.repeat(60)}end`,
+};
 const click = { description: 'click {target}', run: () => 'clicked' };
 
 describe('runWebAgent: turns that only look', () => {
@@ -32,7 +36,14 @@ describe('runWebAgent: turns that only look', () => {
       { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Tides follow the moon.' }] },
     ]);
     const statuses: string[] = [];
-    plan.on('turn-end', () => statuses.push(plan.todos.list().map((todo) => `${todo.id}:${todo.status}`).join(' ')));
+    plan.on('turn-end', () =>
+      statuses.push(
+        plan.todos
+          .list()
+          .map((todo) => `${todo.id}:${todo.status}`)
+          .join(' '),
+      ),
+    );
     const prompts: string[] = [];
     const result = await runWebAgent({
       plan,
@@ -49,7 +60,13 @@ describe('runWebAgent: turns that only look', () => {
 
   it('keeps a read tool’s result whole (up to its bound) for the next prompt, and still completes on a turn that also acts', async () => {
     const { plan } = setup([
-      { todo: 't1', actions: [{ type: 'tool', name: 'read', args: { target: 'e4' } }, { type: 'tool', name: 'click', args: { target: 'e5' } }] },
+      {
+        todo: 't1',
+        actions: [
+          { type: 'tool', name: 'read', args: { target: 'e4' } },
+          { type: 'tool', name: 'click', args: { target: 'e5' } },
+        ],
+      },
       { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Done.' }] },
     ]);
     const seen: string[] = [];

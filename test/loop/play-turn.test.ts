@@ -61,7 +61,15 @@ describe('a turn is a transaction', () => {
       storage,
       llm: createLLMRouter({
         default: createScriptedProvider([badTurn, badTurn]),
-        plan: createScriptedProvider([{ task_summary: 'A tour of pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Show the tiers' }] }]),
+        plan: createScriptedProvider([
+          {
+            task_summary: 'A tour of pricing',
+            todos: [
+              { intent: 'navigate', description: 'Open pricing' },
+              { intent: 'narrate', description: 'Show the tiers' },
+            ],
+          },
+        ]),
       }),
     });
     await expect(runWebAgent({ plan, task: 'Tour pricing' })).rejects.toBeInstanceOf(EnvelopeError);
@@ -78,12 +86,21 @@ describe('a turn is a transaction', () => {
   it('property: a reply that fails at any point leaves the plan and storage exactly as before the turn', async () => {
     const idArb = fc.constantFrom('t1', 't2', 't3', 't4', 't5', 't6', 't7', 't99');
     const replaceArb = fc.record(
-      { id: fc.constantFrom('t3', 't4', 't5', 't6'), description: fc.string({ minLength: 1, maxLength: 20 }), intent: fc.constantFrom('click', 'narrate'), expected_turn: fc.integer({ min: 1, max: 9 }) },
+      {
+        id: fc.constantFrom('t3', 't4', 't5', 't6'),
+        description: fc.string({ minLength: 1, maxLength: 20 }),
+        intent: fc.constantFrom('click', 'narrate'),
+        expected_turn: fc.integer({ min: 1, max: 9 }),
+      },
       { requiredKeys: ['id'] },
     );
     const actionArb = fc.oneof(
       fc.record({ type: fc.constant('narrate'), text: fc.string({ minLength: 1, maxLength: 30 }) }),
-      fc.record({ type: fc.constant('tool'), name: fc.constantFrom('navigate', 'click', 'missing'), args: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 })) }),
+      fc.record({
+        type: fc.constant('tool'),
+        name: fc.constantFrom('navigate', 'click', 'missing'),
+        args: fc.dictionary(fc.string({ maxLength: 5 }), fc.jsonValue({ maxDepth: 1 })),
+      }),
     );
     // How the reply goes wrong: a bad action somewhere, an insert attempt, a new id, cut off, too many actions.
     const failureArb = fc.oneof(
@@ -137,7 +154,10 @@ describe('a turn is a transaction', () => {
       todo_adjust: { remove: ['t3'] },
       actions: [{ type: 'tool', name: 'note', args: {} }, { type: 'bogus' }],
     });
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 5 }), { tools: { note: ({}, { plan: target }) => target.markdown.create({ title: 'Seen', content: 'pricing' }) } });
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 5 }), {
+      // biome-ignore lint/correctness/noEmptyPattern: the tool takes no arguments; the context is the second parameter
+      tools: { note: ({}, { plan: target }) => target.markdown.create({ title: 'Seen', content: 'pricing' }) },
+    });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     expect(plan.todos.get('t3')?.status).toBe('in_progress');
@@ -167,7 +187,10 @@ describe('a turn is bounded', () => {
   it('stops a reply that trickles in slower than timeoutMs, rolls back, and says so (timing guard)', async () => {
     const { plan } = await startedPlan();
     const before = plan.snapshot();
-    const slow = createScriptedProvider({ turn_planning: { todo_id: 't4', does: 'x' }, todo_adjust: { remove: ['t3'] }, actions: [] }, { chunkSize: 1, delayMs: 20 });
+    const slow = createScriptedProvider(
+      { turn_planning: { todo_id: 't4', does: 'x' }, todo_adjust: { remove: ['t3'] }, actions: [] },
+      { chunkSize: 1, delayMs: 20 },
+    );
     const started = Date.now();
     const outcome = await playTurn(turnInput(plan, slow, { model: { timeoutMs: 150 } }));
     expect(Date.now() - started).toBeLessThan(2_000);
@@ -188,7 +211,10 @@ describe('a turn is bounded', () => {
       todo_adjust: { remove: [] },
       actions: Array.from({ length: 10_000 }, (_, i) => ({ type: 'tool', name: 'count', args: { i } })),
     });
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 200 }), { bounds: { turnActions: 5 }, tools: { count: ({ i }) => ran.push(Number(i)) } });
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 200 }), {
+      bounds: { turnActions: 5 },
+      tools: { count: ({ i }) => ran.push(Number(i)) },
+    });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     if (!outcome.ok) expect(outcome.error.message).toMatch(/more than 5 actions/);
@@ -196,7 +222,11 @@ describe('a turn is bounded', () => {
   });
 
   it('runWebAgent feeds a limit back once, then goes on when the retry is fine', async () => {
-    const good = { turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true }, todo_adjust: { remove: [] }, actions: [{ type: 'task_finish', summary: 'done' }] };
+    const good = {
+      turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true },
+      todo_adjust: { remove: [] },
+      actions: [{ type: 'task_finish', summary: 'done' }],
+    };
     const responses: ScriptedResponses = [{ ...good, actions: Array.from({ length: 30 }, () => ({ type: 'narrate', text: 'hi' })) }, good];
     const model = createScriptedProvider(responses);
     const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'x', todos: ['Say hi'] }]) }) });
@@ -207,7 +237,11 @@ describe('a turn is bounded', () => {
 });
 
 describe('a turn speaks as it streams', () => {
-  const statuses = (plan: Plan) => plan.todos.list().map((todo) => `${todo.id}:${todo.status}`).join(' ');
+  const statuses = (plan: Plan) =>
+    plan.todos
+      .list()
+      .map((todo) => `${todo.id}:${todo.status}`)
+      .join(' ');
 
   it('applies the compact plan change before the first words, then streams each narrate after the action before it finished', async () => {
     const { plan } = await startedPlan();
@@ -242,7 +276,10 @@ describe('a turn speaks as it streams', () => {
     expect(outcome.ok).toBe(true);
     expect(log[0]).toBe('plan t1:completed t2:completed t3:completed t4:completed t5:in_progress t6:pending');
     const spoken = (index: number) =>
-      log.filter((line) => line.startsWith(`delta ${index}`)).map((line) => JSON.parse(line.slice(line.indexOf('"'), line.lastIndexOf(' ->')))).join('');
+      log
+        .filter((line) => line.startsWith(`delta ${index}`))
+        .map((line) => JSON.parse(line.slice(line.indexOf('"'), line.lastIndexOf(' ->'))))
+        .join('');
     expect(spoken(0)).toBe('First, the trial form: it asks for three things.');
     expect(spoken(1)).toBe('Then your work email goes here.');
     expect(log.filter((line) => line.startsWith('delta 0')).length).toBeGreaterThan(3); // streamed in pieces, not at once
@@ -256,7 +293,9 @@ describe('a turn speaks as it streams', () => {
     const reply = '{"todo":"t5","actions":[{"type":"narrate","target":"#form","text":"Here is the trial form, where you';
     const said: string[] = [];
     const narrated: string[] = [];
-    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 8 }), { user: { narrateDelta: (delta) => void said.push(delta), narrate: (text) => void narrated.push(text) } });
+    const input = turnInput(plan, createScriptedProvider(reply, { chunkSize: 8 }), {
+      user: { narrateDelta: (delta) => void said.push(delta), narrate: (text) => void narrated.push(text) },
+    });
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(false);
     expect(said.join('')).toBe('Here is the trial form, where you');
@@ -271,15 +310,28 @@ describe('a turn speaks as it streams', () => {
   it('a failing onNarrateDelta becomes an observation; the turn goes on', async () => {
     const { plan } = await startedPlan();
     const narrated: string[] = [];
-    const input = turnInput(plan, createScriptedProvider({ todo: 't4', actions: [{ type: 'narrate', text: 'Hello there.' }, { type: 'tool', name: 'click', args: {} }] }, { chunkSize: 4 }), {
-      tools: { click: () => 'clicked' },
-      user: {
-        narrateDelta: () => {
-          throw new Error('bubble gone');
+    const input = turnInput(
+      plan,
+      createScriptedProvider(
+        {
+          todo: 't4',
+          actions: [
+            { type: 'narrate', text: 'Hello there.' },
+            { type: 'tool', name: 'click', args: {} },
+          ],
         },
-        narrate: (text) => void narrated.push(text),
+        { chunkSize: 4 },
+      ),
+      {
+        tools: { click: () => 'clicked' },
+        user: {
+          narrateDelta: () => {
+            throw new Error('bubble gone');
+          },
+          narrate: (text) => void narrated.push(text),
+        },
       },
-    });
+    );
     const outcome = await playTurn(input);
     expect(outcome.ok).toBe(true);
     if (outcome.ok) expect(outcome.observations.map((observation) => observation.summary)).toEqual(['narrate failed: bubble gone', 'click: clicked']);
@@ -306,7 +358,10 @@ describe('a turn sends the schema only where the backend needs it', () => {
       for (const system of [turnSystemPrompt({ systemPrompt: `${TURN_INSTRUCTIONS}\nBe brief.` }), 'You guide visitors. Answer in JSON.']) {
         const { plan } = await startedPlan();
         const input = turnInput(plan, claude);
-        input.messages = [{ role: 'system', content: system }, { role: 'user', content: '<plan>\nt3 Compare plans\n</plan>' }];
+        input.messages = [
+          { role: 'system', content: system },
+          { role: 'user', content: '<plan>\nt3 Compare plans\n</plan>' },
+        ];
         expect((await playTurn(input)).ok).toBe(true);
       }
       const [taught, replaced] = server.requests.map((request) => (request.json as { system: string }).system);
@@ -320,7 +375,11 @@ describe('a turn sends the schema only where the backend needs it', () => {
 });
 
 describe('each turn sees the page', () => {
-  const finishTurn = { turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true }, todo_adjust: { remove: [] }, actions: [{ type: 'task_finish', summary: 'done' }] };
+  const finishTurn = {
+    turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true },
+    todo_adjust: { remove: [] },
+    actions: [{ type: 'task_finish', summary: 'done' }],
+  };
   const planned = () => createScriptedProvider([{ task_summary: 'x', todos: ['Say hi'] }]);
 
   it('puts what observe returns under Page, cut to its budget, and passes the budget to it', async () => {
@@ -367,7 +426,15 @@ describe('a turn with a gate of its own (a hand-written loop), without an approv
     const { plan } = await startedPlan();
     const ran: string[] = [];
     const decisions: string[] = [];
-    const provider = createScriptedProvider([{ todo: 't4', actions: [{ type: 'tool', name: 'buy', args: {} }, { type: 'tool', name: 'click', args: { target: '#x' } }] }]);
+    const provider = createScriptedProvider([
+      {
+        todo: 't4',
+        actions: [
+          { type: 'tool', name: 'buy', args: {} },
+          { type: 'tool', name: 'click', args: { target: '#x' } },
+        ],
+      },
+    ]);
     const outcome = await playTurn({
       ...turnInput(plan, provider, { tools: { buy: { risk: 'irreversible', run: () => void ran.push('buy') }, click: () => void ran.push('click') } }),
       onAction: (action, _index, { decision }) => decisions.push(`${action.type === 'tool' ? action.name : action.type} ${decision}`),

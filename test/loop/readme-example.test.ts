@@ -15,11 +15,31 @@ afterEach(async () => {
   await server?.close();
 });
 
-const PLAN = { task_summary: 'A look at the prices', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'click', description: 'Open a tier' }] };
+const PLAN = {
+  task_summary: 'A look at the prices',
+  todos: [
+    { intent: 'navigate', description: 'Open pricing' },
+    { intent: 'click', description: 'Open a tier' },
+  ],
+};
 const TURNS = [
-  { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'Our prices.', target: '#tiers' }] },
+  {
+    turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false },
+    todo_adjust: {},
+    actions: [
+      { type: 'tool', name: 'navigate', args: { path: '/pricing' } },
+      { type: 'narrate', text: 'Our prices.', target: '#tiers' },
+    ],
+  },
   // The click names the Team button by the ref the page outline gave it (filled in from the prompt).
-  { turn_planning: { todo_id: 't2', does: 'Open a tier', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'tool', name: 'click', args: { target: 'REF' } }, { type: 'task_finish', summary: 'Shown.' }] },
+  {
+    turn_planning: { todo_id: 't2', does: 'Open a tier', is_last_turn: true },
+    todo_adjust: { remove: ['t1'] },
+    actions: [
+      { type: 'tool', name: 'click', args: { target: 'REF' } },
+      { type: 'task_finish', summary: 'Shown.' },
+    ],
+  },
 ];
 
 it('runs as written', async () => {
@@ -36,9 +56,19 @@ it('runs as written', async () => {
     // No [DONE]: the client then reads to the end instead of cancelling a body happy-dom is still
     // closing (happy-dom's fetch throws "Controller is already closed" there; browsers do not).
     const pieces = answer.match(/.{1,12}/gs) ?? [];
-    await writeSSE(response, [...pieces.map((content) => sseEvent({ choices: [{ index: 0, delta: { content } }] })), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })], { headers: cors });
+    await writeSSE(
+      response,
+      [
+        ...pieces.map((content) => sseEvent({ choices: [{ index: 0, delta: { content } }] })),
+        sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] }),
+      ],
+      { headers: cors },
+    );
   });
-  const code = readFileSync(readmePath, 'utf8').split('## The turn loop')[1]?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
+  const code =
+    readFileSync(readmePath, 'utf8')
+      .split('## The turn loop')[1]
+      ?.match(/```ts\n([\s\S]*?)```/)?.[1] ?? '';
   expect(code).toContain('runWebAgent');
   writeFileSync(module, `${code.replace('http://localhost:11434/v1', `${server.url}/v1`)}\nexport {};\n`);
 
@@ -69,8 +99,19 @@ it("runs the README's quick start with a real model as written", async () => {
   const quickStart = [...section.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!).find((code) => code.includes('localhost:11434')) ?? '';
   expect(quickStart).toContain('runWebAgent');
   const turns = [
-    { turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false }, todo_adjust: {}, actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }] },
-    { turn_planning: { todo_id: 't2', does: 'Say it', is_last_turn: true }, todo_adjust: { remove: ['t1'] }, actions: [{ type: 'narrate', text: 'Three plans.' }, { type: 'task_finish', summary: 'Done.' }] },
+    {
+      turn_planning: { todo_id: 't1', does: 'Open pricing', is_last_turn: false },
+      todo_adjust: {},
+      actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }],
+    },
+    {
+      turn_planning: { todo_id: 't2', does: 'Say it', is_last_turn: true },
+      todo_adjust: { remove: ['t1'] },
+      actions: [
+        { type: 'narrate', text: 'Three plans.' },
+        { type: 'task_finish', summary: 'Done.' },
+      ],
+    },
   ];
   let turn = 0;
   server = await startServer(async (request, response) => {
@@ -78,7 +119,11 @@ it("runs the README's quick start with a real model as written", async () => {
     if (request.method === 'OPTIONS') return void response.writeHead(204, cors).end();
     const body = request.json as { messages: Array<{ content: string }> };
     const answer = JSON.stringify(body.messages[0]?.content.startsWith(TURN_INSTRUCTIONS) ? turns[turn++] : PLAN);
-    await writeSSE(response, [sseEvent({ choices: [{ index: 0, delta: { content: answer } }] }), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })], { headers: cors });
+    await writeSSE(
+      response,
+      [sseEvent({ choices: [{ index: 0, delta: { content: answer } }] }), sseEvent({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })],
+      { headers: cors },
+    );
   });
   localStorage.clear();
   writeFileSync(module, `${quickStart.replace('http://localhost:11434/v1', `${server.url}/v1`)}\nexport {};\n`);

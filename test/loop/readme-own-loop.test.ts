@@ -53,7 +53,10 @@ function host(turns: ScriptedResponses, page: string) {
   const said: unknown[][] = [];
   const run = async () => {
     const log = vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => void said.push(args));
-    await runReadmeBlock('### Safety in a loop of your own', { scope: { plan, task: 'Show my account', tools, panel, readPage: () => page, secrets: { password: 'Hunter2-Horse' } }, exports: [] });
+    await runReadmeBlock('### Safety in a loop of your own', {
+      scope: { plan, task: 'Show my account', tools, panel, readPage: () => page, secrets: { password: 'Hunter2-Horse' } },
+      exports: [],
+    });
     log.mockRestore();
     return said[0]?.[0];
   };
@@ -110,7 +113,13 @@ describe("the README's hand-written loop, against a model that obeys the page", 
   it('does not let a turn with a refusal finish: the model hears of it and the note first', async () => {
     const { ran, run, prompt } = host(
       [
-        { todo: 't1', actions: [{ type: 'tool', name: 'delete_account', args: {} }, { type: 'task_finish', summary: 'Deleted.' }] },
+        {
+          todo: 't1',
+          actions: [
+            { type: 'tool', name: 'delete_account', args: {} },
+            { type: 'task_finish', summary: 'Deleted.' },
+          ],
+        },
         { todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'I could not delete the account.' }] },
       ],
       'Your account.',

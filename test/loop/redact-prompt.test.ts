@@ -12,7 +12,10 @@ describe('redactHostSecrets', () => {
   it('replaces every occurrence of a host secret in every message: any case, URL-encoded, with invisible characters between its letters', () => {
     const messages = [
       { role: 'system' as const, content: 'Tools: fill' },
-      { role: 'user' as const, content: 'Page: Welcome back! Your password is Hunter2 Horse!, typed: hunter2 horse, URL /x?p=hunter2%20horse, spaced h\u200bunter2 horse' },
+      {
+        role: 'user' as const,
+        content: 'Page: Welcome back! Your password is Hunter2 Horse!, typed: hunter2 horse, URL /x?p=hunter2%20horse, spaced h\u200bunter2 horse',
+      },
     ];
     const out = redactHostSecrets(messages, { password: 'hunter2 horse' });
     expect(out[1]?.content).toBe('Page: Welcome back! Your password is [secret]!, typed: [secret], URL /x?p=[secret], spaced [secret]');
@@ -44,7 +47,15 @@ describe('the turn prompt', () => {
 
 describe('a run with page.secrets', () => {
   it('a page that echoes the password fill typed never shows it to the model, in the page, a tool result or the URL', async () => {
-    const planner = createScriptedProvider([{ task_summary: 'Sign in', todos: [{ intent: 'click', description: 'Sign in', expected_turn: 1 }, { intent: 'finish', description: 'Done', expected_turn: 2 }] }]);
+    const planner = createScriptedProvider([
+      {
+        task_summary: 'Sign in',
+        todos: [
+          { intent: 'click', description: 'Sign in', expected_turn: 1 },
+          { intent: 'finish', description: 'Done', expected_turn: 2 },
+        ],
+      },
+    ]);
     const model = createScriptedProvider([
       { todo: 't1', actions: [{ type: 'tool', name: 'fill', args: { value: '{{secret:password}}' } }] },
       { todo: 't2', last: true, actions: [{ type: 'task_finish', summary: 'Signed in.' }] },

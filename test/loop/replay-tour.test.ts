@@ -62,7 +62,14 @@ const textOf = (target: unknown): string => {
 
 function siteTools(markup: (html: string) => string = (html) => html): Record<string, LoopTool> {
   return {
-    navigate: { description: 'open a page {path}', run: ({ path }) => { log.push(`navigate ${String(path)}`); render(String(path), markup); return { page }; } },
+    navigate: {
+      description: 'open a page {path}',
+      run: ({ path }) => {
+        log.push(`navigate ${String(path)}`);
+        render(String(path), markup);
+        return { page };
+      },
+    },
     click: {
       description: 'click {target}',
       run: ({ target }) => {
@@ -85,7 +92,14 @@ function siteTools(markup: (html: string) => string = (html) => html): Record<st
       },
     },
     look: { risk: 'read', description: 'read the page', run: () => 'looked' },
-    send: { risk: 'irreversible', description: 'send the form', run: () => { log.push('send'); return 'sent'; } },
+    send: {
+      risk: 'irreversible',
+      description: 'send the form',
+      run: () => {
+        log.push('send');
+        return 'sent';
+      },
+    },
   };
 }
 
@@ -105,7 +119,13 @@ function refOf(request: LLMRequest, line: string): string {
 const LIVE = (request: LLMRequest, call: number): object => {
   switch (call) {
     case 0:
-      return { todo: 't1', actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'This is pricing.' }] };
+      return {
+        todo: 't1',
+        actions: [
+          { type: 'tool', name: 'navigate', args: { path: '/pricing' } },
+          { type: 'narrate', text: 'This is pricing.' },
+        ],
+      };
     case 1:
       return {
         todo: 't2',
@@ -181,13 +201,31 @@ describe('runWebAgent records a tour', () => {
     expect(validateTour(tour, { origin: 'http://localhost' })).toEqual(tour);
     expect(tour).toMatchObject({ format: 'planloop-tour', version: 1, task: 'Compare the plans and start a trial', locale: 'en', summary: PLAN.task_summary });
     expect(tour.todos.map((todo) => todo.description)).toEqual(PLAN.todos.map((todo) => todo.description));
-    expect(tour.todos[0]?.steps).toEqual([{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'This is pricing.' }]);
+    expect(tour.todos[0]?.steps).toEqual([
+      { type: 'tool', name: 'navigate', args: { path: '/pricing' } },
+      { type: 'narrate', text: 'This is pricing.' },
+    ]);
     // The read-only look and the click that found nothing (ok: false) are not kept; the targets are locators.
     expect(tour.todos[1]?.steps).toEqual([
-      { type: 'narrate', text: 'Most teams pick Team.', target: { role: 'article', name: 'Team', landmark: { role: 'region', name: 'Plans' }, heading: 'Pricing' } },
-      { type: 'narrate', text: 'Compare them here.', target: { role: 'region', name: 'Compare the plans', landmark: { role: 'main', name: '' }, heading: 'Team' } },
+      {
+        type: 'narrate',
+        text: 'Most teams pick Team.',
+        target: { role: 'article', name: 'Team', landmark: { role: 'region', name: 'Plans' }, heading: 'Pricing' },
+      },
+      {
+        type: 'narrate',
+        text: 'Compare them here.',
+        target: { role: 'region', name: 'Compare the plans', landmark: { role: 'main', name: '' }, heading: 'Team' },
+      },
     ]);
-    expect(tour.todos[2]?.steps).toEqual([{ type: 'tool', name: 'click', args: {}, targets: { target: { role: 'button', name: 'Start a trial', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' } } }]);
+    expect(tour.todos[2]?.steps).toEqual([
+      {
+        type: 'tool',
+        name: 'click',
+        args: {},
+        targets: { target: { role: 'button', name: 'Start a trial', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' } },
+      },
+    ]);
     expect(tour.todos[3]?.steps.map((step) => step.type)).toEqual(['tool', 'narrate', 'finish']);
     expect(JSON.stringify(tour)).not.toMatch(/"e\d+"|#tier|\.cta/);
   });
@@ -195,7 +233,13 @@ describe('runWebAgent records a tour', () => {
   it('records targets as null without locators, and a replay then needs a model for them', async () => {
     setUpPage();
     const plan = new Plan({ llm: createLLMRouter({ default: createScriptedProvider(LIVE), plan: createScriptedProvider([PLAN]) }) });
-    const result = await runWebAgent({ plan, task: 'Compare the plans', tools: siteTools(), onNarrate, observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })) });
+    const result = await runWebAgent({
+      plan,
+      task: 'Compare the plans',
+      tools: siteTools(),
+      onNarrate,
+      observe: ({ maxTokens }) => renderOutline(outlinePage({ root: view(), maxTokens: maxTokens * 2 })),
+    });
     expect(result.tour?.todos[2]?.steps).toEqual([{ type: 'tool', name: 'click', args: {}, targets: { target: null } }]);
   });
 });
@@ -216,7 +260,10 @@ describe('replayTour', () => {
     expect(result.todos.map((todo) => `${todo.id}:${todo.status}`)).toEqual(live.statuses.at(-1));
     expect(result).toMatchObject({ reason: 'task_finish', summary: 'Showed pricing and the trial form.', turns: 4, repairs: [] });
     expect(names.filter((name) => ['run-start', 'plan-create', 'turn-start', 'turn-end', 'run-finish'].includes(name))).toEqual([
-      'run-start', 'plan-create', ...Array.from({ length: 4 }, () => ['turn-start', 'turn-end']).flat(), 'run-finish',
+      'run-start',
+      'plan-create',
+      ...Array.from({ length: 4 }, () => ['turn-start', 'turn-end']).flat(),
+      'run-finish',
     ]);
     // The tour it played, re-located on today's page, is the tour it was given.
     expect(result.tour.todos.map((todo) => todo.steps)).toEqual(live.tour.todos.map((todo) => todo.steps));
@@ -230,7 +277,10 @@ describe('replayTour', () => {
         .replace(' id="tier-team"', '')
         .replaceAll('class="cta"', 'class="btn btn-primary"')
         .replace('Compare the plans', 'Compare our plans')
-        .replace(/<button class="btn btn-primary" data-go="\/try">Start a trial<\/button><\/article><\/section>/, '</article></section><section aria-label="Get started"><button data-go="/try">Start a trial</button></section>');
+        .replace(
+          /<button class="btn btn-primary" data-go="\/try">Start a trial<\/button><\/article><\/section>/,
+          '</article></section><section aria-label="Get started"><button data-go="/try">Start a trial</button></section>',
+        );
     const { markup } = setUpPage(redesign);
     render('/pricing', markup);
     expect(view().innerHTML).not.toMatch(/tier|cta|Compare the plans/);
@@ -250,12 +300,17 @@ describe('replayTour', () => {
     const events: string[] = [];
     plan.onAny((name) => events.push(name));
     const broken = structuredClone(tour) as unknown as { todos: Array<{ steps: Array<Record<string, unknown>> }> };
-    (broken.todos[0]?.steps[0] as { args: Record<string, unknown> }).args.path = 'javascript:alert(document.cookie)';
-    await expect(replayTour(broken as unknown as Tour, replayOptions(plan))).rejects.toMatchObject({ code: 'tour_invalid', issues: [{ path: 'todos[0].steps[0].args.path' }] });
+    (broken.todos[0]!.steps[0] as { args: Record<string, unknown> }).args.path = 'javascript:alert(document.cookie)';
+    await expect(replayTour(broken as unknown as Tour, replayOptions(plan))).rejects.toMatchObject({
+      code: 'tour_invalid',
+      issues: [{ path: 'todos[0].steps[0].args.path' }],
+    });
     const unknownTool = structuredClone(tour);
     (unknownTool.todos[0]?.steps[0] as { name: string }).name = 'deleteAccount';
     await expect(replayTour(unknownTool, replayOptions(plan))).rejects.toMatchObject({ code: 'tour_invalid', issues: [{ path: 'todos[0].steps[0].name' }] });
-    await expect(replayTour(tour, { ...replayOptions(plan), page: { ...replayOptions(plan).page, locators: undefined } })).rejects.toBeInstanceOf(ValidationError);
+    await expect(replayTour(tour, { ...replayOptions(plan), page: { ...replayOptions(plan).page, locators: undefined } })).rejects.toBeInstanceOf(
+      ValidationError,
+    );
     expect(log).toEqual([]);
     expect(events).toEqual([]);
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Already here']);
@@ -280,9 +335,13 @@ describe('replayTour', () => {
 
   it('hands a step whose target is gone to the model for that todo only, and keeps the repaired step in the tour', async () => {
     const { tour } = await recordLive();
-    const moved = (html: string): string => html.replace('<button class="cta" data-go="/try">Start a trial</button>', '<a data-go="/try" href="#try" onclick="return false">Try it free</a>');
+    const moved = (html: string): string =>
+      html.replace('<button class="cta" data-go="/try">Start a trial</button>', '<a data-go="/try" href="#try" onclick="return false">Try it free</a>');
     const { markup } = setUpPage(moved);
-    const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
+    const repair = createScriptedProvider((request) => ({
+      todo: 't3',
+      actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }],
+    }));
     const plan = modelFreePlan();
     const result = await replayTour(tour, { ...replayOptions(plan, markup), model: { provider: repair } });
     expect(result.modelCalls).toBe(1);
@@ -297,7 +356,14 @@ describe('replayTour', () => {
     expect(prompt).toContain('link "Try it free"');
     expect(log).toContain('click "Try it free"');
     // The updated tour holds the repaired step, as a locator: it replays with no model on this page.
-    expect(result.tour.todos[2]?.steps).toEqual([{ type: 'tool', name: 'click', args: {}, targets: { target: { role: 'link', name: 'Try it free', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' } } }]);
+    expect(result.tour.todos[2]?.steps).toEqual([
+      {
+        type: 'tool',
+        name: 'click',
+        args: {},
+        targets: { target: { role: 'link', name: 'Try it free', landmark: { role: 'region', name: 'Plans' }, heading: 'Team' } },
+      },
+    ]);
     render('/', markup);
     log = [];
     const again = await replayTour(result.tour, replayOptions(modelFreePlan(), markup));
@@ -328,7 +394,10 @@ describe('replayTour', () => {
     plan.on('action', ({ action, decision, reason }) => {
       if (decision === 'refused' && action.type === 'tool') refused.push(`${action.name}: ${reason}`);
     });
-    const yes = await replayTour(sending, { ...replayOptions(plan), approval: { level: 'irreversible', ask: (request) => (asked.push(`${request.tool} ${request.risk}`), true) } });
+    const yes = await replayTour(sending, {
+      ...replayOptions(plan),
+      approval: { level: 'irreversible', ask: (request) => (asked.push(`${request.tool} ${request.risk}`), true) },
+    });
     expect(asked).toEqual(['send irreversible']);
     expect(log).toContain('send');
     expect(yes.modelCalls).toBe(0);
@@ -343,7 +412,14 @@ describe('replayTour', () => {
 
     // With a model, the refusal goes to it as to a live run's next turn.
     setUpPage();
-    const model = createScriptedProvider({ todo: 't4', last: true, actions: [{ type: 'narrate', text: 'I did not send the form.' }, { type: 'task_finish', summary: 'Not sent.' }] });
+    const model = createScriptedProvider({
+      todo: 't4',
+      last: true,
+      actions: [
+        { type: 'narrate', text: 'I did not send the form.' },
+        { type: 'task_finish', summary: 'Not sent.' },
+      ],
+    });
     const told = await replayTour(sending, { ...replayOptions(modelFreePlan()), model: { provider: model } });
     expect(model.calls[0]?.messages.at(-1)?.content).toMatch(/send was not run: irreversible actions need the user's approval/);
     expect(told).toMatchObject({ reason: 'task_finish', summary: 'Not sent.', modelCalls: 1 });
@@ -391,7 +467,13 @@ describe('replayTour', () => {
     expect(log).toContain('send');
     expect(replaying?.runId).toBe(result.runId);
     expect(phases).toEqual(['starting', 'announcing', 'running', 'finished']);
-    expect(replaying?.state).toMatchObject({ phase: 'finished', turn: 4, maxTurns: 4, approval: null, end: { reason: 'task_finish', summary: 'Showed pricing and the trial form.' } });
+    expect(replaying?.state).toMatchObject({
+      phase: 'finished',
+      turn: 4,
+      maxTurns: 4,
+      approval: null,
+      end: { reason: 'task_finish', summary: 'Showed pricing and the trial form.' },
+    });
     expect(onRun).toEqual(['turn-end 1', 'turn-end 2', 'turn-end 3', 'turn-end 4']);
   });
 
@@ -399,9 +481,15 @@ describe('replayTour', () => {
     const { tour } = await recordLive();
     const secret = 'Orbit-Key-9931';
     const moved = (html: string): string =>
-      html.replace('<button class="cta" data-go="/try">Start a trial</button>', `<a data-go="/try" href="#try" onclick="return false">Try it free</a><p>Your key is ${secret}</p>`);
+      html.replace(
+        '<button class="cta" data-go="/try">Start a trial</button>',
+        `<a data-go="/try" href="#try" onclick="return false">Try it free</a><p>Your key is ${secret}</p>`,
+      );
     const { markup } = setUpPage(moved);
-    const repair = createScriptedProvider((request) => ({ todo: 't3', actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }] }));
+    const repair = createScriptedProvider((request) => ({
+      todo: 't3',
+      actions: [{ type: 'tool', name: 'click', args: { target: refOf(request, 'link "Try it free"') } }],
+    }));
     const options = replayOptions(modelFreePlan(), markup);
     const result = await replayTour(tour, { ...options, page: { ...options.page, secrets: { key: secret } }, model: { provider: repair } });
     expect(result.modelCalls).toBe(1);
@@ -432,4 +520,3 @@ describe('replayTour', () => {
     expect(log).toEqual(['navigate /pricing', 'This is pricing.']);
   });
 });
-

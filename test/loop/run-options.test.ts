@@ -66,19 +66,29 @@ describe('resolveRunOptions: the one place a run reads its options', () => {
   });
 
   it('refuses a key a group does not have, and a 0.2 name given to startRun, saying where it goes', () => {
-    expect(fail({ task: 'x', bounds: { maxActions: 5 } }).message).toContain("bounds.maxActions is not one of bounds's options (turnSlack, lookTurns, runActions, turnActions)");
+    expect(fail({ task: 'x', bounds: { maxActions: 5 } }).message).toContain(
+      "bounds.maxActions is not one of bounds's options (turnSlack, lookTurns, runActions, turnActions)",
+    );
     expect(fail({ task: 'x', maxActions: 5 }).message).toContain('maxActions is a 0.2 option: pass it as bounds.runActions');
     expect(fail({ task: 'x', narrator: () => {} }).message).toContain('narrator is no run option');
   });
 
   it("puts the host's secrets and the tour's locators in the page group, and refuses what cannot be one", () => {
     const locators = { locate: () => undefined, find: () => ({ ok: false as const, reason: 'not-found' as const, message: 'gone' }) };
-    const config = resolveRunOptions({ task: 'x', page: { secrets: ['hunter2-horse'], locators }, tools: { click: { run: () => 1, targets: ['target', 'into'] }, look: () => 2 } });
+    const config = resolveRunOptions({
+      task: 'x',
+      page: { secrets: ['hunter2-horse'], locators },
+      tools: { click: { run: () => 1, targets: ['target', 'into'] }, look: () => 2 },
+    });
     expect(config.page.secrets).toEqual(['hunter2-horse']);
     expect(config.page.locators).toBe(locators);
     expect(config.tools.get('click')?.targets).toEqual(['target', 'into']);
     expect(config.tools.get('look')?.targets).toEqual(['target']);
-    const error = fail({ task: 'x', page: { secrets: { password: 42 }, locators: { locate: () => undefined } }, tools: { click: { run: () => 1, targets: 'target' } } });
+    const error = fail({
+      task: 'x',
+      page: { secrets: { password: 42 }, locators: { locate: () => undefined } },
+      tools: { click: { run: () => 1, targets: 'target' } },
+    });
     expect(error.issues.map((issue) => issue.path).sort()).toEqual(['page.locators', 'page.secrets', 'tools.click.targets']);
     expect(error.message).toContain('page.secrets must be a map of names to values, a list of values, or a function that lists them');
     // secrets and locators were never 0.2 options: given at the top, the error names their group.
@@ -91,8 +101,20 @@ describe('resolveRunOptions: the one place a run reads its options', () => {
     const look = { run: () => 'seen' } as Exclude<LoopTool, (...args: never[]) => unknown>;
     Object.defineProperty(look, 'risk', { get: () => (reads++, 'read'), enumerable: true });
     const model = createScriptedProvider([
-      { todo: 't1', actions: [{ type: 'tool', name: 'look', args: {} }, { type: 'tool', name: 'look', args: {} }] },
-      { todo: 't1', actions: [{ type: 'tool', name: 'look', args: {} }, { type: 'narrate', text: 'Seen.' }] },
+      {
+        todo: 't1',
+        actions: [
+          { type: 'tool', name: 'look', args: {} },
+          { type: 'tool', name: 'look', args: {} },
+        ],
+      },
+      {
+        todo: 't1',
+        actions: [
+          { type: 'tool', name: 'look', args: {} },
+          { type: 'narrate', text: 'Seen.' },
+        ],
+      },
       { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] },
     ]);
     const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'x', todos: ['Look around'] }]) }) });
@@ -105,7 +127,14 @@ describe('resolveRunOptions: the one place a run reads its options', () => {
 describe('the 0.2 flat options', () => {
   it('map onto the groups, and a name given both ways is refused', () => {
     const ask = () => true;
-    const { options, origins } = groupFlatOptions({ task: 'x', maxActions: 60, onApprove: ask, turnLimits: { maxActions: 5, timeoutMs: 1000 }, observeBudget: 100, systemPrompt: 'Be brief.' });
+    const { options, origins } = groupFlatOptions({
+      task: 'x',
+      maxActions: 60,
+      onApprove: ask,
+      turnLimits: { maxActions: 5, timeoutMs: 1000 },
+      observeBudget: 100,
+      systemPrompt: 'Be brief.',
+    });
     expect(options).toEqual({
       task: 'x',
       bounds: { runActions: 60, turnActions: 5 },
@@ -115,24 +144,34 @@ describe('the 0.2 flat options', () => {
       prompt: { instructions: 'Be brief.' },
     });
     expect(origins.get('bounds.turnActions')).toBe('turnLimits.maxActions');
-    expect(() => groupFlatOptions({ task: 'x', maxActions: 60, bounds: { runActions: 30 } } as never)).toThrow(/maxActions and bounds\.runActions are both given; keep the grouped one/);
+    expect(() => groupFlatOptions({ task: 'x', maxActions: 60, bounds: { runActions: 30 } } as never)).toThrow(
+      /maxActions and bounds\.runActions are both given; keep the grouped one/,
+    );
   });
 
   it('runWebAgent takes them and names them in its errors, with where they went', async () => {
     const plan = new Plan({ llm: createScriptedProvider([]) });
     const error = await runWebAgent({ plan, task: 'x', maxTurnSlack: -1 }).catch((caught: unknown) => caught);
     expect(error).toBeInstanceOf(ValidationError);
-    expect((error as ValidationError).issues).toEqual([{ path: 'maxTurnSlack', message: 'must be a whole number of at least 0, not -1 (bounds.turnSlack since 0.3.0)' }]);
+    expect((error as ValidationError).issues).toEqual([
+      { path: 'maxTurnSlack', message: 'must be a whole number of at least 0, not -1 (bounds.turnSlack since 0.3.0)' },
+    ]);
   });
 
   it('keeps instructions that change during a run: a function is asked before each turn, and a 0.2 systemPrompt getter stays live', async () => {
-    const turns = [{ todo: 't1', actions: [{ type: 'narrate', text: 'One.' }] }, { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] }];
+    const turns = [
+      { todo: 't1', actions: [{ type: 'narrate', text: 'One.' }] },
+      { todo: 't1', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] },
+    ];
     for (const variant of ['function', 'getter'] as const) {
       const model = createScriptedProvider(turns);
       const plan = new Plan({ llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'x', todos: ['Say it'] }]) }) });
       let asked = 0;
       const read = () => `Turn prompt number ${++asked}.`;
-      const options = variant === 'function' ? { plan, task: 'Say it', prompt: { instructions: read } } : Object.defineProperty({ plan, task: 'Say it' }, 'systemPrompt', { enumerable: true, get: read });
+      const options =
+        variant === 'function'
+          ? { plan, task: 'Say it', prompt: { instructions: read } }
+          : Object.defineProperty({ plan, task: 'Say it' }, 'systemPrompt', { enumerable: true, get: read });
       await runWebAgent(options);
       expect(model.calls.map((call) => call.messages[0]?.content.split('\n')[0])).toEqual(['Turn prompt number 1.', 'Turn prompt number 2.']);
     }

@@ -52,7 +52,14 @@ function heldRun() {
       };
     },
   };
-  return { run: counted, go, live: () => live, announced: async () => { while (run.state.phase !== 'announcing') await new Promise((resolve) => setTimeout(resolve, 2)); } };
+  return {
+    run: counted,
+    go,
+    live: () => live,
+    announced: async () => {
+      while (run.state.phase !== 'announcing') await new Promise((resolve) => setTimeout(resolve, 2));
+    },
+  };
 }
 
 const line = (state: RunState) => `${state.phase} ${state.turn}/${state.maxTurns}${state.end ? ` ${state.end.reason}` : ''}`;
@@ -79,7 +86,7 @@ describe('React 19: useSyncExternalStore(run.subscribe, run.getSnapshot)', () =>
 describe('Svelte 5: the run is a store ($run)', () => {
   it('renders the run and follows it; unmounting unsubscribes', async () => {
     const { run, go, live, announced } = heldRun();
-    const source = '<script>\n  let { run } = $props();\n</script>\n\n<p>{$run.phase} {$run.turn}/{$run.maxTurns}{$run.end ? ` ${$run.end.reason}` : \'\'}</p>\n';
+    const source = "<script>\n  let { run } = $props();\n</script>\n\n<p>{$run.phase} {$run.turn}/{$run.maxTurns}{$run.end ? ` ${$run.end.reason}` : ''}</p>\n";
     const { js } = compile(source, { generate: 'client', filename: 'RunLine.svelte' });
     const file = join(process.cwd(), 'test', 'loop', `run-line-${process.pid}.tmp.js`);
     writeFileSync(file, js.code);

@@ -28,15 +28,36 @@ const turn = (todo: string, remove: string[], actions: unknown[], extra: Record<
 const say = (text: string) => ({ type: 'narrate', text });
 
 const TOUR = [
-  turn('t1', [], [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', text: 'Here is pricing.', target: '#pricing' }]),
+  turn(
+    't1',
+    [],
+    [
+      { type: 'tool', name: 'navigate', args: { path: '/pricing' } },
+      { type: 'narrate', text: 'Here is pricing.', target: '#pricing' },
+    ],
+  ),
   turn('t2', ['t1'], [say('Three tiers.')]),
-  turn('t3', ['t2'], [{ type: 'tool', name: 'click', args: { selector: '#trial' } }], { replace: [{ id: 't3', description: 'Open the free-trial form', intent: 'click' }] }),
-  { ...turn('t4', ['t3'], [say('That was it.'), { type: 'task_finish', summary: 'Toured pricing.' }]), turn_planning: { todo_id: 't4', does: 'Wrap up', is_last_turn: true } },
+  turn('t3', ['t2'], [{ type: 'tool', name: 'click', args: { selector: '#trial' } }], {
+    replace: [{ id: 't3', description: 'Open the free-trial form', intent: 'click' }],
+  }),
+  {
+    ...turn('t4', ['t3'], [say('That was it.'), { type: 'task_finish', summary: 'Toured pricing.' }]),
+    turn_planning: { todo_id: 't4', does: 'Wrap up', is_last_turn: true },
+  },
 ];
 
 type Logged = { [K in keyof PlanEvents]: [K, PlanEvents[K]] }[keyof PlanEvents];
 
-function setup(turns: ScriptedResponses, options: { storage?: PlanStorageAdapter; turnModel?: (model: ScriptedProvider) => LLMProvider; chunkSize?: number; delayMs?: number; appendSystemPrompt?: string } = {}) {
+function setup(
+  turns: ScriptedResponses,
+  options: {
+    storage?: PlanStorageAdapter;
+    turnModel?: (model: ScriptedProvider) => LLMProvider;
+    chunkSize?: number;
+    delayMs?: number;
+    appendSystemPrompt?: string;
+  } = {},
+) {
   const planner = createScriptedProvider([PLAN]);
   const model = createScriptedProvider(turns, { chunkSize: options.chunkSize ?? 9, delayMs: options.delayMs ?? 0 });
   const turnModel = options.turnModel ? options.turnModel(model) : model;
@@ -58,9 +79,19 @@ const statuses = (todos: TodoItem[]) => todos.map((todo) => `${todo.id}:${todo.s
 
 describe('runWebAgent, with the compact envelope the prompt teaches', () => {
   const COMPACT_TOUR = [
-    { todo: 't1', actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }, { type: 'narrate', target: '#pricing', text: 'Here is pricing.' }] },
+    {
+      todo: 't1',
+      actions: [
+        { type: 'tool', name: 'navigate', args: { path: '/pricing' } },
+        { type: 'narrate', target: '#pricing', text: 'Here is pricing.' },
+      ],
+    },
     { todo: 't2', actions: [say('Three tiers.')] },
-    { todo: 't3', replace: [{ id: 't3', description: 'Open the free-trial form', intent: 'click' }], actions: [{ type: 'tool', name: 'click', args: { selector: '#trial' } }] },
+    {
+      todo: 't3',
+      replace: [{ id: 't3', description: 'Open the free-trial form', intent: 'click' }],
+      actions: [{ type: 'tool', name: 'click', args: { selector: '#trial' } }],
+    },
     { todo: 't4', last: true, actions: [say('That was it.'), { type: 'task_finish', summary: 'Toured pricing.' }] },
   ];
 
@@ -95,21 +126,45 @@ describe('runWebAgent', () => {
 
     expect(result).toMatchObject({ reason: 'task_finish', turns: 4, summary: 'Toured pricing.' });
     expect(names('run-start', 'plan-create', 'turn-start', 'action', 'turn-end', 'run-finish')).toEqual([
-      'run-start', 'plan-create',
-      'turn-start', 'action', 'action', 'turn-end',
-      'turn-start', 'action', 'turn-end',
-      'turn-start', 'action', 'turn-end',
-      'turn-start', 'action', 'action', 'turn-end',
+      'run-start',
+      'plan-create',
+      'turn-start',
+      'action',
+      'action',
+      'turn-end',
+      'turn-start',
+      'action',
+      'turn-end',
+      'turn-start',
+      'action',
+      'turn-end',
+      'turn-start',
+      'action',
+      'action',
+      'turn-end',
       'run-finish',
     ]);
     expect(of('run-start')[0]).toMatchObject({ task: 'Show me the prices', resumed: false });
-    expect(of('turn-start').map((event) => [event.turn, event.maxTurns, event.attempt])).toEqual([[1, 6, 1], [2, 6, 1], [3, 6, 1], [4, 6, 1]]);
+    expect(of('turn-start').map((event) => [event.turn, event.maxTurns, event.attempt])).toEqual([
+      [1, 6, 1],
+      [2, 6, 1],
+      [3, 6, 1],
+      [4, 6, 1],
+    ]);
     expect(of('run-finish')[0]).toMatchObject({ reason: 'task_finish', turns: 4, summary: 'Toured pricing.' });
     expect(of('turn-end').map((event) => event.adjust.completed)).toEqual([[], ['t1'], ['t2'], ['t3']]);
-    expect(narrated).toEqual([['Here is pricing.', '#pricing'], ['Three tiers.', undefined], ['That was it.', undefined]]);
+    expect(narrated).toEqual([
+      ['Here is pricing.', '#pricing'],
+      ['Three tiers.', undefined],
+      ['That was it.', undefined],
+    ]);
 
     // Reasoning trail of turn 1: plan, then act/obs per action, then reflect.
-    expect(of('reasoning-step').filter((step) => step.turn === 1).map((step) => step.phase)).toEqual(['plan', 'act', 'obs', 'act', 'reflect']);
+    expect(
+      of('reasoning-step')
+        .filter((step) => step.turn === 1)
+        .map((step) => step.phase),
+    ).toEqual(['plan', 'act', 'obs', 'act', 'reflect']);
     expect(of('reasoning-step').find((step) => step.phase === 'obs')?.summary).toBe('navigate: {"ok":true}');
 
     expect(result.todos).toEqual([
@@ -154,7 +209,14 @@ describe('runWebAgent', () => {
 
     expect(result.reason).toBe('task_finish');
     expect(result.turns).toBe(4);
-    expect(of('turn-start').slice(0, 2).map((event) => [event.turn, event.attempt])).toEqual([[1, 1], [1, 2]]);
+    expect(
+      of('turn-start')
+        .slice(0, 2)
+        .map((event) => [event.turn, event.attempt]),
+    ).toEqual([
+      [1, 1],
+      [1, 2],
+    ]);
     const retry = model.calls[1]?.messages ?? [];
     // The reply is echoed as far as it was read: reading stopped once todo_adjust was refused.
     const echoed = retry.at(-2);
@@ -290,7 +352,11 @@ describe('runWebAgent', () => {
     expect(userMessage(4)).toContain('Nudge: 4 turns without a todo done.');
     expect(userMessage(4)).toContain('Turn 5 of 5.');
     // Memory is bounded: four earlier turns at most.
-    expect(userMessage(4).match(/Earlier: (.*)/)?.[1]?.split('; ')).toHaveLength(4);
+    expect(
+      userMessage(4)
+        .match(/Earlier: (.*)/)?.[1]
+        ?.split('; '),
+    ).toHaveLength(4);
   });
 
   it('finishes when nothing remains, even without task_finish', async () => {
@@ -298,7 +364,7 @@ describe('runWebAgent', () => {
     await expect(runWebAgent({ plan, task: 'Tour', tools })).resolves.toMatchObject({ reason: 'no_todos', turns: 2 });
   });
 
-  it('ends on is_last_turn and completes that turn\'s todo', async () => {
+  it("ends on is_last_turn and completes that turn's todo", async () => {
     const last = { ...turn('t1', [], [say('Short tour.')]), turn_planning: { todo_id: 't1', does: 'All', is_last_turn: true } };
     const { plan } = setup([last]);
     const result = await runWebAgent({ plan, task: 'Tour', tools });
@@ -307,16 +373,25 @@ describe('runWebAgent', () => {
   });
 
   it('turns an unknown tool, or a throwing one, into an error observation in the next prompt', async () => {
-    const first = turn('t1', [], [
-      { type: 'tool', name: 'zoom', args: {} },
-      { type: 'tool', name: 'constructor', args: {} },
-      { type: 'tool', name: 'navigate', args: { path: '/nowhere' } },
-    ]);
+    const first = turn(
+      't1',
+      [],
+      [
+        { type: 'tool', name: 'zoom', args: {} },
+        { type: 'tool', name: 'constructor', args: {} },
+        { type: 'tool', name: 'navigate', args: { path: '/nowhere' } },
+      ],
+    );
     const { plan, of, userMessage } = setup([first, ...TOUR.slice(1)]);
     const result = await runWebAgent({
       plan,
       task: 'Tour',
-      tools: { ...tools, navigate: ({ path }) => { throw new Error(`404 for ${String(path)}`); } },
+      tools: {
+        ...tools,
+        navigate: ({ path }) => {
+          throw new Error(`404 for ${String(path)}`);
+        },
+      },
     });
     expect(result.reason).toBe('task_finish');
     expect(userMessage(1)).toContain(
@@ -504,7 +579,9 @@ describe('runWebAgent', () => {
   it('refuses a turn bound or memory size that is not a whole number, before calling any model', async () => {
     for (const bad of [{ maxTurnSlack: Number.NaN }, { maxTurnSlack: -1 }, { maxTurnSlack: Infinity }, { stallTurns: 1.5 }, { memorySize: Number.NaN }]) {
       // Without the check a NaN bound never ends: stop the model after 20 turns so the test fails instead.
-      const { plan, planner, model } = setup((_request, call) => (call < 20 ? turn('t1', [], [say('Still here.')]) : new ProviderError('runaway', { provider: 'test', retryable: false })));
+      const { plan, planner, model } = setup((_request, call) =>
+        call < 20 ? turn('t1', [], [say('Still here.')]) : new ProviderError('runaway', { provider: 'test', retryable: false }),
+      );
       const error = await runWebAgent({ plan, task: 'Tour', tools, ...bad }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ValidationError);
       expect((error as ValidationError).issues[0]?.path).toBe(Object.keys(bad)[0]);
@@ -539,7 +616,14 @@ describe('runWebAgent', () => {
       plan,
       task: 'Tour',
       signal: controller.signal,
-      tools: { ...tools, navigate: () => new Promise<string>((resolve) => { settle = resolve; controller.abort(); }) },
+      tools: {
+        ...tools,
+        navigate: () =>
+          new Promise<string>((resolve) => {
+            settle = resolve;
+            controller.abort();
+          }),
+      },
     });
     await expect(pending).rejects.toMatchObject({ code: 'aborted' });
     const ended = events.length;

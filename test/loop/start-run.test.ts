@@ -9,10 +9,23 @@ import type { RunState } from '../../src/loop/run-state.js';
 import { startRun } from '../../src/loop/start-run.js';
 import { Plan } from '../../src/plan.js';
 
-const PLAN = { task_summary: 'A tour', todos: [{ intent: 'navigate', description: 'Open pricing' }, { intent: 'narrate', description: 'Explain the tiers' }] };
+const PLAN = {
+  task_summary: 'A tour',
+  todos: [
+    { intent: 'navigate', description: 'Open pricing' },
+    { intent: 'narrate', description: 'Explain the tiers' },
+  ],
+};
 const TOUR = [
   { todo: 't1', actions: [{ type: 'tool', name: 'navigate', args: { path: '/pricing' } }] },
-  { todo: 't2', last: true, actions: [{ type: 'narrate', text: 'Three tiers.' }, { type: 'task_finish', summary: 'Toured.' }] },
+  {
+    todo: 't2',
+    last: true,
+    actions: [
+      { type: 'narrate', text: 'Three tiers.' },
+      { type: 'task_finish', summary: 'Toured.' },
+    ],
+  },
 ];
 
 function setup(turns: ScriptedResponses = TOUR) {
@@ -35,7 +48,15 @@ describe('startRun: a run is an object', () => {
     expect(phases).toEqual(['starting', 'planning', 'announcing', 'running', 'finished']);
     const tries = seen.filter((state) => state.phase === 'running' && state.attempt > 0).map((state) => `${state.turn}/${state.maxTurns} try ${state.attempt}`);
     expect([...new Set(tries)]).toEqual(['1/4 try 1', '2/4 try 1']);
-    expect(run.state).toMatchObject({ runId: run.runId, task: 'Tour', phase: 'finished', turn: 2, maxTurns: 4, approval: null, end: { reason: 'task_finish', summary: 'Toured.' } });
+    expect(run.state).toMatchObject({
+      runId: run.runId,
+      task: 'Tour',
+      phase: 'finished',
+      turn: 2,
+      maxTurns: 4,
+      approval: null,
+      end: { reason: 'task_finish', summary: 'Toured.' },
+    });
   });
 
   it('keeps the store contract: subscribe calls at once and per change, getSnapshot is the same object until the run changes, both bound', async () => {
@@ -93,14 +114,14 @@ describe('startRun: a run is an object', () => {
     expect(plan.todos.list().map((todo) => todo.status)).toEqual(['pending', 'pending']);
   });
 
-  it('refuses bad options at once, before any model call, and never becomes the plan\'s run', () => {
+  it("refuses bad options at once, before any model call, and never becomes the plan's run", () => {
     const { plan, model } = setup();
     expect(() => startRun(plan, { task: 'Tour', bounds: { turnSlack: -1 } })).toThrow(ValidationError);
     expect(model.calls).toHaveLength(0);
     expect(currentRun(plan)).toBeNull();
   });
 
-  it('becomes the plan\'s current run once it holds the lease; a run refused with run_in_progress does not replace it', async () => {
+  it("becomes the plan's current run once it holds the lease; a run refused with run_in_progress does not replace it", async () => {
     const { plan } = setup();
     let go!: (yes: boolean) => void;
     const first = startRun(plan, { task: 'Tour', tools, start: { announce: () => new Promise<boolean>((resolve) => (go = resolve)) } });
@@ -122,7 +143,7 @@ describe('a run waits for approvals in its state', () => {
     { todo: 't2', last: true, actions: [{ type: 'task_finish', summary: 'Done.' }] },
   ];
 
-  it('shows the pending request while the hook waits; run.answer() answers it and withdraws the hook\'s question', async () => {
+  it("shows the pending request while the hook waits; run.answer() answers it and withdraws the hook's question", async () => {
     const { plan } = setup(submitting);
     const ran: string[] = [];
     let hookSignal: AbortSignal | undefined;

@@ -19,7 +19,13 @@ const GOOD: Tour = {
       intent: 'narrate',
       description: 'Show the Team plan',
       check: { kind: 'seen', role: 'heading', name: 'Team' },
-      steps: [{ type: 'narrate', text: 'Most teams pick this one.', target: { role: 'article', name: 'Team', landmark: { role: 'region', name: 'Plans' }, heading: 'Starter' } }],
+      steps: [
+        {
+          type: 'narrate',
+          text: 'Most teams pick this one.',
+          target: { role: 'article', name: 'Team', landmark: { role: 'region', name: 'Plans' }, heading: 'Starter' },
+        },
+      ],
     },
     {
       id: 't3',
@@ -67,12 +73,22 @@ describe('validateTour', () => {
     ['a task too long', bad((t) => (t.task = 'x'.repeat(TOUR_LIMITS.text + 1))), 'task', /at most 2000/],
     ['a bad locale', bad((t) => (t.locale = 'english please')), 'locale', /language tag/],
     ['no todos', bad((t) => (t.todos = [])), 'todos', /at least one/],
-    ['too many todos', bad((t) => (t.todos = Array.from({ length: TOUR_LIMITS.todos + 1 }, (_, i) => ({ id: `t${i}`, intent: 'narrate', description: 'x', steps: [] })))), 'todos', /at most 50 todos/],
+    [
+      'too many todos',
+      bad((t) => (t.todos = Array.from({ length: TOUR_LIMITS.todos + 1 }, (_, i) => ({ id: `t${i}`, intent: 'narrate', description: 'x', steps: [] })))),
+      'todos',
+      /at most 50 todos/,
+    ],
     ['an unknown key', bad((t) => (t.grant = 'all')), 'grant', /not part of a tour/],
     ['an approval smuggled into a step', bad((t) => (t.todos[2].steps[1].approved = true)), 'todos[2].steps[1].approved', /not part of a tour/],
     ['an empty description', bad((t) => (t.todos[0].description = ' ')), 'todos[0].description', /must not be empty/],
     ['a step of no known type', bad((t) => (t.todos[0].steps[0].type = 'eval')), 'todos[0].steps[0].type', /one of narrate, tool, ask, finish/],
-    ['too many steps in a todo', bad((t) => (t.todos[0].steps = Array.from({ length: TOUR_LIMITS.steps + 1 }, () => ({ type: 'narrate', text: 'x' })))), 'todos[0].steps', /at most 40 steps/],
+    [
+      'too many steps in a todo',
+      bad((t) => (t.todos[0].steps = Array.from({ length: TOUR_LIMITS.steps + 1 }, () => ({ type: 'narrate', text: 'x' })))),
+      'todos[0].steps',
+      /at most 40 steps/,
+    ],
     ['a narration too long', bad((t) => (t.todos[1].steps[0].text = 'x'.repeat(2001))), 'todos[1].steps[0].text', /at most 2000/],
     ['a CSS selector as a target', bad((t) => (t.todos[1].steps[0].target = '#tier-team')), 'todos[1].steps[0].target', /must be an object/],
     ['an outline ref as a target', bad((t) => (t.todos[2].steps[0].targets.target = 'e12')), 'todos[2].steps[0].targets.target', /must be an object/],
@@ -80,15 +96,35 @@ describe('validateTour', () => {
     ['a locator with an extra key', bad((t) => (t.todos[1].steps[0].target.selector = '#x')), 'todos[1].steps[0].target.selector', /not part of a tour/],
     ['a negative ordinal', bad((t) => (t.todos[2].steps[1].targets.target.nth = -1)), 'todos[2].steps[1].targets.target.nth', /0 to 999/],
     ['a javascript: URL', bad((t) => (t.todos[0].steps[0].args.path = 'javascript:alert(1)')), 'todos[0].steps[0].args.path', /no tool may open/],
-    ['a javascript: URL behind spaces and tabs', bad((t) => (t.todos[0].steps[0].args.path = ' \tjava\tscript:alert(1)')), 'todos[0].steps[0].args.path', /no tool may open/],
-    ['a data: URL nested in an array', bad((t) => (t.todos[0].steps[0].args.also = [{ href: 'DATA:text/html,<script>' }])), 'todos[0].steps[0].args.also[0].href', /no tool may open/],
+    [
+      'a javascript: URL behind spaces and tabs',
+      bad((t) => (t.todos[0].steps[0].args.path = ' \tjava\tscript:alert(1)')),
+      'todos[0].steps[0].args.path',
+      /no tool may open/,
+    ],
+    [
+      'a data: URL nested in an array',
+      bad((t) => (t.todos[0].steps[0].args.also = [{ href: 'DATA:text/html,<script>' }])),
+      'todos[0].steps[0].args.also[0].href',
+      /no tool may open/,
+    ],
     ['another origin', bad((t) => (t.todos[0].steps[0].args.path = 'https://evil.example/steal')), 'todos[0].steps[0].args.path', /evil\.example/],
     ['another origin, protocol-relative', bad((t) => (t.todos[0].steps[0].args.path = '//evil.example/x')), 'todos[0].steps[0].args.path', /evil\.example/],
     ['another origin, with a backslash', bad((t) => (t.todos[0].steps[0].args.path = '/\\evil.example/x')), 'todos[0].steps[0].args.path', /evil\.example/],
     ['a download', bad((t) => (t.todos[0].steps[0].args.path = '/files/setup.exe')), 'todos[0].steps[0].args.path', /download/],
-    ['a __proto__ key in the arguments', JSON.parse(JSON.stringify(GOOD).replace('"path":"/commercial"', '"__proto__":{"admin":true}')), 'todos[0].steps[0].args.__proto__', /no tour may use/],
+    [
+      'a __proto__ key in the arguments',
+      JSON.parse(JSON.stringify(GOOD).replace('"path":"/commercial"', '"__proto__":{"admin":true}')),
+      'todos[0].steps[0].args.__proto__',
+      /no tour may use/,
+    ],
     ['arguments nested too deep', bad((t) => (t.todos[0].steps[0].args.a = { b: { c: { d: { e: 1 } } } })), 'todos[0].steps[0].args.a.b.c.d', /deeper than 4/],
-    ['too many arguments', bad((t) => (t.todos[0].steps[0].args = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i])))), 'todos[0].steps[0].args', /at most 20 items/],
+    [
+      'too many arguments',
+      bad((t) => (t.todos[0].steps[0].args = Object.fromEntries(Array.from({ length: 21 }, (_, i) => [`k${i}`, i])))),
+      'todos[0].steps[0].args',
+      /at most 20 items/,
+    ],
     ['a check that is not an object', bad((t) => (t.todos[1].check = 'seen')), 'todos[1].check', /must be an object/],
     ['a check too large', bad((t) => (t.todos[1].check = { text: 'x'.repeat(1200) })), 'todos[1].check', /at most 1000 characters/],
   ];
@@ -119,7 +155,12 @@ describe('validateTour', () => {
     expect(safeValidateTour(own, ORIGIN).success).toBe(true);
     expect(safeValidateTour(own, {}).success).toBe(false);
     // Words with a colon are not URLs.
-    expect(safeValidateTour(bad((t) => (t.todos[2].steps[0].args.value = 'Note: call me at 10:00')), ORIGIN).success).toBe(true);
+    expect(
+      safeValidateTour(
+        bad((t) => (t.todos[2].steps[0].args.value = 'Note: call me at 10:00')),
+        ORIGIN,
+      ).success,
+    ).toBe(true);
   });
 
   it('parseTour refuses what is not JSON or too long, with a coded error', () => {
@@ -131,12 +172,25 @@ describe('validateTour', () => {
   });
 
   it('never throws anything but a TourError, and never accepts a tour with a blocked URL anywhere in its arguments (property)', () => {
-    const blocked = fc.constantFrom('javascript:alert(1)', 'data:text/html,x', 'file:///etc/passwd', 'https://evil.example/', '//evil.example', 'vbscript:x', 'blob:https://x/y');
+    const blocked = fc.constantFrom(
+      'javascript:alert(1)',
+      'data:text/html,x',
+      'file:///etc/passwd',
+      'https://evil.example/',
+      '//evil.example',
+      'vbscript:x',
+      'blob:https://x/y',
+    );
     const json = fc.jsonValue({ maxDepth: 3 });
     fc.assert(
       fc.property(json, fc.nat({ max: 3 }), blocked, (junk, where, url) => {
         // Arbitrary JSON in place of the tour, of a todo, of a step, of a step's arguments.
-        const variants = [junk, bad((t) => (t.todos[0] = junk)), bad((t) => (t.todos[2].steps[where] = junk)), bad((t) => (t.todos[0].steps[0].args = { path: junk }))];
+        const variants = [
+          junk,
+          bad((t) => (t.todos[0] = junk)),
+          bad((t) => (t.todos[2].steps[where] = junk)),
+          bad((t) => (t.todos[0].steps[0].args = { path: junk })),
+        ];
         for (const value of variants) {
           const result = safeValidateTour(value, ORIGIN);
           if (!result.success) expect(result.error.code).toBe('tour_invalid');

@@ -7,7 +7,7 @@ describe('plan events cannot be forged', () => {
   it('a plan has no public emit, and no entry point exports emitPlanEvent', () => {
     const plan = new Plan();
     expect('emit' in plan).toBe(false);
-    expect((plan as unknown as Record<string, unknown>)['emit']).toBeUndefined();
+    expect((plan as unknown as Record<string, unknown>).emit).toBeUndefined();
     expect(Object.keys(root)).not.toContain('emitPlanEvent');
   });
 

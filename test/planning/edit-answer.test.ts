@@ -17,9 +17,7 @@ const LONG_NEW = LONG_DOC.content.replace(PARAGRAPH, NEW_PARAGRAPH);
 const block = (search: string, replace: string) => `${S}\n${search}\n${D}\n${replace}\n${R}`;
 
 type Answer = string | { text: string; finishReason: FinishReason };
-type Outcome =
-  | { kind: 'rewrite' | 'edits'; form: EditAnswerForm; content: string; title?: string }
-  | { code: EditErrorCode; problem?: RegExp };
+type Outcome = { kind: 'rewrite' | 'edits'; form: EditAnswerForm; content: string; title?: string } | { code: EditErrorCode; problem?: RegExp };
 
 /**
  * Answers as models write them (small local models, hosted ones, and their usual mistakes), the
@@ -27,29 +25,125 @@ type Outcome =
  */
 const CORPUS: Array<[string, 'short' | 'long', 'rewrite' | 'edits', Answer, Outcome]> = [
   // Rewrites of a short document.
-  ['the document between the markers, as asked', 'short', 'rewrite', `--- document start ---\n${SHORT_NEW}--- document end ---`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW }],
-  ['markers with a Title line and prose around', 'short', 'rewrite', `Here you go!\nTitle: Plans and prices\n--- document start ---\n${SHORT_NEW}--- document end ---\nI merged the two sentences.`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW, title: 'Plans and prices' }],
-  ['markers restyled by the model', 'short', 'rewrite', `**---Document Start---**\n${SHORT_NEW}**--- DOCUMENT END ---**`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW }],
-  ['a markdown fence inside the markers', 'short', 'rewrite', `--- document start ---\n${fence}markdown\n${SHORT_NEW}${fence}\n--- document end ---`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW }],
+  [
+    'the document between the markers, as asked',
+    'short',
+    'rewrite',
+    `--- document start ---\n${SHORT_NEW}--- document end ---`,
+    { kind: 'rewrite', form: 'markers', content: SHORT_NEW },
+  ],
+  [
+    'markers with a Title line and prose around',
+    'short',
+    'rewrite',
+    `Here you go!\nTitle: Plans and prices\n--- document start ---\n${SHORT_NEW}--- document end ---\nI merged the two sentences.`,
+    { kind: 'rewrite', form: 'markers', content: SHORT_NEW, title: 'Plans and prices' },
+  ],
+  [
+    'markers restyled by the model',
+    'short',
+    'rewrite',
+    `**---Document Start---**\n${SHORT_NEW}**--- DOCUMENT END ---**`,
+    { kind: 'rewrite', form: 'markers', content: SHORT_NEW },
+  ],
+  [
+    'a markdown fence inside the markers',
+    'short',
+    'rewrite',
+    `--- document start ---\n${fence}markdown\n${SHORT_NEW}${fence}\n--- document end ---`,
+    { kind: 'rewrite', form: 'markers', content: SHORT_NEW },
+  ],
   ['plain markdown, no delimiters', 'short', 'rewrite', SHORT_NEW, { kind: 'rewrite', form: 'plain', content: SHORT_NEW }],
-  ['plain markdown with a lead-in and a closing remark', 'short', 'rewrite', `Sure! Here is the updated note:\n\n${SHORT_NEW}\nLet me know if you want it even shorter.`, { kind: 'rewrite', form: 'plain', content: SHORT_NEW }],
-  ['a ```markdown fence with prose around', 'short', 'rewrite', `Here's the revised version:\n\n${fence}markdown\n${SHORT_NEW}${fence}\n\nI kept the install command.`, { kind: 'rewrite', form: 'fence', content: SHORT_NEW }],
+  [
+    'plain markdown with a lead-in and a closing remark',
+    'short',
+    'rewrite',
+    `Sure! Here is the updated note:\n\n${SHORT_NEW}\nLet me know if you want it even shorter.`,
+    { kind: 'rewrite', form: 'plain', content: SHORT_NEW },
+  ],
+  [
+    'a ```markdown fence with prose around',
+    'short',
+    'rewrite',
+    `Here's the revised version:\n\n${fence}markdown\n${SHORT_NEW}${fence}\n\nI kept the install command.`,
+    { kind: 'rewrite', form: 'fence', content: SHORT_NEW },
+  ],
   ['a ```md fence', 'short', 'rewrite', `${fence}md\n${SHORT_NEW}${fence}`, { kind: 'rewrite', form: 'fence', content: SHORT_NEW }],
-  ['a bare fence around a document holding a fence of its own', 'short', 'rewrite', `${fence}\n${SHORT_NEW}${fence}`, { kind: 'rewrite', form: 'fence', content: SHORT_NEW }],
-  ['JSON { content, title }', 'short', 'rewrite', JSON.stringify({ title: 'Plans', content: SHORT_NEW }), { kind: 'rewrite', form: 'json', content: SHORT_NEW, title: 'Plans' }],
-  ['JSON in a ```json fence with prose', 'short', 'rewrite', `Sure:\n${fence}json\n${JSON.stringify({ content: SHORT_NEW })}\n${fence}`, { kind: 'rewrite', form: 'json', content: SHORT_NEW }],
+  [
+    'a bare fence around a document holding a fence of its own',
+    'short',
+    'rewrite',
+    `${fence}\n${SHORT_NEW}${fence}`,
+    { kind: 'rewrite', form: 'fence', content: SHORT_NEW },
+  ],
+  [
+    'JSON { content, title }',
+    'short',
+    'rewrite',
+    JSON.stringify({ title: 'Plans', content: SHORT_NEW }),
+    { kind: 'rewrite', form: 'json', content: SHORT_NEW, title: 'Plans' },
+  ],
+  [
+    'JSON in a ```json fence with prose',
+    'short',
+    'rewrite',
+    `Sure:\n${fence}json\n${JSON.stringify({ content: SHORT_NEW })}\n${fence}`,
+    { kind: 'rewrite', form: 'json', content: SHORT_NEW },
+  ],
   ['JSON { markdown }', 'short', 'rewrite', JSON.stringify({ markdown: SHORT_NEW }), { kind: 'rewrite', form: 'json', content: SHORT_NEW }],
-  ['JSON with CRLF inside its string', 'short', 'rewrite', JSON.stringify({ content: SHORT_NEW.replace(/\n/g, '\r\n') }), { kind: 'rewrite', form: 'json', content: SHORT_NEW }],
-  ['an answer with CRLF line breaks', 'short', 'rewrite', `--- document start ---\r\n${SHORT_NEW.replace(/\n/g, '\r\n')}--- document end ---\r\n`, { kind: 'rewrite', form: 'markers', content: SHORT_NEW }],
-  ['plain markdown after a Title line', 'short', 'rewrite', `Title: Plans\n\n${SHORT_NEW}`, { kind: 'rewrite', form: 'plain', content: SHORT_NEW, title: 'Plans' }],
-  ['only a Title line: a rename', 'long', 'edits', 'Title: March tour notes', { kind: 'edits', form: 'blocks', content: LONG_DOC.content, title: 'March tour notes' }],
-  ['markdown that uses braces is not JSON', 'short', 'rewrite', 'Use {name} in the greeting.', { kind: 'rewrite', form: 'plain', content: 'Use {name} in the greeting.\n' }],
+  [
+    'JSON with CRLF inside its string',
+    'short',
+    'rewrite',
+    JSON.stringify({ content: SHORT_NEW.replace(/\n/g, '\r\n') }),
+    { kind: 'rewrite', form: 'json', content: SHORT_NEW },
+  ],
+  [
+    'an answer with CRLF line breaks',
+    'short',
+    'rewrite',
+    `--- document start ---\r\n${SHORT_NEW.replace(/\n/g, '\r\n')}--- document end ---\r\n`,
+    { kind: 'rewrite', form: 'markers', content: SHORT_NEW },
+  ],
+  [
+    'plain markdown after a Title line',
+    'short',
+    'rewrite',
+    `Title: Plans\n\n${SHORT_NEW}`,
+    { kind: 'rewrite', form: 'plain', content: SHORT_NEW, title: 'Plans' },
+  ],
+  [
+    'only a Title line: a rename',
+    'long',
+    'edits',
+    'Title: March tour notes',
+    { kind: 'edits', form: 'blocks', content: LONG_DOC.content, title: 'March tour notes' },
+  ],
+  [
+    'markdown that uses braces is not JSON',
+    'short',
+    'rewrite',
+    'Use {name} in the greeting.',
+    { kind: 'rewrite', form: 'plain', content: 'Use {name} in the greeting.\n' },
+  ],
   // Answers that are not a document.
   ['a refusal', 'short', 'rewrite', "I'm sorry, but I can't help with that.", { code: 'edit_refused' }],
   ['an "As an AI" refusal', 'short', 'rewrite', 'As an AI language model, I cannot edit files on your computer.', { code: 'edit_refused' }],
-  ['a refusal between the markers', 'short', 'rewrite', "--- document start ---\nI'm sorry, I can't rewrite this document.\n--- document end ---", { code: 'edit_refused' }],
+  [
+    'a refusal between the markers',
+    'short',
+    'rewrite',
+    "--- document start ---\nI'm sorry, I can't rewrite this document.\n--- document end ---",
+    { code: 'edit_refused' },
+  ],
   ['a flat refusal', 'long', 'edits', 'I cannot modify this document because it contains pricing information.', { code: 'edit_refused' }],
-  ['an explanation instead of the document', 'short', 'rewrite', "I've merged the two sentences into one and kept the code block.", { code: 'edit_invalid', problem: /talks about the document/ }],
+  [
+    'an explanation instead of the document',
+    'short',
+    'rewrite',
+    "I've merged the two sentences into one and kept the code block.",
+    { code: 'edit_invalid', problem: /talks about the document/ },
+  ],
   ['"no change needed"', 'short', 'rewrite', 'The document already lists three tiers, so nothing needs to change.', { code: 'edit_invalid' }],
   ['an empty answer', 'short', 'rewrite', '', { code: 'edit_empty' }],
   ['only whitespace', 'short', 'rewrite', ' \n\t\n', { code: 'edit_empty' }],
@@ -58,28 +152,123 @@ const CORPUS: Array<[string, 'short' | 'long', 'rewrite' | 'edits', Answer, Outc
   ['JSON content of the wrong type', 'short', 'rewrite', '{"content": ["Three tiers."]}', { code: 'edit_invalid' }],
   // Cut-off answers.
   ['markers without the end marker', 'short', 'rewrite', `--- document start ---\n# Pricing\n\nThree tiers`, { code: 'edit_truncated' }],
-  ['plain text at the length limit', 'short', 'rewrite', { text: '# Pricing\n\nThree tiers (Starter, Team', finishReason: 'length' }, { code: 'edit_truncated' }],
+  [
+    'plain text at the length limit',
+    'short',
+    'rewrite',
+    { text: '# Pricing\n\nThree tiers (Starter, Team', finishReason: 'length' },
+    { code: 'edit_truncated' },
+  ],
   ['JSON cut off', 'short', 'rewrite', '{"content": "# Pricing\\n\\nThree ti', { code: 'edit_truncated' }],
   ['a fence never closed', 'short', 'rewrite', `Here it is:\n${fence}markdown\n# Pricing\n\nThree tiers`, { code: 'edit_truncated' }],
-  ['nothing at the length limit (a reasoning model that spent its tokens)', 'short', 'rewrite', { text: '', finishReason: 'length' }, { code: 'edit_truncated' }],
+  [
+    'nothing at the length limit (a reasoning model that spent its tokens)',
+    'short',
+    'rewrite',
+    { text: '', finishReason: 'length' },
+    { code: 'edit_truncated' },
+  ],
   // Edits of a long document.
   ['one block with an exact anchor', 'long', 'edits', block(PARAGRAPH, NEW_PARAGRAPH), { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['a block in a code fence with prose around', 'long', 'edits', `Here is the change:\n\n${fence}\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${fence}\n\nThis updates the seat count.`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['a block with CRLF line breaks', 'long', 'edits', block(PARAGRAPH, NEW_PARAGRAPH).replace(/\n/g, '\r\n'), { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['an anchor with trailing spaces and blank lines around it', 'long', 'edits', `${S}\n\n${PARAGRAPH}   \n\n${D}\n${NEW_PARAGRAPH}\n${R}`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['an elided anchor for a long paragraph', 'long', 'edits', block('The Starter plan is free for up to three seats. ... billed yearly.', NEW_PARAGRAPH), { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['markers miscounted by the model', 'long', 'edits', `<<<<<< SEARCH\n${PARAGRAPH}\n========\n${NEW_PARAGRAPH}\n>>>>>>>> REPLACE`, { kind: 'edits', form: 'blocks', content: LONG_NEW }],
-  ['two blocks and a Title line', 'long', 'edits', `Title: March tour notes\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${block('- The tour panel overlaps the cookie banner on small screens.\n', '')}`, { kind: 'edits', form: 'blocks', title: 'March tour notes', content: LONG_NEW.replace('- The tour panel overlaps the cookie banner on small screens.\n', '') }],
-  ['a deleted list item leaves no blank line', 'long', 'edits', block('- Team: up to 50 seats, email support, audit log', ''), { kind: 'edits', form: 'blocks', content: LONG_DOC.content.replace('- Team: up to 50 seats, email support, audit log\n', '') }],
-  ['an anchor that is not in the document', 'long', 'edits', block('The Starter plan is free for up to 3 seats.', NEW_PARAGRAPH), { code: 'edit_anchor_missing', problem: /^block 1: its SEARCH text "The Starter plan is free for up to 3 seats\." is not in the document/ }],
-  ['an anchor that occurs twice', 'long', 'edits', block('audit log', 'audit trail'), { code: 'edit_anchor_ambiguous', problem: /^block 1: .* occurs 2 times/ }],
-  ['a good block, then a bad one: nothing applies', 'long', 'edits', `${block(PARAGRAPH, NEW_PARAGRAPH)}\n${block('Visitors love the blue button.', 'Visitors love the green button.')}`, { code: 'edit_anchor_missing', problem: /^block 2/ }],
+  [
+    'a block in a code fence with prose around',
+    'long',
+    'edits',
+    `Here is the change:\n\n${fence}\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${fence}\n\nThis updates the seat count.`,
+    { kind: 'edits', form: 'blocks', content: LONG_NEW },
+  ],
+  [
+    'a block with CRLF line breaks',
+    'long',
+    'edits',
+    block(PARAGRAPH, NEW_PARAGRAPH).replace(/\n/g, '\r\n'),
+    { kind: 'edits', form: 'blocks', content: LONG_NEW },
+  ],
+  [
+    'an anchor with trailing spaces and blank lines around it',
+    'long',
+    'edits',
+    `${S}\n\n${PARAGRAPH}   \n\n${D}\n${NEW_PARAGRAPH}\n${R}`,
+    { kind: 'edits', form: 'blocks', content: LONG_NEW },
+  ],
+  [
+    'an elided anchor for a long paragraph',
+    'long',
+    'edits',
+    block('The Starter plan is free for up to three seats. ... billed yearly.', NEW_PARAGRAPH),
+    { kind: 'edits', form: 'blocks', content: LONG_NEW },
+  ],
+  [
+    'markers miscounted by the model',
+    'long',
+    'edits',
+    `<<<<<< SEARCH\n${PARAGRAPH}\n========\n${NEW_PARAGRAPH}\n>>>>>>>> REPLACE`,
+    { kind: 'edits', form: 'blocks', content: LONG_NEW },
+  ],
+  [
+    'two blocks and a Title line',
+    'long',
+    'edits',
+    `Title: March tour notes\n${block(PARAGRAPH, NEW_PARAGRAPH)}\n${block('- The tour panel overlaps the cookie banner on small screens.\n', '')}`,
+    {
+      kind: 'edits',
+      form: 'blocks',
+      title: 'March tour notes',
+      content: LONG_NEW.replace('- The tour panel overlaps the cookie banner on small screens.\n', ''),
+    },
+  ],
+  [
+    'a deleted list item leaves no blank line',
+    'long',
+    'edits',
+    block('- Team: up to 50 seats, email support, audit log', ''),
+    { kind: 'edits', form: 'blocks', content: LONG_DOC.content.replace('- Team: up to 50 seats, email support, audit log\n', '') },
+  ],
+  [
+    'an anchor that is not in the document',
+    'long',
+    'edits',
+    block('The Starter plan is free for up to 3 seats.', NEW_PARAGRAPH),
+    { code: 'edit_anchor_missing', problem: /^block 1: its SEARCH text "The Starter plan is free for up to 3 seats\." is not in the document/ },
+  ],
+  [
+    'an anchor that occurs twice',
+    'long',
+    'edits',
+    block('audit log', 'audit trail'),
+    { code: 'edit_anchor_ambiguous', problem: /^block 1: .* occurs 2 times/ },
+  ],
+  [
+    'a good block, then a bad one: nothing applies',
+    'long',
+    'edits',
+    `${block(PARAGRAPH, NEW_PARAGRAPH)}\n${block('Visitors love the blue button.', 'Visitors love the green button.')}`,
+    { code: 'edit_anchor_missing', problem: /^block 2/ },
+  ],
   ['a block with an empty SEARCH', 'long', 'edits', block('', 'New first line'), { code: 'edit_anchor_missing', problem: /empty SEARCH/ }],
   ['a block without its ======= line', 'long', 'edits', `${S}\n${PARAGRAPH}\n${R}`, { code: 'edit_invalid', problem: /block 1 has no =======/ }],
   ['an edit answer cut off inside a block', 'long', 'edits', `${S}\n${PARAGRAPH}\n${D}\nThe Starter plan is free for up to fi`, { code: 'edit_truncated' }],
-  ['complete blocks at the length limit (more may have followed)', 'long', 'edits', { text: block(PARAGRAPH, NEW_PARAGRAPH), finishReason: 'length' }, { code: 'edit_truncated' }],
-  ['a whole document when edits were asked for', 'long', 'edits', `--- document start ---\n${LONG_NEW}--- document end ---`, { kind: 'rewrite', form: 'markers', content: LONG_NEW }],
-  ['only the changed paragraph, fenced, when edits were asked for', 'long', 'edits', `${fence}markdown\n${NEW_PARAGRAPH}\n${fence}`, { code: 'edit_invalid', problem: /fragment/ }],
+  [
+    'complete blocks at the length limit (more may have followed)',
+    'long',
+    'edits',
+    { text: block(PARAGRAPH, NEW_PARAGRAPH), finishReason: 'length' },
+    { code: 'edit_truncated' },
+  ],
+  [
+    'a whole document when edits were asked for',
+    'long',
+    'edits',
+    `--- document start ---\n${LONG_NEW}--- document end ---`,
+    { kind: 'rewrite', form: 'markers', content: LONG_NEW },
+  ],
+  [
+    'only the changed paragraph, fenced, when edits were asked for',
+    'long',
+    'edits',
+    `${fence}markdown\n${NEW_PARAGRAPH}\n${fence}`,
+    { code: 'edit_invalid', problem: /fragment/ },
+  ],
   ['a plain document that starts with a line of the original', 'long', 'rewrite', LONG_NEW, { kind: 'rewrite', form: 'plain', content: LONG_NEW }],
 ];
 
@@ -108,7 +297,11 @@ describe('readEditAnswer: line breaks and the original', () => {
     const doc = { title: 'T', content: LONG_DOC.content.replace(/\n/g, '\r\n') };
     const reading = readEditAnswer(block(PARAGRAPH, NEW_PARAGRAPH), doc, { mode: 'edits' });
     expect(reading).toMatchObject({ ok: true, content: LONG_NEW.replace(/\n/g, '\r\n') });
-    const rewrite = readEditAnswer(`--- document start ---\n${SHORT_NEW}--- document end ---`, { title: 'T', content: SHORT_DOC.content.replace(/\n/g, '\r\n') }, { mode: 'rewrite' });
+    const rewrite = readEditAnswer(
+      `--- document start ---\n${SHORT_NEW}--- document end ---`,
+      { title: 'T', content: SHORT_DOC.content.replace(/\n/g, '\r\n') },
+      { mode: 'rewrite' },
+    );
     expect(rewrite).toMatchObject({ ok: true, content: SHORT_NEW.replace(/\n/g, '\r\n') });
   });
 
@@ -132,7 +325,10 @@ describe('readEditAnswer: line breaks and the original', () => {
 
   test('a short note that apologises is not a refusal unless it declines the edit', () => {
     const answer = "I'm sorry for the late reply: the tiers changed on Monday.";
-    expect(readEditAnswer(answer, { title: 'T', content: 'Late reply: tiers changed Monday.' }, { mode: 'rewrite' })).toMatchObject({ ok: true, content: answer });
+    expect(readEditAnswer(answer, { title: 'T', content: 'Late reply: tiers changed Monday.' }, { mode: 'rewrite' })).toMatchObject({
+      ok: true,
+      content: answer,
+    });
   });
 
   test('a JSON document is not read as a JSON answer', () => {
@@ -163,18 +359,36 @@ describe('readEditAnswer: properties', () => {
   test('any answer is read without throwing, and a failure never carries a document', () => {
     const piece = fc.oneof(
       fc.string(),
-      fc.constantFrom(S, D, R, fence, `${fence}markdown`, '--- document start ---', '--- document end ---', "I'm sorry, I can't help with that.", '{"content": "x"}', 'Title: New', 'Sure! Here is the note:'),
+      fc.constantFrom(
+        S,
+        D,
+        R,
+        fence,
+        `${fence}markdown`,
+        '--- document start ---',
+        '--- document end ---',
+        "I'm sorry, I can't help with that.",
+        '{"content": "x"}',
+        'Title: New',
+        'Sure! Here is the note:',
+      ),
       line,
     );
     fc.assert(
-      fc.property(doc, fc.array(piece, { maxLength: 12 }), fc.constantFrom('rewrite' as const, 'edits' as const), fc.constantFrom<FinishReason>('stop', 'length'), (document, pieces, mode, finishReason) => {
-        const reading = readEditAnswer(pieces.join('\n'), document, { mode, finishReason });
-        if (reading.ok) expect(typeof reading.content).toBe('string');
-        else {
-          expect(reading).not.toHaveProperty('content');
-          expect(reading.problems.length).toBeGreaterThan(0);
-        }
-      }),
+      fc.property(
+        doc,
+        fc.array(piece, { maxLength: 12 }),
+        fc.constantFrom('rewrite' as const, 'edits' as const),
+        fc.constantFrom<FinishReason>('stop', 'length'),
+        (document, pieces, mode, finishReason) => {
+          const reading = readEditAnswer(pieces.join('\n'), document, { mode, finishReason });
+          if (reading.ok) expect(typeof reading.content).toBe('string');
+          else {
+            expect(reading).not.toHaveProperty('content');
+            expect(reading.problems.length).toBeGreaterThan(0);
+          }
+        },
+      ),
       { numRuns: 500 },
     );
   });

@@ -23,12 +23,20 @@ describe('parseEditBlocks', () => {
 });
 
 describe('applyEditBlocks', () => {
-  test('blocks apply one after the other: a later block may anchor on an earlier one\'s text', () => {
-    expect(applyEditBlocks('a\nb\nc', [{ search: 'b', replace: 'B1' }, { search: 'B1\nc', replace: 'B2\nC' }])).toEqual({ ok: true, text: 'a\nB2\nC' });
+  test("blocks apply one after the other: a later block may anchor on an earlier one's text", () => {
+    expect(
+      applyEditBlocks('a\nb\nc', [
+        { search: 'b', replace: 'B1' },
+        { search: 'B1\nc', replace: 'B2\nC' },
+      ]),
+    ).toEqual({ ok: true, text: 'a\nB2\nC' });
   });
 
   test('an anchor inside a line replaces only that part', () => {
-    expect(applyEditBlocks('Three tiers, billed yearly.\n', [{ search: 'billed yearly', replace: 'billed monthly' }])).toEqual({ ok: true, text: 'Three tiers, billed monthly.\n' });
+    expect(applyEditBlocks('Three tiers, billed yearly.\n', [{ search: 'billed yearly', replace: 'billed monthly' }])).toEqual({
+      ok: true,
+      text: 'Three tiers, billed monthly.\n',
+    });
   });
 
   test('whole-line matching ignores trailing spaces but not indentation', () => {
@@ -42,7 +50,10 @@ describe('applyEditBlocks', () => {
 
   test('an elided SEARCH matches a passage by its first and last words, within one paragraph', () => {
     const text = 'Intro.\n\nThe Starter plan is free for three seats.\nEvery seat costs 8 euros.\n\nOutro.\n';
-    expect(applyEditBlocks(text, [{ search: 'The Starter plan ... 8 euros.', replace: 'Five seats are free.' }])).toEqual({ ok: true, text: 'Intro.\n\nFive seats are free.\n\nOutro.\n' });
+    expect(applyEditBlocks(text, [{ search: 'The Starter plan ... 8 euros.', replace: 'Five seats are free.' }])).toEqual({
+      ok: true,
+      text: 'Intro.\n\nFive seats are free.\n\nOutro.\n',
+    });
     expect(applyEditBlocks(text, [{ search: 'Intro. … Outro.', replace: 'x' }])).toMatchObject({ ok: false, reason: 'missing' });
     expect(applyEditBlocks('A one. A two.\n', [{ search: 'A ... .', replace: 'x' }])).toMatchObject({ ok: false, reason: 'ambiguous' });
     // A literal ellipsis in the document is matched as it is first.

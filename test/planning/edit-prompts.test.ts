@@ -25,7 +25,9 @@ describe('wantsRewrite', () => {
 describe('the edit prompts', () => {
   test('the user message keeps the instruction and title on their lines, and the document as it is', () => {
     const content = 'line one\r\n\r\n```js\nx\n```\n';
-    expect(editPrompt({ title: 'My\nnotes', content }, '  Shorten\n  the intro.\n')).toBe(`Instruction: Shorten the intro.\nTitle: My notes\n--- document start ---\n${content}\n--- document end ---`);
+    expect(editPrompt({ title: 'My\nnotes', content }, '  Shorten\n  the intro.\n')).toBe(
+      `Instruction: Shorten the intro.\nTitle: My notes\n--- document start ---\n${content}\n--- document end ---`,
+    );
   });
 
   test('each system prompt teaches its answer form', () => {
@@ -35,7 +37,9 @@ describe('the edit prompts', () => {
   });
 
   test('the feedback lists the problems and repeats the answer form', () => {
-    expect(editFeedback('edits', ['block 2: its SEARCH text "x" is not in the document'])).toMatch(/^Your answer could not be used: block 2: .*SEARCH \/ ======= \/ >>>>>>> REPLACE blocks/);
+    expect(editFeedback('edits', ['block 2: its SEARCH text "x" is not in the document'])).toMatch(
+      /^Your answer could not be used: block 2: .*SEARCH \/ ======= \/ >>>>>>> REPLACE blocks/,
+    );
     expect(editFeedback('rewrite', ['the answer is empty'])).toMatch(/between the lines --- document start --- and --- document end ---\.$/);
   });
 });

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ConflictError, EditError, PlanloopError, ProviderError, ValidationError } from '../../src/errors.js';
+import { ConflictError, EditError, type PlanloopError, ProviderError, ValidationError } from '../../src/errors.js';
 import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.js';
 import { createLLMRouter, type LLMChunk, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
@@ -42,7 +42,9 @@ describe('editDocument', () => {
     });
     const [call] = llm.calls;
     expect(call!.messages[0]).toEqual({ role: 'system', content: EDITS_SYSTEM_PROMPT });
-    expect(call!.messages[1]!.content).toBe(`Instruction: The Starter plan now has five seats at 7 euros.\nTitle: Tour notes\n--- document start ---\n${LONG_DOC.content}\n--- document end ---`);
+    expect(call!.messages[1]!.content).toBe(
+      `Instruction: The Starter plan now has five seats at 7 euros.\nTitle: Tour notes\n--- document start ---\n${LONG_DOC.content}\n--- document end ---`,
+    );
     // No JSON schema: the answer is markdown or blocks, and a schema would force JSON on backends that enforce it.
     expect(call!.jsonSchema).toBeUndefined();
   });
@@ -75,12 +77,16 @@ describe('editDocument', () => {
     const llm = createScriptedProvider([wrong, right]);
     const result = await editDocument(llm, LONG_DOC, 'Five seats at 7 euros, and the banner bug is fixed.');
     expect(result.attempts).toBe(2);
-    expect(result.content).toBe(LONG_NEW.replace('- The tour panel overlaps the cookie banner on small screens.', '- Fixed: the tour panel no longer overlaps the cookie banner.'));
+    expect(result.content).toBe(
+      LONG_NEW.replace('- The tour panel overlaps the cookie banner on small screens.', '- Fixed: the tour panel no longer overlaps the cookie banner.'),
+    );
     const retry = llm.calls[1]!.messages;
     expect(retry).toHaveLength(4);
     expect(retry[2]).toEqual({ role: 'assistant', content: wrong });
     expect(retry[3]!.role).toBe('user');
-    expect(retry[3]!.content).toMatch(/^Your answer could not be used: block 2: its SEARCH text "The tour panel overlaps the cookie banner\." is not in the document; copy it exactly/);
+    expect(retry[3]!.content).toMatch(
+      /^Your answer could not be used: block 2: its SEARCH text "The tour panel overlaps the cookie banner\." is not in the document; copy it exactly/,
+    );
     expect(retry[3]!.content).toContain('Blocks that were fine must be sent again too.');
   });
 
@@ -93,7 +99,9 @@ describe('editDocument', () => {
     expect((error as EditError).raw).toBe(ambiguous);
     expect((error as EditError).provider).toBe('tiny-local');
     expect((error as EditError).issues).toEqual([{ path: 'block 1', message: expect.stringMatching(/occurs 2 times/) }]);
-    expect(error.message).toMatch(/^The model \(tiny-local\) quoted text that occurs more than once in markdown doc m7 \(2 attempts\): block 1: .*The document is unchanged/);
+    expect(error.message).toMatch(
+      /^The model \(tiny-local\) quoted text that occurs more than once in markdown doc m7 \(2 attempts\): block 1: .*The document is unchanged/,
+    );
   });
 
   test.each([
@@ -140,7 +148,11 @@ describe('editDocument', () => {
     globalThis.reportError = (error: unknown) => reported.push(error);
     try {
       const llm = createScriptedProvider('--- document start ---\nShort.\n--- document end ---');
-      const result = await editDocument(llm, SHORT_DOC, 'Shorten.', { onDelta: () => { throw new Error('UI broke'); } });
+      const result = await editDocument(llm, SHORT_DOC, 'Shorten.', {
+        onDelta: () => {
+          throw new Error('UI broke');
+        },
+      });
       expect(result.content).toBe('Short.\n');
       expect(reported.length).toBeGreaterThan(0);
     } finally {
@@ -200,7 +212,12 @@ describe('editDocument', () => {
   test('provider failures propagate: planloop errors as they are, others wrapped with the provider name', async () => {
     const limited = new ProviderError('rate limited', { provider: 'test', status: 429, retryable: true });
     expect(await rejection(editDocument(createScriptedProvider(limited), SHORT_DOC, 'Shorten.'))).toBe(limited);
-    const broken: LLMProvider & { name: string } = { name: 'my-llm', generate: async () => { throw new TypeError('socket hang up'); } };
+    const broken: LLMProvider & { name: string } = {
+      name: 'my-llm',
+      generate: async () => {
+        throw new TypeError('socket hang up');
+      },
+    };
     const error = await rejection(editDocument(broken, SHORT_DOC, 'Shorten.'));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toBe('The model call failed: socket hang up');
@@ -209,7 +226,9 @@ describe('editDocument', () => {
 
   test('bad input throws a ValidationError naming each problem, before any call', async () => {
     const llm = createScriptedProvider(GOOD_EDIT);
-    const error = await rejection(editDocument(llm, { title: 'T', content: 3 as unknown as string }, '  ', { retries: -1, mode: 'patch' as 'auto', timeoutMs: -5, maxTokens: 0 }));
+    const error = await rejection(
+      editDocument(llm, { title: 'T', content: 3 as unknown as string }, '  ', { retries: -1, mode: 'patch' as 'auto', timeoutMs: -5, maxTokens: 0 }),
+    );
     expect(error).toBeInstanceOf(ValidationError);
     expect((error as ValidationError).issues.map((issue) => issue.path)).toEqual(['doc.content', 'instruction', 'retries', 'timeoutMs', 'mode', 'maxTokens']);
     expect(llm.calls).toHaveLength(0);
@@ -240,7 +259,9 @@ describe('editDocument through an OpenAI-compatible server', () => {
     const provider = createOpenAICompatibleProvider({ baseURL: `${server.url}/v1`, model: 'small-local' });
     const previews: string[] = [];
     const result = await editDocument(provider, LONG_DOC, 'Five seats at 7 euros.', {
-      onDelta: ({ attempt, preview }) => { if (attempt === 2 && preview !== undefined) previews.push(preview); },
+      onDelta: ({ attempt, preview }) => {
+        if (attempt === 2 && preview !== undefined) previews.push(preview);
+      },
     });
     expect(result).toMatchObject({ title: 'March tour notes', content: LONG_NEW, attempts: 2, usage: { inputTokens: 1600, outputTokens: 80 } });
     expect(server.requests).toHaveLength(2);
@@ -326,7 +347,10 @@ describe('plan.markdown.editWithInstruction (through rewriteDocument)', () => {
       ),
       fc.string({ maxLength: 20 }),
     );
-    const answer = fc.record({ text: fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join('\n')), finishReason: fc.constantFrom('stop' as const, 'length' as const) });
+    const answer = fc.record({
+      text: fc.array(piece, { maxLength: 10 }).map((pieces) => pieces.join('\n')),
+      finishReason: fc.constantFrom('stop' as const, 'length' as const),
+    });
     await fc.assert(
       fc.asyncProperty(fc.array(answer, { minLength: 2, maxLength: 2 }), async (answers) => {
         const { plan, doc, changes } = setup(answers, LONG_DOC.content);

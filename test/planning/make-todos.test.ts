@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import { AbortError, PlanloopError, PlannerOutputError, ProviderError, ValidationError } from '../../src/errors.js';
+import { AbortError, type PlanloopError, PlannerOutputError, ProviderError, ValidationError } from '../../src/errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
@@ -57,44 +57,228 @@ const big = Array.from({ length: 200 }, (_, index) => ({ intent: 'narrate', desc
 
 /** Planner answers as small models write them, and what makeTodos makes of each (no retry). */
 const MALFORMED: Array<[string, string | { text: string; finishReason: 'length' | 'stop' }, Expected]> = [
-  ['a code fence', `${fence}json\n${GOOD_TEXT}\n${fence}`, { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
-  ['prose around the JSON', `Sure! Here is the plan:\n${GOOD_TEXT}\nLet me know if you need changes.`, { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
-  ['a fence inside a fenced answer', `${fence}json\n{"task_summary": "Show code", "todos": [{"intent": "narrate", "description": "Show ${fence}npm i${fence}"}]}\n${fence}`, { summary: 'Show code', todos: [['narrate', `Show ${fence}npm i${fence}`]] }],
-  ['trailing commas', '{"task_summary": "Tour", "todos": [{"intent": "navigate", "description": "Open /pricing",},],}', { summary: 'Tour', todos: [['navigate', 'Open /pricing']] }],
-  ['single quotes', "{'task_summary': 'Tour', 'todos': [{'intent': 'narrate', 'description': 'Explain tiers'}]}", { summary: 'Tour', todos: [['narrate', 'Explain tiers']] }],
-  ['comments', '{\n  // plan\n  "task_summary": "Tour", /* todos */ "todos": [{"intent": "ask", "description": "Ask which plan"}]\n}', { summary: 'Tour', todos: [['ask', 'Ask which plan']] }],
-  ['Python literals', "{'task_summary': 'Tour', 'todos': [{'intent': 'fill', 'description': 'Fill the email', 'expected_turn': None}]}", { summary: 'Tour', todos: [['fill', 'Fill the email']] }],
-  ['cut off mid-todo (no length reason)', '{"task_summary": "Tour", "todos": [{"intent": "navigate", "description": "Open pricing"}, {"intent": "narr', { error: 'planner_output_truncated' }],
-  ['cut off by the length limit', { text: '{"task_summary": "Tour", "todos": [{"intent": "navigate", "descr', finishReason: 'length' }, { error: 'planner_output_truncated' }],
-  ['complete JSON padded to the length limit', { text: `{"task_summary": "Tour", "todos": [{"description": "Open pricing"}]}${'\n'.repeat(50)}`, finishReason: 'length' }, { summary: 'Tour', todos: [['narrate', 'Open pricing']] }],
+  [
+    'a code fence',
+    `${fence}json\n${GOOD_TEXT}\n${fence}`,
+    {
+      summary: GOOD.task_summary,
+      todos: [
+        ['navigate', 'Open the pricing page', 1],
+        ['narrate', 'Explain the three tiers', 2],
+        ['finish', 'Wrap up', 3],
+      ],
+    },
+  ],
+  [
+    'prose around the JSON',
+    `Sure! Here is the plan:\n${GOOD_TEXT}\nLet me know if you need changes.`,
+    {
+      summary: GOOD.task_summary,
+      todos: [
+        ['navigate', 'Open the pricing page', 1],
+        ['narrate', 'Explain the three tiers', 2],
+        ['finish', 'Wrap up', 3],
+      ],
+    },
+  ],
+  [
+    'a fence inside a fenced answer',
+    `${fence}json\n{"task_summary": "Show code", "todos": [{"intent": "narrate", "description": "Show ${fence}npm i${fence}"}]}\n${fence}`,
+    { summary: 'Show code', todos: [['narrate', `Show ${fence}npm i${fence}`]] },
+  ],
+  [
+    'trailing commas',
+    '{"task_summary": "Tour", "todos": [{"intent": "navigate", "description": "Open /pricing",},],}',
+    { summary: 'Tour', todos: [['navigate', 'Open /pricing']] },
+  ],
+  [
+    'single quotes',
+    "{'task_summary': 'Tour', 'todos': [{'intent': 'narrate', 'description': 'Explain tiers'}]}",
+    { summary: 'Tour', todos: [['narrate', 'Explain tiers']] },
+  ],
+  [
+    'comments',
+    '{\n  // plan\n  "task_summary": "Tour", /* todos */ "todos": [{"intent": "ask", "description": "Ask which plan"}]\n}',
+    { summary: 'Tour', todos: [['ask', 'Ask which plan']] },
+  ],
+  [
+    'Python literals',
+    "{'task_summary': 'Tour', 'todos': [{'intent': 'fill', 'description': 'Fill the email', 'expected_turn': None}]}",
+    { summary: 'Tour', todos: [['fill', 'Fill the email']] },
+  ],
+  [
+    'cut off mid-todo (no length reason)',
+    '{"task_summary": "Tour", "todos": [{"intent": "navigate", "description": "Open pricing"}, {"intent": "narr',
+    { error: 'planner_output_truncated' },
+  ],
+  [
+    'cut off by the length limit',
+    { text: '{"task_summary": "Tour", "todos": [{"intent": "navigate", "descr', finishReason: 'length' },
+    { error: 'planner_output_truncated' },
+  ],
+  [
+    'complete JSON padded to the length limit',
+    { text: `{"task_summary": "Tour", "todos": [{"description": "Open pricing"}]}${'\n'.repeat(50)}`, finishReason: 'length' },
+    { summary: 'Tour', todos: [['narrate', 'Open pricing']] },
+  ],
   ['todos as a string', '{"task_summary": "Tour", "todos": "navigate, then narrate"}', { error: 'planner_output_invalid' }],
   ['todos as an object', '{"task_summary": "Tour", "todos": {"t1": {"description": "Open pricing"}}}', { error: 'planner_output_invalid' }],
   ['task_summary of the wrong type', '{"task_summary": 42, "todos": [{"description": "Open pricing"}]}', { error: 'planner_output_invalid' }],
   ['no task_summary', '{"todos": [{"intent": "navigate", "description": "Open pricing"}]}', { summary: '', todos: [['navigate', 'Open pricing']] }],
-  ['one item without a description', '{"task_summary": "Tour", "todos": [{"intent": "navigate"}, {"intent": "narrate", "description": "Explain"}]}', { summary: 'Tour', todos: [['narrate', 'Explain']] }],
-  ['only items without a usable description', '{"task_summary": "Tour", "todos": [{"intent": "navigate"}, {"description": "   "}, {"description": 7}]}', { error: 'planner_output_invalid' }],
-  ['a missing intent', '{"task_summary": "Tour", "todos": [{"description": "Explain the tiers"}]}', { summary: 'Tour', todos: [['narrate', 'Explain the tiers']] }],
-  ['an empty or mistyped intent, and capitals', '{"task_summary": "Tour", "todos": [{"intent": "", "description": "A"}, {"intent": 3, "description": "B"}, {"intent": " Navigate ", "description": "C"}]}', { summary: 'Tour', todos: [['narrate', 'A'], ['narrate', 'B'], ['navigate', 'C']] }],
-  ['a custom intent', '{"task_summary": "Tour", "todos": [{"intent": "scroll", "description": "Scroll to the FAQ"}]}', { summary: 'Tour', todos: [['scroll', 'Scroll to the FAQ']] }],
-  ['odd expected_turn values', '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 0}, {"description": "B", "expected_turn": -2}, {"description": "C", "expected_turn": 2.6}, {"description": "D", "expected_turn": "2"}, {"description": "E", "expected_turn": "soon"}]}', { summary: 'T', todos: [['narrate', 'A'], ['narrate', 'B'], ['narrate', 'C', 3], ['narrate', 'D', 2], ['narrate', 'E']] }],
-  ['an expected_turn too large to be a whole number', '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 1e20}, {"description": "B", "expected_turn": "99999999999999999999"}, {"description": "C", "expected_turn": 3}]}', { summary: 'T', todos: [['narrate', 'A'], ['narrate', 'B'], ['narrate', 'C', 3]] }],
-  ['todos written as bare strings', '{"task_summary": "Tour", "todos": ["Open pricing", "Explain tiers"]}', { summary: 'Tour', todos: [['narrate', 'Open pricing'], ['narrate', 'Explain tiers']] }],
-  ['statuses and ids from the model (ignored)', '{"task_summary": "Tour", "todos": [{"id": "t99", "status": "completed", "intent": "narrate", "description": "Explain"}]}', { summary: 'Tour', todos: [['narrate', 'Explain']] }],
+  [
+    'one item without a description',
+    '{"task_summary": "Tour", "todos": [{"intent": "navigate"}, {"intent": "narrate", "description": "Explain"}]}',
+    { summary: 'Tour', todos: [['narrate', 'Explain']] },
+  ],
+  [
+    'only items without a usable description',
+    '{"task_summary": "Tour", "todos": [{"intent": "navigate"}, {"description": "   "}, {"description": 7}]}',
+    { error: 'planner_output_invalid' },
+  ],
+  [
+    'a missing intent',
+    '{"task_summary": "Tour", "todos": [{"description": "Explain the tiers"}]}',
+    { summary: 'Tour', todos: [['narrate', 'Explain the tiers']] },
+  ],
+  [
+    'an empty or mistyped intent, and capitals',
+    '{"task_summary": "Tour", "todos": [{"intent": "", "description": "A"}, {"intent": 3, "description": "B"}, {"intent": " Navigate ", "description": "C"}]}',
+    {
+      summary: 'Tour',
+      todos: [
+        ['narrate', 'A'],
+        ['narrate', 'B'],
+        ['navigate', 'C'],
+      ],
+    },
+  ],
+  [
+    'a custom intent',
+    '{"task_summary": "Tour", "todos": [{"intent": "scroll", "description": "Scroll to the FAQ"}]}',
+    { summary: 'Tour', todos: [['scroll', 'Scroll to the FAQ']] },
+  ],
+  [
+    'odd expected_turn values',
+    '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 0}, {"description": "B", "expected_turn": -2}, {"description": "C", "expected_turn": 2.6}, {"description": "D", "expected_turn": "2"}, {"description": "E", "expected_turn": "soon"}]}',
+    {
+      summary: 'T',
+      todos: [
+        ['narrate', 'A'],
+        ['narrate', 'B'],
+        ['narrate', 'C', 3],
+        ['narrate', 'D', 2],
+        ['narrate', 'E'],
+      ],
+    },
+  ],
+  [
+    'an expected_turn too large to be a whole number',
+    '{"task_summary": "T", "todos": [{"description": "A", "expected_turn": 1e20}, {"description": "B", "expected_turn": "99999999999999999999"}, {"description": "C", "expected_turn": 3}]}',
+    {
+      summary: 'T',
+      todos: [
+        ['narrate', 'A'],
+        ['narrate', 'B'],
+        ['narrate', 'C', 3],
+      ],
+    },
+  ],
+  [
+    'todos written as bare strings',
+    '{"task_summary": "Tour", "todos": ["Open pricing", "Explain tiers"]}',
+    {
+      summary: 'Tour',
+      todos: [
+        ['narrate', 'Open pricing'],
+        ['narrate', 'Explain tiers'],
+      ],
+    },
+  ],
+  [
+    'statuses and ids from the model (ignored)',
+    '{"task_summary": "Tour", "todos": [{"id": "t99", "status": "completed", "intent": "narrate", "description": "Explain"}]}',
+    { summary: 'Tour', todos: [['narrate', 'Explain']] },
+  ],
   ['no todos key', '{"task_summary": "Tour"}', { error: 'planner_output_invalid' }],
   ['an empty todos list', '{"task_summary": "Tour", "todos": []}', { error: 'planner_output_invalid' }],
   ['an empty object', '{}', { error: 'planner_output_invalid' }],
   ['an empty string', '', { error: 'planner_output_invalid' }],
   ['a refusal in prose', "I'm sorry, but I can't help with planning that.", { error: 'planner_output_invalid' }],
   ['JSON null', 'null', { error: 'planner_output_invalid' }],
-  ['a bare array of todos', '[{"intent": "navigate", "description": "Open pricing"}, {"intent": "finish", "description": "Done"}]', { summary: '', todos: [['navigate', 'Open pricing'], ['finish', 'Done']] }],
-  ['an answer wrapped in one more object', `{"plan": ${GOOD_TEXT}}`, { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
+  [
+    'a bare array of todos',
+    '[{"intent": "navigate", "description": "Open pricing"}, {"intent": "finish", "description": "Done"}]',
+    {
+      summary: '',
+      todos: [
+        ['navigate', 'Open pricing'],
+        ['finish', 'Done'],
+      ],
+    },
+  ],
+  [
+    'an answer wrapped in one more object',
+    `{"plan": ${GOOD_TEXT}}`,
+    {
+      summary: GOOD.task_summary,
+      todos: [
+        ['navigate', 'Open the pricing page', 1],
+        ['narrate', 'Explain the three tiers', 2],
+        ['finish', 'Wrap up', 3],
+      ],
+    },
+  ],
   ['200 todos', JSON.stringify({ task_summary: 'Too long', todos: big }), { error: 'planner_output_invalid' }],
-  ['a very large answer around a small plan', `${'Thinking about it. '.repeat(20_000)}\n${GOOD_TEXT}\n${'More notes. '.repeat(20_000)}`, { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
-  ['__proto__ keys', '{"__proto__": {"polluted": 1}, "task_summary": "Tour", "todos": [{"__proto__": {"intent": "click"}, "description": "Explain"}]}', { summary: 'Tour', todos: [['narrate', 'Explain']] }],
-  ['typographic quotes', '{“task_summary”: “Tour”, “todos”: [{“intent”: “navigate”, “description”: “Open the “Pro” tier”}, {“intent”: “narrate”, “description”: “Explain it’s 12 EUR”}]}', { summary: 'Tour', todos: [['navigate', 'Open the “Pro” tier'], ['narrate', 'Explain it’s 12 EUR']] }],
-  ['typographic single quotes', '{‘task_summary’: ‘Tour’, ‘todos’: [{‘intent’: ‘ask’, ‘description’: ‘Ask which plan’}]}', { summary: 'Tour', todos: [['ask', 'Ask which plan']] }],
-  ['a stringified answer', JSON.stringify(GOOD_TEXT), { summary: GOOD.task_summary, todos: [['navigate', 'Open the pricing page', 1], ['narrate', 'Explain the three tiers', 2], ['finish', 'Wrap up', 3]] }],
-  ['unicode and escapes', '{"task_summary": "Zeig dir die Preise \\u2014 \\"Team\\" 😀", "todos": [{"intent": "narrate", "description": "Tarife\\nerklären"}]}', { summary: 'Zeig dir die Preise — "Team" 😀', todos: [['narrate', 'Tarife\nerklären']] }],
+  [
+    'a very large answer around a small plan',
+    `${'Thinking about it. '.repeat(20_000)}\n${GOOD_TEXT}\n${'More notes. '.repeat(20_000)}`,
+    {
+      summary: GOOD.task_summary,
+      todos: [
+        ['navigate', 'Open the pricing page', 1],
+        ['narrate', 'Explain the three tiers', 2],
+        ['finish', 'Wrap up', 3],
+      ],
+    },
+  ],
+  [
+    '__proto__ keys',
+    '{"__proto__": {"polluted": 1}, "task_summary": "Tour", "todos": [{"__proto__": {"intent": "click"}, "description": "Explain"}]}',
+    { summary: 'Tour', todos: [['narrate', 'Explain']] },
+  ],
+  [
+    'typographic quotes',
+    '{“task_summary”: “Tour”, “todos”: [{“intent”: “navigate”, “description”: “Open the “Pro” tier”}, {“intent”: “narrate”, “description”: “Explain it’s 12 EUR”}]}',
+    {
+      summary: 'Tour',
+      todos: [
+        ['navigate', 'Open the “Pro” tier'],
+        ['narrate', 'Explain it’s 12 EUR'],
+      ],
+    },
+  ],
+  [
+    'typographic single quotes',
+    '{‘task_summary’: ‘Tour’, ‘todos’: [{‘intent’: ‘ask’, ‘description’: ‘Ask which plan’}]}',
+    { summary: 'Tour', todos: [['ask', 'Ask which plan']] },
+  ],
+  [
+    'a stringified answer',
+    JSON.stringify(GOOD_TEXT),
+    {
+      summary: GOOD.task_summary,
+      todos: [
+        ['navigate', 'Open the pricing page', 1],
+        ['narrate', 'Explain the three tiers', 2],
+        ['finish', 'Wrap up', 3],
+      ],
+    },
+  ],
+  [
+    'unicode and escapes',
+    '{"task_summary": "Zeig dir die Preise \\u2014 \\"Team\\" 😀", "todos": [{"intent": "narrate", "description": "Tarife\\nerklären"}]}',
+    { summary: 'Zeig dir die Preise — "Team" 😀', todos: [['narrate', 'Tarife\nerklären']] },
+  ],
 ];
 
 describe('makeTodos: malformed planner output', () => {
@@ -116,7 +300,9 @@ describe('makeTodos: malformed planner output', () => {
     }
     const result = await call;
     expect(result.task_summary).toBe(expected.summary);
-    expect(result.todos.map((todo) => [todo.intent, todo.description, ...(todo.expected_turn === undefined ? [] : [todo.expected_turn])])).toEqual(expected.todos);
+    expect(result.todos.map((todo) => [todo.intent, todo.description, ...(todo.expected_turn === undefined ? [] : [todo.expected_turn])])).toEqual(
+      expected.todos,
+    );
     expect(result.todos.every((todo) => todo.status === 'pending')).toBe(true);
     expect(result.todos.map((todo) => todo.id)).toEqual(expected.todos.map((_, index) => `t${index + 1}`));
     expect(plan.todos.list()).toEqual(result.todos);
@@ -142,7 +328,7 @@ describe('makeTodos', () => {
     expect(plan.todos.get('t2')?.description).toBe('Open the pricing page');
   });
 
-  test('ids never reuse an earlier plan\'s', async () => {
+  test("ids never reuse an earlier plan's", async () => {
     const { plan } = setup(GOOD);
     const first = await plan.makeTodos({ task: 'One' });
     const second = await plan.makeTodos({ task: 'Two' });
@@ -166,11 +352,14 @@ describe('makeTodos', () => {
   test('the summary streams before the todos have arrived', async () => {
     const { plan } = setup(GOOD, { chunkSize: 5, delayMs: 5 });
     let todosWhenSummaryDone: number | undefined;
-    await plan.makeTodos({ task: 'Show me the prices' }, {
-      onSummaryDelta: (_delta, text) => {
-        if (text === GOOD.task_summary) todosWhenSummaryDone = plan.todos.list().length;
+    await plan.makeTodos(
+      { task: 'Show me the prices' },
+      {
+        onSummaryDelta: (_delta, text) => {
+          if (text === GOOD.task_summary) todosWhenSummaryDone = plan.todos.list().length;
+        },
       },
-    });
+    );
     expect(todosWhenSummaryDone).toBe(0);
   });
 
@@ -212,7 +401,12 @@ describe('makeTodos', () => {
       const result = await plan.makeTodos({ task: 'Tour' }, { onSummaryDelta: (delta, text) => seen.push([delta, text]) });
       expect(result.task_summary).toBe(GOOD.task_summary);
       const restart = seen.map(([delta, text]) => delta === '' && text === '').lastIndexOf(true);
-      expect(seen.slice(restart + 1).map(([delta]) => delta).join('')).toBe(GOOD.task_summary);
+      expect(
+        seen
+          .slice(restart + 1)
+          .map(([delta]) => delta)
+          .join(''),
+      ).toBe(GOOD.task_summary);
       expect(seen.at(-1)?.[1]).toBe(GOOD.task_summary);
       expect(named('summary-delta').map(({ delta, text }) => [delta, text])).toEqual(seen);
     }
@@ -222,7 +416,14 @@ describe('makeTodos', () => {
     const report = vi.spyOn(console, 'error').mockImplementation(() => {});
     try {
       const { plan } = setup(GOOD);
-      const result = await plan.makeTodos({ task: 'Tour' }, { onSummaryDelta: () => { throw new Error('ui broke'); } });
+      const result = await plan.makeTodos(
+        { task: 'Tour' },
+        {
+          onSummaryDelta: () => {
+            throw new Error('ui broke');
+          },
+        },
+      );
       expect(result.todos).toHaveLength(3);
       expect(report).toHaveBeenCalled();
     } finally {
@@ -305,12 +506,15 @@ describe('makeTodos: failures', () => {
     const { plan, named } = setup(GOOD, { chunkSize: 4, delayMs: 5 });
     const existing = plan.todos.create({ intent: 'narrate', description: 'Keep me' });
     const controller = new AbortController();
-    const call = plan.makeTodos({ task: 'Show me the prices' }, {
-      signal: controller.signal,
-      onSummaryDelta: (_delta, text) => {
-        if (text.length > 6) controller.abort();
+    const call = plan.makeTodos(
+      { task: 'Show me the prices' },
+      {
+        signal: controller.signal,
+        onSummaryDelta: (_delta, text) => {
+          if (text.length > 6) controller.abort();
+        },
       },
-    });
+    );
     const error = await rejection(call);
     expect(error).toBeInstanceOf(AbortError);
     expect(error.code).toBe('aborted');
@@ -367,7 +571,13 @@ describe('makeTodos: failures', () => {
 
   test('a plain error from a hand-written provider becomes a ProviderError', async () => {
     const cause = new TypeError('backend exploded');
-    const plan = new Plan({ llm: { generate: async () => { throw cause; } } });
+    const plan = new Plan({
+      llm: {
+        generate: async () => {
+          throw cause;
+        },
+      },
+    });
     const error = await rejection(plan.makeTodos({ task: 'Tour' }));
     expect(error).toBeInstanceOf(ProviderError);
     expect(error.message).toContain('backend exploded');
@@ -405,7 +615,7 @@ describe('makeTodos: failures', () => {
 });
 
 describe('makeTodos: routing', () => {
-  test('uses the router\'s plan role', async () => {
+  test("uses the router's plan role", async () => {
     const planner = createScriptedProvider(GOOD);
     const fallback = createScriptedProvider(new Error('wrong role'));
     const plan = new Plan({ llm: { route: (role: string) => (role === 'plan' ? planner : fallback) } });
@@ -414,9 +624,16 @@ describe('makeTodos: routing', () => {
     expect(fallback.calls).toHaveLength(0);
   });
 
-  test('passes the caller\'s signal to the provider', async () => {
+  test("passes the caller's signal to the provider", async () => {
     let seen: AbortSignal | undefined;
-    const plan = new Plan({ llm: { generate: async (request: LLMRequest) => { seen = request.signal; return { text: GOOD_TEXT }; } } });
+    const plan = new Plan({
+      llm: {
+        generate: async (request: LLMRequest) => {
+          seen = request.signal;
+          return { text: GOOD_TEXT };
+        },
+      },
+    });
     await plan.makeTodos({ task: 'Tour' });
     expect(seen).toBeInstanceOf(AbortSignal);
   });

@@ -9,20 +9,24 @@ const MODEL_PARAGRAPH = 'The Starter plan is free for up to five seats. Beyond t
 describe('mergeText', () => {
   test('a model edit and a user edit in different sections both survive', () => {
     const theirs = base.replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\n`);
-    const ours = base.replace('- The tour panel overlaps the cookie banner on small screens.\n', '- The tour panel overlaps the cookie banner on small screens (fixed in 1.2).\n');
+    const ours = base.replace(
+      '- The tour panel overlaps the cookie banner on small screens.\n',
+      '- The tour panel overlaps the cookie banner on small screens (fixed in 1.2).\n',
+    );
     const merged = mergeText(base, ours, theirs);
     expect(merged).toEqual({
       ok: true,
-      value: base
-        .replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\n`)
-        .replace('small screens.\n', 'small screens (fixed in 1.2).\n'),
+      value: base.replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\n`).replace('small screens.\n', 'small screens (fixed in 1.2).\n'),
     });
   });
 
   test('a line the user added right after the paragraph the model edited goes beside it', () => {
     const theirs = base.replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\n`);
     const ours = base.replace(/(The Starter plan is free.*\n)/, '$1Students get the Team plan for free.\n');
-    expect(mergeText(base, ours, theirs)).toEqual({ ok: true, value: base.replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\nStudents get the Team plan for free.\n`) });
+    expect(mergeText(base, ours, theirs)).toEqual({
+      ok: true,
+      value: base.replace(/The Starter plan is free.*\n/, `${MODEL_PARAGRAPH}\nStudents get the Team plan for free.\n`),
+    });
   });
 
   test('a user who appended to the end and a model that edited the end both survive', () => {
@@ -170,9 +174,18 @@ describe('mergeDocument', () => {
   const doc = { title: 'Notes', content: 'a\n\nb\n' };
 
   test('the side that changed the title wins, and the content merges', () => {
-    expect(mergeDocument(doc, { title: 'My notes', content: 'A\n\nb\n' }, { title: 'Notes', content: 'a\n\nB\n' })).toEqual({ ok: true, value: { title: 'My notes', content: 'A\n\nB\n' } });
-    expect(mergeDocument(doc, { title: 'Notes', content: 'a\n\nb\n' }, { title: 'Model notes', content: 'a\n\nB\n' })).toEqual({ ok: true, value: { title: 'Model notes', content: 'a\n\nB\n' } });
-    expect(mergeDocument(doc, { title: 'Same', content: doc.content }, { title: 'Same', content: doc.content })).toEqual({ ok: true, value: { title: 'Same', content: doc.content } });
+    expect(mergeDocument(doc, { title: 'My notes', content: 'A\n\nb\n' }, { title: 'Notes', content: 'a\n\nB\n' })).toEqual({
+      ok: true,
+      value: { title: 'My notes', content: 'A\n\nB\n' },
+    });
+    expect(mergeDocument(doc, { title: 'Notes', content: 'a\n\nb\n' }, { title: 'Model notes', content: 'a\n\nB\n' })).toEqual({
+      ok: true,
+      value: { title: 'Model notes', content: 'a\n\nB\n' },
+    });
+    expect(mergeDocument(doc, { title: 'Same', content: doc.content }, { title: 'Same', content: doc.content })).toEqual({
+      ok: true,
+      value: { title: 'Same', content: doc.content },
+    });
   });
 
   test('two different new titles conflict, even when the content merges', () => {

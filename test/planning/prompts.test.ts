@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import { Plan, type PlanConfig } from '../../src/plan.js';
 import type { PlanInput } from '../../src/planning/make-todos.js';
-import { PLAN_OUTPUT_SCHEMA, plannerSystemPrompt, plannerUserMessage } from '../../src/planning/prompts.js';
+import { PLAN_OUTPUT_SCHEMA, plannerSystemPrompt } from '../../src/planning/prompts.js';
 
 const ANSWER = { task_summary: 'Tour', todos: [{ intent: 'finish', description: 'Done' }] };
 
@@ -71,7 +71,13 @@ describe('the planner prompt', () => {
     const lines = user.split('\n');
     expect(lines).toContain('Task: Show me the prices');
     const start = lines.indexOf('Sitemap:');
-    expect(lines.slice(start, start + 5)).toEqual(['Sitemap:', '- /pricing — Pricing: plans and prices', '- /try — Try it', '- /docs: API reference', '- /about']);
+    expect(lines.slice(start, start + 5)).toEqual([
+      'Sitemap:',
+      '- /pricing — Pricing: plans and prices',
+      '- /try — Try it',
+      '- /docs: API reference',
+      '- /about',
+    ]);
   });
 
   test('locale, brand, persona, selection and hostContext are in the user message', async () => {

@@ -47,7 +47,7 @@ describe('seed 004 examples', () => {
     const dddk = new DotDotDuck({ webAgent: {} });
 
     const plan = new Plan({
-      llm,                 // single LLMProvider or LLMRouter (plan role used)
+      llm, // single LLMProvider or LLMRouter (plan role used)
       agentName: 'YourAgent',
       appendSystemPrompt: `# Sitemap mental model
 - /commercial — pricing & licensing
@@ -59,12 +59,12 @@ describe('seed 004 examples', () => {
 `,
     });
 
-    plan.attachTo(dddk);   // exposes dddk.plan for host-wide access
+    plan.attachTo(dddk); // exposes dddk.plan for host-wide access
 
     // Wire into the webagent so each run starts with a planning pass:
     dddk.config.webAgent = {
       planner: (input) => plan.makeTodos(input),
-      announcePlan: true,  // stream task_summary + wait for user Space
+      announcePlan: true, // stream task_summary + wait for user Space
     };
 
     expect(dddk.plan).toBe(plan);

@@ -28,10 +28,11 @@ async function rawEntries(factory: IDBFactory): Promise<Map<string, unknown>> {
   return new Map(keys.map((key, index) => [String(key), values[index]]));
 }
 
-const request = <T>(req: IDBRequest<T>) => new Promise<T>((resolve, reject) => {
-  req.onsuccess = () => resolve(req.result);
-  req.onerror = () => reject(req.error);
-});
+const request = <T>(req: IDBRequest<T>) =>
+  new Promise<T>((resolve, reject) => {
+    req.onsuccess = () => resolve(req.result);
+    req.onerror = () => reject(req.error);
+  });
 
 /** Settles with `promise`, or rejects once `ms` have passed (so a hang fails the test instead of timing it out). */
 const within = <T>(promise: Promise<T>, ms: number, what: string) =>
@@ -43,7 +44,10 @@ describe('createIndexedDbAdapter', () => {
     const storage = () => createIndexedDbAdapter({ key: 'a', indexedDB: factory });
     const first = new Plan({ storage: storage() });
     await first.ready;
-    first.todos.createMany([{ intent: 'navigate', description: 'Open docs' }, { intent: 'finish', description: 'Finish' }]);
+    first.todos.createMany([
+      { intent: 'navigate', description: 'Open docs' },
+      { intent: 'finish', description: 'Finish' },
+    ]);
     first.todos.delete('t2');
     first.markdown.create({ title: 'Notes', content: '# Docs' });
     await first.flush();
@@ -122,7 +126,14 @@ describe('createIndexedDbAdapter: a blocked or vanishing database', () => {
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(upgrade.blocked).toBe(true);
 
-    const error = await within(adapter.load().then(() => 'loaded', (caught: unknown) => caught), 5000, 'load');
+    const error = await within(
+      adapter.load().then(
+        () => 'loaded',
+        (caught: unknown) => caught,
+      ),
+      5000,
+      'load',
+    );
     expect(error).toBeInstanceOf(StorageError);
     expect(error).toMatchObject({ code: 'storage_error', reason: 'blocked', operation: 'load' });
     expect((error as Error).message).toMatch(/did not open within 200 ms/);
@@ -167,7 +178,7 @@ describe('createIndexedDbAdapter: a blocked or vanishing database', () => {
     const { factory, adapter } = setup();
     await adapter.save(snapshotOf([todo('t1', 'a')], []));
     const upgrade = openRaw(factory, 'planloop', 2, (db) => db.createObjectStore('other'));
-    const upgraded = await within(upgrade.done, 1000, 'the other tab\'s upgrade');
+    const upgraded = await within(upgrade.done, 1000, "the other tab's upgrade");
     expect(upgrade.blocked).toBe(false);
     upgraded.close();
     await adapter.save(snapshotOf([todo('t1', 'b')], []));

@@ -191,9 +191,7 @@ describe('createLocalStorageAdapter: saves that scale', () => {
     const storage = createRecordingStorage(1_500_000);
     const adapter = createLocalStorageAdapter({ key: 'tour', storage });
     adapter.save(snapshotOf([], [doc('m1', big)]));
-    expect(() => adapter.save(snapshotOf([], [doc('m1', 'y'.repeat(1_000_000))]))).toThrow(
-      expect.objectContaining({ reason: 'quota', operation: 'save' }),
-    );
+    expect(() => adapter.save(snapshotOf([], [doc('m1', 'y'.repeat(1_000_000))]))).toThrow(expect.objectContaining({ reason: 'quota', operation: 'save' }));
     expect((createLocalStorageAdapter({ key: 'tour', storage }).load() as PlanSnapshot).markdownDocs[0]!.content).toBe(big);
   });
 

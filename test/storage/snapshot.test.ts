@@ -24,9 +24,7 @@ describe('validateSnapshot', () => {
     expect(result.success).toBe(false);
     if (result.success) return;
     expect(result.error).toBeInstanceOf(StorageError);
-    expect(result.issues.map((issue) => issue.path)).toEqual(
-      expect.arrayContaining(['todos[0].description', 'todos[0].status', 'markdownDocs[0].id']),
-    );
+    expect(result.issues.map((issue) => issue.path)).toEqual(expect.arrayContaining(['todos[0].description', 'todos[0].status', 'markdownDocs[0].id']));
   });
 
   it('refuses snapshots from a newer planloop', () => {
@@ -37,7 +35,10 @@ describe('validateSnapshot', () => {
 describe('taskSummary and task', () => {
   it('are read when strings, and a stored plan whose keys of these names hold something else still loads', () => {
     const todos = [{ id: 't1', intent: 'narrate', description: 'Hello', status: 'pending' }];
-    expect(validateSnapshot({ version: 1, todos, markdownDocs: [], taskSummary: 'A tour', task: 'Tour' })).toMatchObject({ taskSummary: 'A tour', task: 'Tour' });
+    expect(validateSnapshot({ version: 1, todos, markdownDocs: [], taskSummary: 'A tour', task: 'Tour' })).toMatchObject({
+      taskSummary: 'A tour',
+      task: 'Tour',
+    });
     // Written before planloop used these keys (say by a host's adapter): the todos must not be thrown away for them.
     const result = safeValidateSnapshot({ version: 1, todos, markdownDocs: [], task: { id: 7, title: 'Onboarding' }, taskSummary: null });
     expect(result.success).toBe(true);

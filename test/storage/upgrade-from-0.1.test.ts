@@ -9,7 +9,10 @@ import { createLocalStorageAdapter } from '../../src/storage/local-storage.js';
 // description of 1,459 characters and an intent of 72, both over the caps added in 0.2, written
 // with 0.1's own Plan and createLocalStorageAdapter. An upgrade must open it as it was.
 const WRITTEN_BY_0_1 = readFileSync('test/fixtures/plan-written-by-0.1.json', 'utf8');
-const stored = JSON.parse(WRITTEN_BY_0_1) as { todos: Array<{ id: string; intent: string; description: string; status: string }>; markdownDocs: Array<{ title: string; content: string }> };
+const stored = JSON.parse(WRITTEN_BY_0_1) as {
+  todos: Array<{ id: string; intent: string; description: string; status: string }>;
+  markdownDocs: Array<{ title: string; content: string }>;
+};
 
 describe('a plan written by 0.1 opens in 0.2', () => {
   beforeEach(() => localStorage.clear());

@@ -57,7 +57,13 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
   let unique = 0;
   const meta = (state: PlanSnapshot) => readSyncMeta(state.sync) as SyncMeta;
 
-  const commit = (tab: Replica, index: number, next: PlanSnapshot, record: (meta: SyncMeta, before: SyncMeta | undefined) => Array<Omit<Write, 'replica' | 'seq' | 'vc'>>, newGeneration = false) => {
+  const commit = (
+    tab: Replica,
+    index: number,
+    next: PlanSnapshot,
+    record: (meta: SyncMeta, before: SyncMeta | undefined) => Array<Omit<Write, 'replica' | 'seq' | 'vc'>>,
+    newGeneration = false,
+  ) => {
     const before = readSyncMeta(tab.state.sync);
     const sync = advanceSyncMeta(before, tab.state, next, { replica: tab.name, newGeneration });
     tab.state = { ...next, sync };
@@ -79,9 +85,12 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
       case 'create-todo': {
         const id = `t${lastIds.todos + 1}`;
         const description = `todo ${++unique}`;
-        commit(tab, op.replica, { ...tab.state, todos: [...todos, { id, intent: 'narrate', description, status: 'pending' }], lastIds: { ...lastIds, todos: lastIds.todos + 1 } }, (m) => [
-          { kind: 'todo', born: bornKey(m.todos[id]!), value: description },
-        ]);
+        commit(
+          tab,
+          op.replica,
+          { ...tab.state, todos: [...todos, { id, intent: 'narrate', description, status: 'pending' }], lastIds: { ...lastIds, todos: lastIds.todos + 1 } },
+          (m) => [{ kind: 'todo', born: bornKey(m.todos[id]!), value: description }],
+        );
         break;
       }
       case 'edit-todo':
@@ -94,7 +103,9 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
         } else {
           const description = `todo ${++unique}`;
           const status: TodoItem['status'] = unique % 2 ? 'completed' : 'in_progress';
-          commit(tab, op.replica, { ...tab.state, todos: todos.map((item) => (item === target ? { ...item, description, status } : item)) }, () => [{ kind: 'todo', born, value: description }]);
+          commit(tab, op.replica, { ...tab.state, todos: todos.map((item) => (item === target ? { ...item, description, status } : item)) }, () => [
+            { kind: 'todo', born, value: description },
+          ]);
         }
         break;
       }
@@ -130,7 +141,12 @@ function simulate(ops: Op[], replicas = REPLICAS, finalSync = true) {
           commit(tab, op.replica, { ...tab.state, markdownDocs: markdownDocs.filter((item) => item !== target) }, () => [{ kind: 'doc', born, value: null }]);
         } else {
           const content = `doc ${++unique}`;
-          commit(tab, op.replica, { ...tab.state, markdownDocs: markdownDocs.map((item) => (item === target ? { ...item, content, updatedAt: unique } : item)) }, () => [{ kind: 'doc', born, value: content }]);
+          commit(
+            tab,
+            op.replica,
+            { ...tab.state, markdownDocs: markdownDocs.map((item) => (item === target ? { ...item, content, updatedAt: unique } : item)) },
+            () => [{ kind: 'doc', born, value: content }],
+          );
         }
         break;
       }

@@ -38,7 +38,10 @@ function tab(replica: string, start: PlanSnapshot = { version: 1, todos: [], mar
     },
     writeDoc(next: MarkdownDoc) {
       const exists = state.markdownDocs.some((item) => item.id === next.id);
-      commit({ todos: state.todos, markdownDocs: exists ? state.markdownDocs.map((item) => (item.id === next.id ? next : item)) : [...state.markdownDocs, next] });
+      commit({
+        todos: state.todos,
+        markdownDocs: exists ? state.markdownDocs.map((item) => (item.id === next.id ? next : item)) : [...state.markdownDocs, next],
+      });
     },
     removeDoc(id: string) {
       commit({ todos: state.todos, markdownDocs: state.markdownDocs.filter((item) => item.id !== id) });
@@ -64,7 +67,7 @@ function mergeBothWays(a: PlanSnapshot, b: PlanSnapshot) {
 }
 
 describe('mergePlanSnapshots', () => {
-  it('keeps both tabs\' new todos (the lost-todo bug of two tabs on one key)', () => {
+  it("keeps both tabs' new todos (the lost-todo bug of two tabs on one key)", () => {
     const base = tab('base');
     base.create(todo('t1', 'Open pricing'));
     const a = tab('A', base.state);
@@ -89,11 +92,18 @@ describe('mergePlanSnapshots', () => {
     // Equal counters: the replica id breaks the tie ('B' > 'A').
     expect(merged.todos).toEqual([todo('t1', 'Open the pricing page')]);
     expect(conflicts).toEqual([
-      { kind: 'todo', reason: 'concurrent-edit', id: 't1', kept: todo('t1', 'Open the pricing page'), dropped: todo('t1', 'Open pricing', 'completed'), from: 'local' },
+      {
+        kind: 'todo',
+        reason: 'concurrent-edit',
+        id: 't1',
+        kept: todo('t1', 'Open the pricing page'),
+        dropped: todo('t1', 'Open pricing', 'completed'),
+        from: 'local',
+      },
     ]);
   });
 
-  it('reports nothing when one side had seen the other\'s change', () => {
+  it("reports nothing when one side had seen the other's change", () => {
     const a = tab('A');
     a.create(todo('t1', 'first'));
     const b = tab('B', a.state);
@@ -127,7 +137,7 @@ describe('mergePlanSnapshots', () => {
     expect(conflicts).toHaveLength(2);
   });
 
-  it('does not bring back the old plan\'s todos after a replan in another tab; edits to them are reported', () => {
+  it("does not bring back the old plan's todos after a replan in another tab; edits to them are reported", () => {
     const base = tab('base');
     base.create(todo('t1', 'old one'));
     base.create(todo('t2', 'old two'));
@@ -151,11 +161,17 @@ describe('mergePlanSnapshots', () => {
     const { merged, conflicts } = mergeBothWays(a.state, b.state);
     expect(merged.todos.map((item) => item.description)).toEqual(['plan B 1', 'plan B 2']);
     expect(conflicts).toEqual([
-      { kind: 'plan', reason: 'concurrent-plan', kept: { todos: b.state.todos, taskSummary: 'B' }, dropped: { todos: a.state.todos, taskSummary: 'A' }, from: 'local' },
+      {
+        kind: 'plan',
+        reason: 'concurrent-plan',
+        kept: { todos: b.state.todos, taskSummary: 'B' },
+        dropped: { todos: a.state.todos, taskSummary: 'A' },
+        from: 'local',
+      },
     ]);
   });
 
-  it('merges documents by item too, and never gives a deleted document\'s id to another', () => {
+  it("merges documents by item too, and never gives a deleted document's id to another", () => {
     const base = tab('base');
     base.writeDoc(doc('m1', 'shared'));
     const a = tab('A', base.state);
@@ -191,7 +207,12 @@ describe('mergePlanSnapshots', () => {
   });
 
   it('merges snapshots written without clocks: equal ones into themselves, different ones reported', () => {
-    const stored: PlanSnapshot = { version: 1, todos: [todo('t1', 'one'), todo('t2', 'two')], markdownDocs: [doc('m1', 'x')], lastIds: { todos: 2, markdown: 1 } };
+    const stored: PlanSnapshot = {
+      version: 1,
+      todos: [todo('t1', 'one'), todo('t2', 'two')],
+      markdownDocs: [doc('m1', 'x')],
+      lastIds: { todos: 2, markdown: 1 },
+    };
     const same = mergeBothWays(stored, structuredClone(stored));
     expect(same.conflicts).toEqual([]);
     expect(same.merged.todos).toEqual(stored.todos);
@@ -226,7 +247,9 @@ describe('sync meta', () => {
     expect(replanned.todos).toEqual({ t4: [7, 'R', 7, 'R'] });
     expect(replanned.deleted.todos).toEqual({});
     // Unchanged items keep their clocks, and a commit that changes nothing stamps nothing.
-    expect(advanceSyncMeta(replanned, { todos: [todo('t4', 'd')], markdownDocs: [] }, { todos: [todo('t4', 'd')], markdownDocs: [] }, { replica: 'S' })).toEqual(replanned);
+    expect(
+      advanceSyncMeta(replanned, { todos: [todo('t4', 'd')], markdownDocs: [] }, { todos: [todo('t4', 'd')], markdownDocs: [] }, { replica: 'S' }),
+    ).toEqual(replanned);
   });
 
   it('treats malformed or oversized clocks as absent', () => {

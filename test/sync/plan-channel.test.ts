@@ -35,13 +35,21 @@ describe('createPlanChannel', () => {
     const a = createPlanChannel({ key: 'tour', replica: 'A', BroadcastChannel });
     const heard = listen(a);
     const raw = new BroadcastChannel('planloop:tour');
-    for (const junk of [null, 'changed', { type: 'changed', from: 'X' }, { type: 'lease', from: 'X', holder: 3 }, { type: 'merge', from: 'X' }, { type: 'stop' }]) raw.postMessage(junk);
+    for (const junk of [
+      null,
+      'changed',
+      { type: 'changed', from: 'X' },
+      { type: 'lease', from: 'X', holder: 3 },
+      { type: 'merge', from: 'X' },
+      { type: 'stop' },
+    ])
+      raw.postMessage(junk);
     raw.postMessage({ type: 'changed', from: 'X', revision: 1, extra: true });
     await tick();
     expect(heard).toEqual([{ type: 'changed', from: 'X', revision: 1 }]);
   });
 
-  it('works over Node\'s real BroadcastChannel too', async () => {
+  it("works over Node's real BroadcastChannel too", async () => {
     const a = createPlanChannel({ key: 'real', replica: 'A' });
     const b = createPlanChannel({ key: 'real', replica: 'B' });
     const heard = listen(b);
@@ -78,7 +86,7 @@ describe('createPlanChannel', () => {
     expect(heardA).toHaveLength(1);
   });
 
-  it('with BroadcastChannel too, hears another tab\'s write of the plan key once it is visible', async () => {
+  it("with BroadcastChannel too, hears another tab's write of the plan key once it is visible", async () => {
     const BroadcastChannel = fakeBroadcastChannels();
     const origin = sharedLocalStorage();
     const [tabA, tabB] = [origin.tab(), origin.tab()];

@@ -47,7 +47,7 @@ describe('createRunLease with Web Locks', () => {
     expect(await a.holder()).toMatchObject({ replica: 'B' });
   });
 
-  it('can be taken over with steal: the old holder\'s signal aborts', async () => {
+  it("can be taken over with steal: the old holder's signal aborts", async () => {
     const locks = fakeLocks();
     const { a, b } = twoTabs(() => ({ locks }));
     const first = await a.acquire();

@@ -131,12 +131,16 @@ describe('<plan-panel>', () => {
     expect(live?.getAttribute('aria-live')).toBe('polite');
   });
 
-  it('streams the summary while planning, then shows the current turn and the end of the run, read from the run\'s state', async () => {
-    const turns = heldTurns(1, (call) => [
-      { todo: 't1', actions: [{ type: 'narrate', text: 'Pricing.' }] },
-      { todo: 't2', actions: [{ type: 'narrate', text: 'Tiers.' }] },
-      { todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'Toured pricing.' }] },
-    ][call]);
+  it("streams the summary while planning, then shows the current turn and the end of the run, read from the run's state", async () => {
+    const turns = heldTurns(
+      1,
+      (call) =>
+        [
+          { todo: 't1', actions: [{ type: 'narrate', text: 'Pricing.' }] },
+          { todo: 't2', actions: [{ type: 'narrate', text: 'Tiers.' }] },
+          { todo: 't3', last: true, actions: [{ type: 'task_finish', summary: 'Toured pricing.' }] },
+        ][call],
+    );
     const planning = heldPlanner('Tour the pricing page.', { task_summary: 'Tour the pricing page.', todos: seedTodos });
     const plan = runnable(turns.model, planning.planner);
     const panel = mount(plan);
@@ -484,7 +488,10 @@ describe('<plan-panel> review: the user shapes the plan before it runs', () => {
 
     button(panel, '.approve').click();
     await expect(review).resolves.toBe(true);
-    expect(plan.todos.list().map((todo) => [todo.id, todo.expected_turn])).toEqual([['t3', 2], ['t2', 3]]);
+    expect(plan.todos.list().map((todo) => [todo.id, todo.expected_turn])).toEqual([
+      ['t3', 2],
+      ['t2', 3],
+    ]);
   });
 
   it('declines with Escape or the decline button, rejects on abort, and only pending steps can change', async () => {

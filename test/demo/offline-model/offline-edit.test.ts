@@ -94,7 +94,9 @@ describe('the offline model edits a long note in place', () => {
     const { llm, answers } = offline();
     const result = await editDocument(llm, handbook, 'Shorten it.');
     expect(result).toMatchObject({ kind: 'rewrite', form: 'markers', mode: 'rewrite' });
-    expect(answers[0]).toMatch(/^--- document start ---\n# Tour handbook\n\nThis handbook is for the people who show visitors around Orbitly, in person or on a call\.\n\n## Before the tour\n/);
+    expect(answers[0]).toMatch(
+      /^--- document start ---\n# Tour handbook\n\nThis handbook is for the people who show visitors around Orbitly, in person or on a call\.\n\n## Before the tour\n/,
+    );
     expect(result.content.length).toBeLessThan(TOUR_HANDBOOK.length / 2);
   });
 });

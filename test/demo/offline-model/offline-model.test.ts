@@ -83,7 +83,13 @@ describe('the offline model speaks the user’s language', () => {
   });
 
   test('no German narration is ever English: every German tour says only German lines', () => {
-    for (const task of ['Zeig mir die Preise', 'Wie teste ich Orbitly?', 'Vergleiche die Tarife und starte eine Testphase', 'Zeig mir die Doku', 'Wie bekomme ich eine Rückerstattung?']) {
+    for (const task of [
+      'Zeig mir die Preise',
+      'Wie teste ich Orbitly?',
+      'Vergleiche die Tarife und starte eine Testphase',
+      'Zeig mir die Doku',
+      'Wie bekomme ich eine Rückerstattung?',
+    ]) {
       const planned = plan(task, 'de');
       const english = plan(task.replace(/.*/, 'Show me around'), 'en');
       const lines = [planned.task_summary, ...planned.todos.map((todo) => todo.description), ...said(tour(task, planned))];
@@ -103,7 +109,9 @@ describe('the offline model answers honestly', () => {
   test('an ask the site has nothing on says so and offers what it can, never "Showed the Home page"', () => {
     const task = 'How do I get a refund?';
     const planned = plan(task);
-    expect(planned.task_summary).toBe('This site says nothing about “refund”. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.');
+    expect(planned.task_summary).toBe(
+      'This site says nothing about “refund”. I can show you what it does cover: the plans and prices, how to try Orbitly, and the docs.',
+    );
     expect(planned.todos.map((todo) => todo.description)).toEqual(['Say that the site has nothing about “refund”', 'Offer what I can show instead']);
     const actions = tour(task, planned);
     expect(said(actions)).toEqual([
@@ -118,7 +126,9 @@ describe('the offline model answers honestly', () => {
     expect(plan('Wie bekomme ich eine Rückerstattung?', 'de').task_summary).toBe(
       'Zu „rückerstattung“ steht auf dieser Website nichts. Ich kann dir zeigen, was es hier gibt: die Tarife und Preise, wie man Orbitly ausprobiert, und die Doku.',
     );
-    expect(plan('返金の方法を教えてください', 'ja').task_summary).toBe('このサイトには「返金」についての情報がありません。ご案内できるのは、料金とプラン、Orbitlyの試し方、ドキュメントです。');
+    expect(plan('返金の方法を教えてください', 'ja').task_summary).toBe(
+      'このサイトには「返金」についての情報がありません。ご案内できるのは、料金とプラン、Orbitlyの試し方、ドキュメントです。',
+    );
   });
 
   test('a tour that covers only part of the ask says what is missing, at the start and at the end', () => {
@@ -130,7 +140,9 @@ describe('the offline model answers honestly', () => {
 
   test('asks the site does cover keep their tours, whatever words they use', () => {
     expect(plan('Introduce the pricing page').task_summary).toBe('I will take you to the pricing page and introduce its three plans.');
-    expect(plan('Compare the plans and start a trial').task_summary).toBe('I will compare the three plans with you, then start a Team trial on the trial form.');
+    expect(plan('Compare the plans and start a trial').task_summary).toBe(
+      'I will compare the three plans with you, then start a Team trial on the trial form.',
+    );
     expect(plan('Show me the docs').task_summary).toBe('I will show you the docs: the quick start, then the API.');
     expect(plan('Tell me about calendar sync').task_summary).toBe('I will show you the Home page.');
     expect(plan('Does Business include SSO?').task_summary).toBe('I will show you the Pricing page.');
