@@ -65,7 +65,8 @@ export default defineConfig({
   use: {
     baseURL: DEMO_URL,
     screenshot: 'on',
-    trace: 'retain-on-failure',
+    // Recording a trace costs every test (DOM snapshots at each step); in CI only a retry records one.
+    trace: process.env.CI ? 'on-first-retry' : 'retain-on-failure',
     launchOptions: {
       ...(executablePath ? { executablePath } : {}),
       args: [

@@ -39,7 +39,8 @@ function whyFailed(
 test.use({ trace: 'off', screenshot: 'off' });
 
 test.describe('eval smoke', () => {
-  test.setTimeout(120_000);
+  // The first test runs all 14 tasks and two more evals: 80 to 120 s on a busy 2-core machine.
+  test.setTimeout(240_000);
 
   test('every checker passes a scripted correct run and fails the start page, a run that only claims to be done and one that stops halfway (planloop arm)', async ({
     browser,
