@@ -234,11 +234,17 @@ class Fence {
   /** Waits until nothing of this fence is pending and the page has been quiet for `settleMs`, or `maxMs` passed. */
   async settle(): Promise<void> {
     const settleMs = this.options.settleMs ?? DEFAULT_SETTLE_MS;
+    // What the page does at its next rendering steps (IntersectionObserver, ResizeObserver, scroll
+    // events: a scroll sentinel) belongs to this action too, however long a busy machine takes to render.
+    let rendered = false;
+    void this.manager.frames(2).then(() => {
+      rendered = true;
+    });
     for (;;) {
       await this.manager.sleep(POLL_MS);
       if (this.busy > 0) continue;
       const quiet = now() - this.lastActivity >= settleMs;
-      if (this.pending === 0 && quiet) break;
+      if (this.pending === 0 && quiet && rendered) break;
       if (now() - this.started - this.asking > this.maxMs) break;
     }
     await this.#queue;
@@ -360,6 +366,7 @@ class Manager {
   readonly original: {
     fetch?: typeof fetch | undefined;
     setTimeout: typeof setTimeout;
+    requestAnimationFrame?: typeof requestAnimationFrame | undefined;
     open?: Window['open'] | undefined;
     submit?: HTMLFormElement['submit'] | undefined;
     sendBeacon?: Navigator['sendBeacon'] | undefined;
@@ -370,7 +377,17 @@ class Manager {
   constructor(readonly win: Window) {
     this.original = {
       setTimeout: win.setTimeout.bind(win) as typeof setTimeout,
+      requestAnimationFrame: typeof win.requestAnimationFrame === 'function' ? win.requestAnimationFrame.bind(win) : undefined,
     };
+  }
+
+  /** Resolves after the page's next `count` rendering steps; at once where it does not render (a hidden tab, no requestAnimationFrame). */
+  async frames(count: number): Promise<void> {
+    const frame = this.original.requestAnimationFrame;
+    for (let i = 0; i < count; i += 1) {
+      if (!frame || this.win.document.visibilityState === 'hidden') return;
+      await new Promise<void>((resolve) => frame(() => resolve()));
+    }
   }
 
   /** Sleeps with the page's own timer, unwrapped. */
