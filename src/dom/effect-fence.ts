@@ -119,7 +119,7 @@ type AnyFn = (...args: never[]) => unknown;
  * Fences nest (an inner one holds what its work sets off) and every patched global is put back
  * exactly when the last one closes.
  * Defaults: `mode` `'act'`, no `confirm` (everything held is stopped), same origin only, no
- * downloads, navigations probed, 150 ms of quiet, at most 3 s of waiting.
+ * downloads, navigations probed, 150 ms of quiet after two rendering steps, at most 3 s of waiting.
  *
  * @example
  * ```ts
