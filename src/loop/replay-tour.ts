@@ -1,5 +1,5 @@
 import type { Locator } from '../dom/locator.js';
-import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
+import { throwIfAborted, untilAborted } from '../abort.js';
 import { ENVELOPE_LIMITS, type TurnAction } from '../envelope/schema.js';
 import { EnvelopeError, ProviderError, TourError, ValidationError, type TourStepFailure, type ValidationIssue } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
@@ -311,10 +311,7 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
     if (last && plan.todos.get(last.id)?.status === 'in_progress') plan.adjust({ remove: [last.id] });
     return finish(order.length === 0 ? 'no_todos' : 'last_turn');
   } catch (caught) {
-    const error = signal.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
-    control.set({ phase: 'failed', end: { reason: 'error', error, during: phase } });
-    if (!refusedLease) control.emit('run-error', { runId, turn, error });
-    throw error;
+    throw control.fail(caught, { phase, signal, report: !refusedLease });
   } finally {
     await lease?.release();
   }

@@ -1,4 +1,5 @@
 import { nanoid } from 'nanoid';
+import { toAbortError } from '../abort.js';
 import { TypedEmitter } from '../emitter.js';
 import { AbortError } from '../errors.js';
 import type { PlanEvents, RunEventMap } from '../events.js';
@@ -7,7 +8,7 @@ import { emitPlanEvent } from '../plan/emit-plan-event.js';
 import { Store } from '../store.js';
 import type { ApprovalAnswer, ApproveHook } from './action-policy.js';
 import { attachRun } from './plan-runs.js';
-import type { PendingApproval, Run, RunResult, RunState } from './run-state.js';
+import type { PendingApproval, Run, RunPhase, RunResult, RunState } from './run-state.js';
 
 /** What a run's driver may do to its run (see {@link openRun}); the host gets the read side, {@link Run}. */
 export interface RunControl {
@@ -20,6 +21,12 @@ export interface RunControl {
   set(patch: Partial<Omit<RunState, 'runId' | 'task'>>): void;
   /** Emits one of the run's events, on the run and (until 0.4.0) on its plan. */
   emit<K extends keyof RunEventMap & string>(name: K, payload: RunEventMap[K]): void;
+  /**
+   * Ends the run as failed with what was thrown during `phase` (an `AbortError` when `signal`, the
+   * driver's signal of the moment, has aborted), emits `run-error` unless `report` is false (a run
+   * refused its lease never started), and returns the error for the driver to throw.
+   */
+  fail(caught: unknown, during: { phase: RunPhase; signal: AbortSignal; report?: boolean }): Error;
   /** Makes this run the plan's current run (`currentRun(plan)`, what `<plan-panel>` follows): once it holds the plan's run lease. */
   attach(): void;
   /**
@@ -95,6 +102,12 @@ export function openRun(plan: Plan, task: string, signal: AbortSignal | undefine
     emit<K extends keyof RunEventMap & string>(name: K, payload: RunEventMap[K]) {
       events.emit(name, payload);
       emitPlanEvent(plan, name, payload as PlanEvents[K]);
+    },
+    fail(caught, { phase, signal, report = true }) {
+      const error = signal.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
+      set({ phase: 'failed', end: { reason: 'error', error, during: phase } });
+      if (report) control.emit('run-error', { runId, turn: store.state.turn, error });
+      return error;
     },
     attach: () => attachRun(plan, run),
     asker(ask, timeoutMs) {

@@ -1,4 +1,4 @@
-import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
+import { throwIfAborted, untilAborted } from '../abort.js';
 import type { TurnEnvelope } from '../envelope/schema.js';
 import type { PlanloopError } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
@@ -124,11 +124,8 @@ async function drive(plan: Plan, config: RunConfig, run: RunControl): Promise<Ru
     const end = await playTurns(plan, config, run, provider, signal, recorder);
     return finish(end.reason, end.summary);
   } catch (caught) {
-    const error = signal.aborted ? toAbortError(signal.reason) : caught instanceof Error ? caught : new Error(String(caught));
-    run.set({ phase: 'failed', end: { reason: 'error', error, during: phase } });
     // A run refused because another tab runs the plan never started: it is not this plan's error.
-    if (!refused) run.emit('run-error', { runId, turn: run.state.turn, error });
-    throw error;
+    throw run.fail(caught, { phase, signal, report: !refused });
   } finally {
     await lease?.release();
   }
