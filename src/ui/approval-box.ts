@@ -1,5 +1,6 @@
 import { announces } from '../dom/consequential-words.js';
-import type { PanelConsequence, PanelRisk, PlanPanelStrings } from './plan-panel-strings.js';
+import type { ConsequenceKind } from '../dom/consequential-words.js';
+import type { PanelRisk, PlanPanelStrings } from './plan-panel-strings.js';
 
 /**
  * What `<plan-panel>`'s `requestApproval` shows: structurally the loop's `ApprovalRequest` (declared
@@ -239,7 +240,7 @@ export class ApprovalBox {
  * said: "Open the pricing page" does not say it sends something."), or `''`.
  */
 function notAnnounced(request: PanelApprovalRequest, words: PlanPanelStrings): string {
-  const consequence = request.consequence as PanelConsequence | undefined;
+  const consequence = request.consequence as ConsequenceKind | undefined;
   if (request.kind !== 'action' || !request.todo || !consequence || !Object.hasOwn(words.approval.consequence, consequence)) return '';
   if (announces(request.todo.description, consequence, request.url)) return '';
   return words.approval.notAnnounced(words.quote(request.todo.description), words.approval.consequence[consequence]);

@@ -1,3 +1,5 @@
+import type { ConsequenceKind } from '../dom/consequential-words.js';
+import { CONSEQUENCE_PHRASES } from '../dom/control-risk.js';
 import type { TodoStatus } from '../plan-state.js';
 
 /** How much an action risks, as the panel's approval names it (structurally the loop's `ActionRisk`). */
@@ -90,25 +92,9 @@ export interface PlanPanelStrings {
      */
     notAnnounced: (step: string, does: string) => string;
     /** What an action amounts to, for `notAnnounced`, by the request's `consequence`. */
-    consequence: Record<PanelConsequence, string>;
+    consequence: Readonly<Record<ConsequenceKind, string>>;
   };
 }
-
-/** What an action amounts to, as an approval request says (structurally `planloop/dom`'s `ConsequenceKind`). */
-export type PanelConsequence =
-  | 'delete'
-  | 'pay'
-  | 'buy'
-  | 'order'
-  | 'send'
-  | 'transfer'
-  | 'subscribe'
-  | 'unsubscribe'
-  | 'close-account'
-  | 'sign-out'
-  | 'leave'
-  | 'new-window'
-  | 'download';
 
 /**
  * The panel's English words: the default of `panel.strings`.
@@ -178,20 +164,6 @@ export const PLAN_PANEL_STRINGS: PlanPanelStrings = {
     deny: 'Deny',
     deniedReason: 'The user said no.',
     notAnnounced: (step, does) => `Not what the step said: ${step} does not say it ${does}.`,
-    consequence: {
-      delete: 'deletes something',
-      pay: 'pays',
-      buy: 'buys something',
-      order: 'places an order',
-      send: 'sends something',
-      transfer: 'transfers money',
-      subscribe: 'subscribes',
-      unsubscribe: 'cancels a subscription',
-      'close-account': 'closes an account',
-      'sign-out': 'signs out',
-      leave: 'leaves the site',
-      'new-window': 'opens a new window',
-      download: 'downloads a file',
-    },
+    consequence: CONSEQUENCE_PHRASES,
   },
 };
