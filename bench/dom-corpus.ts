@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from '@playwright/test';
 import { bigPageHtml } from '../demo/fixtures/big-page.js';
+import { bundleDomAt, bundleForPage } from './dom-bundle.js';
 import { median, round } from './measure.js';
 import { countTokens } from './tokens.js';
 
@@ -52,18 +50,6 @@ export interface DomCorpusResult {
   warmRatio: number;
 }
 
-async function bundle(entry: string, resolveDir: string): Promise<string> {
-  const result = await esbuild.build({
-    stdin: { contents: entry, resolveDir, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    target: 'es2022',
-  });
-  return result.outputFiles[0]?.text ?? '';
-}
-
 /**
  * Outlines the real saved pages of `e2e/corpus` in Chromium with today's `planloop/dom` and with
  * the baseline's (loaded side by side in the page), and reports per page the o200k tokens at the
@@ -82,18 +68,13 @@ export async function benchDomCorpus(options: { runs?: number; executablePath?: 
   const empty: DomCorpusResult = { browser: 'none', baseline: BASELINE_REF, rows: [], coldRatio: Number.NaN, warmRatio: Number.NaN };
   const executablePath = options.executablePath ?? [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium'].find((path) => !!path);
   if (!executablePath) return { ...empty, skipped: 'no Chromium found (set CHROMIUM_PATH)' };
-  const work = mkdtempSync(join(tmpdir(), 'planloop-dom-baseline-'));
   let baselineCode: string;
   try {
-    execFileSync('sh', ['-c', `git -C "${root}" archive ${BASELINE_REF} src | tar -x -C "${work}"`]);
-    execFileSync('ln', ['-s', join(root, 'node_modules'), join(work, 'node_modules')]);
-    baselineCode = await bundle("import * as dom from './src/dom/index.ts';\nglobalThis.baselineDom = dom;", work);
+    baselineCode = await bundleDomAt(root, BASELINE_REF, 'baselineDom');
   } catch (error) {
     return { ...empty, skipped: `baseline ${BASELINE_REF} could not be built: ${String(error).slice(0, 120)}` };
-  } finally {
-    rmSync(work, { recursive: true, force: true });
   }
-  const currentCode = await bundle(
+  const currentCode = await bundleForPage(
     "import * as dom from './src/dom/index.ts';\nimport { collectPageElements } from './src/dom/page-elements.ts';\nglobalThis.currentDom = { ...dom, collectPageElements };",
     root,
   );

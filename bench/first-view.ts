@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as esbuild from 'esbuild';
 import { chromium, type Page } from '@playwright/test';
 import { judgeFirstView, listedOfFirstView, type FirstViewListed } from './first-view-judge.js';
+import { bundleDomAt, bundleForPage } from './dom-bundle.js';
 import { median, round } from './measure.js';
 import { countTokens } from './tokens.js';
 
@@ -52,18 +50,6 @@ export interface FirstViewResult {
   rows: FirstViewRow[];
 }
 
-async function bundle(entry: string, resolveDir: string): Promise<string> {
-  const result = await esbuild.build({
-    stdin: { contents: entry, resolveDir, loader: 'ts' },
-    bundle: true,
-    format: 'esm',
-    write: false,
-    minify: true,
-    target: 'es2022',
-  });
-  return result.outputFiles[0]?.text ?? '';
-}
-
 /**
  * Outlines every saved page of `e2e/corpus` and `e2e/outline-corpus` in Chromium at 1280×800 and
  * the default budget, with today's `planloop/dom` and the baseline's, and reports per page the
@@ -81,18 +67,13 @@ export async function benchFirstView(options: { runs?: number; executablePath?: 
   const empty: FirstViewResult = { browser: 'none', baseline: BASELINE_REF, rows: [] };
   const executablePath = options.executablePath ?? [process.env.CHROMIUM_PATH, '/usr/lib/chromium/chromium'].find((path) => !!path);
   if (!executablePath) return { ...empty, skipped: 'no Chromium found (set CHROMIUM_PATH)' };
-  const work = mkdtempSync(join(tmpdir(), 'planloop-first-view-'));
   let baselineCode: string;
   try {
-    execFileSync('sh', ['-c', `git -C "${root}" archive ${BASELINE_REF} src | tar -x -C "${work}"`]);
-    execFileSync('ln', ['-s', join(root, 'node_modules'), join(work, 'node_modules')]);
-    baselineCode = await bundle("import * as dom from './src/dom/index.ts';\nglobalThis.baselineDom = dom;", work);
+    baselineCode = await bundleDomAt(root, BASELINE_REF, 'baselineDom');
   } catch (error) {
     return { ...empty, skipped: `baseline ${BASELINE_REF} could not be built: ${String(error).slice(0, 120)}` };
-  } finally {
-    rmSync(work, { recursive: true, force: true });
   }
-  const currentCode = await bundle("import * as dom from './src/dom/index.ts';\nglobalThis.currentDom = dom;", root);
+  const currentCode = await bundleForPage("import * as dom from './src/dom/index.ts';\nglobalThis.currentDom = dom;", root);
   const helpers = `globalThis.__listedOfFirstView = ${listedOfFirstView.toString()};`;
   const pages = FOLDERS.flatMap((folder) =>
     readdirSync(join(root, 'e2e', folder))
