@@ -48,7 +48,15 @@ export type FinishVerdict = (
     }
 ) & { readonly note?: string };
 
-/** What the model is told when its finish was held back by a refusal it has not heard of yet. */
+/**
+ * What the model is told when its finish was held back by a refusal it has not heard of yet
+ * (`decideFinish` returns it as the verdict's `note`).
+ *
+ * @example
+ * ```ts
+ * const held = (observations: Array<{ summary: string }>) => observations.some((seen) => seen.summary === HELD_FINISH_NOTE);
+ * ```
+ */
 export const HELD_FINISH_NOTE = 'The run did not finish: an action was refused this turn. Tell the user what was not done, then finish.';
 
 /**

@@ -11,9 +11,24 @@ import type { Locator } from '../dom/locator.js';
 import { TourError, type ValidationIssue } from '../errors.js';
 import { describeValue, isRecord, pathOf, readArray, readRecord, readText } from '../guards.js';
 
-/** The `format` field every tour carries. */
+/**
+ * The `format` field every tour carries.
+ *
+ * @example
+ * ```ts
+ * const looksLikeTour = (value: { format?: unknown }) => value.format === TOUR_FORMAT;
+ * ```
+ */
 export const TOUR_FORMAT = 'planloop-tour';
-/** The tour format version this planloop writes and reads. */
+/**
+ * The tour format version this planloop writes and reads.
+ *
+ * @example
+ * ```ts
+ * declare const stored: { version: number };
+ * if (stored.version > TOUR_VERSION) console.log('recorded by a newer planloop: record it again');
+ * ```
+ */
 export const TOUR_VERSION = 1;
 
 /**
