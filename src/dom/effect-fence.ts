@@ -1,3 +1,4 @@
+import { ValidationError } from '../errors.js';
 import { checkNavigation } from './check-navigation.js';
 import type { ConsequenceKind } from './consequential-words.js';
 import { bodyFields, clip, fieldList, formFields, formName, quote, whereTo } from './effect-words.js';
@@ -138,6 +139,7 @@ type AnyFn = (...args: never[]) => unknown;
  * ```
  */
 export async function fenceEffects<T>(work: () => T | Promise<T>, options: EffectFenceOptions = {}): Promise<FenceResult<T>> {
+  checkFenceTimes(options, 'fenceEffects');
   const win = options.window ?? (globalThis as { window?: Window }).window;
   if (!win) return { value: await work(), effects: [], stopped: '' };
   const manager = managerFor(win);
@@ -152,6 +154,25 @@ export async function fenceEffects<T>(work: () => T | Promise<T>, options: Effec
     manager.close(fence);
   }
   return { value, effects: [...fence.effects], stopped: fence.stoppedWords() };
+}
+
+/**
+ * Throws a `ValidationError` (`invalid_input`) naming `where` unless `settleMs` and `maxMs`, when
+ * given, are numbers of milliseconds, 0 or more: a fence that cannot tell when the page is quiet
+ * or when to give up would hold the action for ever. For the tools' factories, so a host hears of
+ * it when it makes them, not at the first click.
+ *
+ * @example
+ * ```ts
+ * checkFenceTimes({ settleMs: 300 }, 'createPageTools');
+ * ```
+ */
+export function checkFenceTimes(options: Pick<EffectFenceOptions, 'settleMs' | 'maxMs'>, where: string): void {
+  const issues = (['settleMs', 'maxMs'] as const)
+    .filter((key) => options[key] !== undefined && !(typeof options[key] === 'number' && Number.isFinite(options[key]) && options[key] >= 0))
+    .map((key) => ({ path: key, message: `must be a number of milliseconds, 0 or more, not ${String(options[key])}` }));
+  const first = issues[0];
+  if (first) throw new ValidationError('invalid_input', `${where}: ${first.path} ${first.message}.`, { issues });
 }
 
 /**

@@ -6,7 +6,7 @@ import { pageRoot, documentOf, type PageRoot } from './page-root.js';
 import { readableText } from './readable-text.js';
 import { renderOutline } from './render-outline.js';
 import { resolveTarget } from './resolve-target.js';
-import { fenceEffects } from './effect-fence.js';
+import { checkFenceTimes, fenceEffects } from './effect-fence.js';
 
 /*
  * Read-only tools a turn model uses to see more of the page than the outline's budget shows:
@@ -80,6 +80,7 @@ const DEFAULT_LOOK_TOKENS = 800;
  * ```
  */
 export function createLookTools(options: LookToolsOptions = {}): LookTools {
+  checkFenceTimes(options, 'createLookTools');
   const maxTokens = options.maxTokens ?? DEFAULT_LOOK_TOKENS;
   if (typeof maxTokens !== 'number' || !Number.isFinite(maxTokens) || maxTokens < 20) {
     throw new ValidationError('invalid_input', `createLookTools: maxTokens must be a number of at least 20, not ${String(maxTokens)}.`, {

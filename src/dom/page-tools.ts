@@ -1,5 +1,6 @@
 import { activate, type ActivateApproval, type ActivateOptions, type ActivateResult, type ActivateStep } from './activate.js';
 import { clickWords, fillWords } from './effect-words.js';
+import { checkFenceTimes } from './effect-fence.js';
 import { fill, type FillResult, type SecretSource } from './fill.js';
 import { isSecretField, PRIVATE_ATTRIBUTE } from './element-state.js';
 import { closestAcross } from './flat-tree.js';
@@ -62,6 +63,7 @@ const PLACEHOLDER = /\{\{\s*secret\s*:\s*[\w.-]+\s*\}\}/;
  * ```
  */
 export function createPageTools(options: PageToolsOptions = {}): PageTools {
+  checkFenceTimes(options, 'createPageTools');
   const { secrets, ...shared } = options;
   const target = (args: Record<string, unknown>) => resolveTarget(args.target, shared);
   // The model's words are never the question: only a ref's own shape (e12) is repeated.

@@ -10,7 +10,9 @@ import {
   outsideFence,
   renderOutline,
   type EffectStep,
+  createPageTools,
 } from '../../src/dom/index.js';
+import { ValidationError } from '../../src/errors.js';
 import { lineOf, refIn } from './fixtures.js';
 
 /*
@@ -78,6 +80,22 @@ function yes(asked: EffectStep[]) {
 }
 
 describe('fenceEffects', () => {
+  it('refuses times it cannot wait by (NaN, negative, not a number) with a typed error, before the work runs, and so do the tools that fence', async () => {
+    let ran = false;
+    for (const bad of [{ maxMs: Number.NaN, settleMs: Number.NaN }, { settleMs: -1 }, { maxMs: '3000' as unknown as number }]) {
+      const attempt = fenceEffects(() => {
+        ran = true;
+      }, bad);
+      await expect(attempt).rejects.toSatisfy(
+        (error: unknown) =>
+          ValidationError.isInstance(error) && /fenceEffects: (settleMs|maxMs) must be a number of milliseconds/.test((error as Error).message),
+      );
+    }
+    expect(ran).toBe(false);
+    expect(() => createPageTools({ settleMs: -5 })).toThrow(/createPageTools: settleMs must be a number of milliseconds, 0 or more, not -5/);
+    expect(() => createLookTools({ settleMs: Number.POSITIVE_INFINITY })).toThrow(/createLookTools: settleMs/);
+  });
+
   it('holds a script fetch that writes: without anyone to ask it never leaves, the page sees a network error, and the model is told', async () => {
     let pageSaw = '';
     const { stopped, effects } = await fenceEffects(
