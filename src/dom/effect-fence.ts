@@ -197,6 +197,8 @@ export function outsideFence<T>(work: () => T, win: Window | undefined = (global
 
 const DEFAULT_SETTLE_MS = 150;
 const DEFAULT_MAX_MS = 3000;
+/** How long the fence waits for the page's rendering steps before it stops counting on them. */
+const FRAME_WAIT_MS = 1000;
 /** How often the fence looks whether the page is quiet. */
 const POLL_MS = 25;
 
@@ -256,7 +258,8 @@ class Fence {
   async settle(): Promise<void> {
     const settleMs = this.options.settleMs ?? DEFAULT_SETTLE_MS;
     // What the page does at its next rendering steps (IntersectionObserver, ResizeObserver, scroll
-    // events: a scroll sentinel) belongs to this action too, however long a busy machine takes to render.
+    // events: a scroll sentinel) belongs to this action too, however long a busy machine takes to
+    // render; a page that renders no frame for a second (throttled) is not waited for longer.
     let rendered = false;
     void this.manager.frames(2).then(() => {
       rendered = true;
@@ -265,7 +268,7 @@ class Fence {
       await this.manager.sleep(POLL_MS);
       if (this.busy > 0) continue;
       const quiet = now() - this.lastActivity >= settleMs;
-      if (this.pending === 0 && quiet && rendered) break;
+      if (this.pending === 0 && quiet && (rendered || now() - this.started > FRAME_WAIT_MS)) break;
       if (now() - this.started - this.asking > this.maxMs) break;
     }
     await this.#queue;
