@@ -58,7 +58,7 @@ export interface Observation {
 }
 
 /** Why a run ended without an error. */
-export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'action_limit' | 'declined' | 'output';
+export type RunFinishReason = 'task_finish' | 'last_turn' | 'no_todos' | 'turn_limit' | 'action_limit' | 'declined' | 'output' | 'unverified';
 
 /**
  * The events of one run (`run.on(name, listener)`), by name: the run's start, each turn's start

@@ -1,4 +1,7 @@
+import type { TodoCheck } from './todo-check.js';
 import type { SyncMeta } from './sync/clock.js';
+
+export type { TodoCheck } from './todo-check.js';
 
 export type { ItemClock, Stamp, SyncMeta, Tombstone } from './sync/clock.js';
 
@@ -49,7 +52,40 @@ export interface TodoItem {
    * rewrite or edits the todo).
    */
   rewritten?: true;
+  /**
+   * What must be true for the todo to be done, checked by the SDK against the page and the run
+   * (see `TodoCheck`): set by the planner, by the host, or absent (a run derives one from the
+   * intent where it can: a narrate must be said, a navigate must reach its page, a fill must fill).
+   */
+  check?: TodoCheck;
+  /**
+   * What a run found about the todo, set by the loop: `checked` (completed, and its check held),
+   * `held` (the model called it done, its check did not hold: it stayed open), `declined` (the
+   * user declined its action in a run: it was not completed). Absent on a todo completed without a
+   * check (the model's word) or not yet looked at.
+   */
+  evidence?: TodoEvidence;
 }
+
+/**
+ * What a run found about a todo (see `TodoItem.evidence`).
+ *
+ * @example
+ * ```ts
+ * const shown: TodoEvidence[] = plan.todos.list().flatMap((todo) => (todo.evidence ? [todo.evidence] : []));
+ * ```
+ */
+export type TodoEvidence = 'checked' | 'held' | 'declined';
+
+/**
+ * The values of {@link TodoEvidence}.
+ *
+ * @example
+ * ```ts
+ * TODO_EVIDENCE.includes('checked'); // true
+ * ```
+ */
+export const TODO_EVIDENCE = ['checked', 'held', 'declined'] as const;
 
 /**
  * A markdown document the model can edit on instruction.

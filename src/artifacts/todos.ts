@@ -1,12 +1,14 @@
 import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { definedEntries, isRecord, pathOf, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
-import { TODO_STATUSES, type PlanState, type PlanStateHost, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
+import { readTodoCheck, sameTodoCheck, type TodoCheck } from '../todo-check.js';
+import { TODO_EVIDENCE, TODO_STATUSES, type PlanState, type PlanStateHost, type TodoEvidence, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { advancedPast, nextIds } from './id-sequence.js';
 import { TODO_LIMITS } from './todo-limits.js';
 
 export { TODO_STATUSES, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
+export type { TodoCheck, TodoEvidence } from '../plan-state.js';
 
 /** What `create`/`createMany` take: a todo without its id; `status` defaults to `pending`. */
 export interface TodoInput {
@@ -14,6 +16,12 @@ export interface TodoInput {
   description: string;
   status?: TodoStatus;
   expected_turn?: number;
+  /**
+   * What must be true for it to be done, checked by a run (see `TodoCheck`; `parseTodoCheck` reads
+   * the compact text `'see button "Start trial"'`). A malformed check is a `ValidationError` naming
+   * `[i].check`. Default none: a run derives one from the intent where it can.
+   */
+  check?: TodoCheck;
 }
 
 /** What `reset` takes: a todo whose id is kept when given, assigned when not (and its mark, from storage). */
@@ -21,6 +29,8 @@ export interface TodoSeed extends TodoInput {
   id?: string;
   /** The model rewrote it and the user has not approved the new text (see `TodoItem.rewritten`). */
   rewritten?: true;
+  /** What a run found about it (see `TodoItem.evidence`): kept from storage. */
+  evidence?: TodoEvidence;
 }
 
 /**
@@ -28,7 +38,14 @@ export interface TodoSeed extends TodoInput {
  * the description or intent without naming `rewritten` clears the mark (the user's own edit);
  * `rewritten: false` clears it too.
  */
-export type TodoPatch = Partial<Omit<TodoItem, 'id' | 'rewritten'>> & { id?: string; rewritten?: boolean };
+export type TodoPatch = Partial<Omit<TodoItem, 'id' | 'rewritten' | 'check' | 'evidence'>> & {
+  id?: string;
+  rewritten?: boolean;
+  /** A new check, or `null` to remove it. */
+  check?: TodoCheck | null;
+  /** What a run found (set by the loop); `null` clears it. A status change without it clears it too. */
+  evidence?: TodoEvidence | null;
+};
 
 /** The payload of `todos.onChange` and the plan's `todos-change` event. */
 export interface TodosChangeEvent {
@@ -64,6 +81,12 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
   if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
   // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
   if (record.rewritten === true) item.rewritten = true;
+  if (record.check !== undefined && record.check !== null) {
+    const check = readTodoCheck(record.check, pathOf(path, 'check'), issues);
+    if (check) item.check = check;
+  }
+  // Only a known finding is kept (as the rewritten mark): anything else means none.
+  if (typeof record.evidence === 'string' && (TODO_EVIDENCE as readonly string[]).includes(record.evidence)) item.evidence = record.evidence as TodoEvidence;
   return item;
 }
 
@@ -93,7 +116,9 @@ function sameTodo(a: TodoItem, b: TodoItem): boolean {
     a.description === b.description &&
     a.status === b.status &&
     a.expected_turn === b.expected_turn &&
-    a.rewritten === b.rewritten
+    a.rewritten === b.rewritten &&
+    a.evidence === b.evidence &&
+    sameTodoCheck(a.check, b.check)
   );
 }
 
@@ -160,7 +185,9 @@ export function editTodos(
     const retold =
       (written.description !== undefined && written.description !== current.description) || (written.intent !== undefined && written.intent !== current.intent);
     const mark = retold && !('rewritten' in written) ? { rewritten: false } : {};
-    const seed = readTodoSeed({ ...current, ...written, ...mark, id: current.id }, `[${index}]`, issues, limits);
+    // A finding is about the status it was made for: a new status without one clears it.
+    const finding = written.status !== undefined && written.status !== current.status && !('evidence' in written) ? { evidence: null } : {};
+    const seed = readTodoSeed({ ...current, ...written, ...mark, ...finding, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save

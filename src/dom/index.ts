@@ -20,6 +20,7 @@
 export { accessibleName } from './accessible-name.js';
 export { activate, type ActivateApproval, type ActivateOptions, type ActivateRefusal, type ActivateResult, type ActivateStep } from './activate.js';
 export { checkNavigation, type NavigationCheck, type NavigationCheckOptions } from './check-navigation.js';
+export { checkPage, type CheckPageOptions, type PageCheckResult } from './check-page.js';
 export { consequenceInName, type ConsequenceKind, type ConsequentialWords } from './consequential-words.js';
 export { controlRisk, type ControlRisk } from './control-risk.js';
 export {

@@ -13,7 +13,18 @@ export interface AdjustResult {
   replaced: string[];
   /** Ids that were skipped, and why (unknown, already completed, …). */
   ignored: Array<{ id: string; reason: string }>;
+  /**
+   * Ids the change would have completed that stayed open, and what is missing, as one short line
+   * (`t3 not done: the page is not at /pricing`): only with a `verdict` (see {@link ApplyAdjustOptions}).
+   */
+  held?: Array<{ id: string; line: string }>;
 }
+
+/**
+ * Whether a todo may be completed now: yes with (`checked: true`) or without (`false`) evidence,
+ * or no, with the line that says what is missing (`declined`: the user declined its action).
+ */
+export type CompletionVerdict = { readonly complete: true; readonly checked: boolean } | { readonly complete: false; readonly line: string; readonly declined?: boolean };
 
 /** Options of {@link applyAdjust}. */
 export interface ApplyAdjustOptions {
@@ -24,6 +35,13 @@ export interface ApplyAdjustOptions {
    * for the user to approve (a run with an approval hook sets it). Default `false`.
    */
   markRewrites?: boolean | undefined;
+  /**
+   * Asked for each todo the change would complete (`remove`, `complete_before`): a todo it holds
+   * stays open, is marked `evidence: 'held'` (or `'declined'`) and is reported in `held`; one it
+   * lets complete with evidence is marked `evidence: 'checked'`. Default: every completion goes
+   * through, unmarked (a host's own `adjust` is trusted).
+   */
+  verdict?: ((id: string) => CompletionVerdict) | undefined;
 }
 
 /**
@@ -69,14 +87,22 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
       result.replaced.push(id);
     }
   }
+  const complete = (id: string): void => {
+    const verdict = options.verdict?.(id);
+    if (verdict && !verdict.complete) {
+      if (result.held?.some((entry) => entry.id === id)) return;
+      patch(id, { evidence: verdict.declined ? 'declined' : 'held' });
+      (result.held ??= []).push({ id, line: verdict.line });
+      return;
+    }
+    patch(id, { status: 'completed', evidence: verdict?.complete && verdict.checked ? 'checked' : null });
+    result.completed.push(id);
+  };
   for (const id of adjust.remove) {
     const item = byId.get(id);
     if (!item) result.ignored.push({ id, reason: isNew(id) ? 'not a todo of this plan' : 'no longer in the plan' });
     else if (item.status === 'completed' || result.completed.includes(id)) result.ignored.push({ id, reason: 'already completed' });
-    else {
-      patch(id, { status: 'completed' });
-      result.completed.push(id);
-    }
+    else complete(id);
   }
   const before = adjust.complete_before;
   if (before !== undefined) {
@@ -85,8 +111,7 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     if (index < 0 && before !== options.inProgress) result.ignored.push({ id: before, reason: 'the turn names a todo this plan does not have' });
     for (const item of state.todos.slice(0, Math.max(0, index))) {
       if (item.status === 'completed' || result.completed.includes(item.id)) continue;
-      patch(item.id, { status: 'completed' });
-      result.completed.push(item.id);
+      complete(item.id);
     }
   }
   const started = options.inProgress;

@@ -1,4 +1,5 @@
 import { TODO_LIMITS } from '../artifacts/todo-limits.js';
+import { readTodoCheckInput } from '../todo-check-text.js';
 import type { TodoSeed } from '../artifacts/todos.js';
 import { PlannerOutputError, ValidationError, reportError, type ValidationIssue } from '../errors.js';
 import { throwIfAborted } from '../abort.js';
@@ -205,6 +206,7 @@ function validatePlan(value: unknown): PlanReading {
   }
   const items: TodoSeed[] = [];
   const dropped: ValidationIssue[] = [];
+  const badChecks: ValidationIssue[] = [];
   todos.forEach((todo, index) => {
     const entry = typeof todo === 'string' ? { description: todo } : isRecord(todo) ? todo : {};
     const path = `todos[${index}]`;
@@ -212,6 +214,11 @@ function validatePlan(value: unknown): PlanReading {
     if (dropped.some((issue) => issue.path === `${path}.description`)) return;
     const intent = typeof entry.intent === 'string' && entry.intent.trim() ? entry.intent.trim().toLowerCase().slice(0, TODO_LIMITS.intent) : 'narrate';
     const item: TodoSeed = { intent, description, status: 'pending' };
+    // A check the planner wrote must be one the SDK can evaluate: anything else is an answer to fix, never a silent pass.
+    if (entry.check !== undefined && entry.check !== null && entry.check !== '') {
+      const check = readTodoCheckInput(entry.check, `${path}.check`, badChecks);
+      if (check) item.check = check;
+    }
     const turn = typeof entry.expected_turn === 'string' ? Number(entry.expected_turn) : entry.expected_turn;
     // 1e20 is "a positive number" but no whole number the todos accept: dropped like the rest.
     if (typeof turn === 'number' && Number.isSafeInteger(Math.round(turn)) && Math.round(turn) >= 1) item.expected_turn = Math.round(turn);
@@ -229,6 +236,7 @@ function validatePlan(value: unknown): PlanReading {
     }
     issues.push(...(items.length === 0 ? dropped : overlong));
   }
+  issues.push(...badChecks);
   if (issues.length > 0) return invalid(issues);
   return { ok: true, summary: summary as string, items };
 }

@@ -1,6 +1,7 @@
 import { advancedPast } from '../artifacts/id-sequence.js';
 import { readMarkdownDoc } from '../artifacts/markdown.js';
 import { readTodoSeed } from '../artifacts/todos.js';
+import { readTodoCheck } from '../todo-check.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
 import { describeValue, isRecord, readArray, readCount, readRecord } from '../guards.js';
 import { EMPTY_PLAN_STATE, type PlanState, type TodoItem } from '../plan-state.js';
@@ -66,10 +67,18 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
   }
   const issues: ValidationIssue[] = [];
   if (version !== undefined) readCount(version, 'version', issues);
+  // A check this version cannot read (written by a later one, or damaged) is left out of its todo
+  // and listed in `dropped`: the todo itself is still good.
+  const badChecks: ValidationIssue[] = [];
   const todos = readArray(raw.todos ?? [], 'todos', issues, (todo, path) => {
     // No length caps on what an earlier version stored and read: the caps hold new writes only.
-    const seed = readTodoSeed(todo, path, issues, {});
+    const { check, ...rest } = isRecord(todo) ? todo : { check: undefined };
+    const seed = readTodoSeed(isRecord(todo) ? rest : todo, path, issues, {});
     if (seed.id === undefined) issues.push({ path: `${path}.id`, message: 'is required (a string)' });
+    if (check !== undefined && check !== null) {
+      const found = readTodoCheck(check, `${path}.check`, badChecks);
+      if (found) seed.check = found;
+    }
     return seed as TodoItem;
   });
   const markdownDocs = readArray(raw.markdownDocs ?? [], 'markdownDocs', issues, (doc, path) => readMarkdownDoc(doc, path, issues));
@@ -81,7 +90,7 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
 
   // Keys added later than the format: an unusable value (a host's own key of that name, from
   // before planloop used it, or a counter past the safe range) is left out, the rest is kept.
-  const dropped: ValidationIssue[] = [];
+  const dropped: ValidationIssue[] = [...badChecks];
   const { version: _version, todos: _todos, markdownDocs: _docs, taskSummary, task, lastIds, sync, ...extras } = raw;
   const data: PlanSnapshot = { ...extras, version: SNAPSHOT_VERSION, todos, markdownDocs };
   if (typeof taskSummary === 'string') data.taskSummary = taskSummary;

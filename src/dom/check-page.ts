@@ -1,0 +1,145 @@
+import { isPasswordField, isSecretField, PRIVATE_ATTRIBUTE } from './element-state.js';
+import { isOffLimits, offLimitsSelector } from './host-ui.js';
+import { collectPageElements, nameOf } from './page-elements.js';
+import { documentOf, pageRoot, type PageRoot } from './page-root.js';
+import { resolveTarget } from './resolve-target.js';
+import { isSeen } from './sighted.js';
+import { hasLayout } from './visibility.js';
+import type { TodoCheck } from '../todo-check.js';
+import { matchUrl, missingEvidence } from '../todo-check-text.js';
+
+/** What {@link checkPage} found: the check holds, or what is missing (words for the model). */
+export type PageCheckResult = { readonly ok: true } | { readonly ok: false; readonly missing: string };
+
+/** Options of {@link checkPage}. */
+export interface CheckPageOptions {
+  /** Where to look. Default `document`. */
+  root?: PageRoot | undefined;
+  /** The page's address for `url` checks. Default `location`'s path, query and hash. */
+  url?: string | undefined;
+  /** The host's own UI, never evidence (as `outlinePage`'s `exclude`). Default none beyond `[data-planloop-ignore]`. */
+  exclude?: string | readonly string[] | undefined;
+  /** Whether the document has layout. Default: detected. */
+  layout?: boolean | undefined;
+}
+
+/** Roles of elements that hold a value a person typed or chose. */
+const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'spinbutton', 'slider', 'checkbox', 'radio', 'switch']);
+
+/**
+ * Checks a todo's page evidence against the page as a person sees it now, by the outline's sight
+ * rules: `url` (the address), `visible` (an element a person can see, by role and accessible
+ * name), `field` (a field's value, never compared for a secret or private field: only whether it
+ * is filled). Other kinds (`narrated`, `tool`) are facts of the run, not the page: they come back
+ * as missing here (the loop checks them). Never throws for what a model or planner wrote.
+ *
+ * @example
+ * ```ts
+ * import { checkPage } from 'planloop/dom';
+ * checkPage({ kind: 'visible', role: 'status', name: 'Trial started' }); // { ok: true } once the page says so
+ * checkPage({ kind: 'url', pattern: '/pricing' }, { url: '/docs' }); // { ok: false, missing: 'the page is not at /pricing' }
+ * ```
+ */
+export function checkPage(check: TodoCheck, options: CheckPageOptions = {}): PageCheckResult {
+  switch (check.kind) {
+    case 'url': {
+      const url = options.url ?? locationOf(options.root);
+      return url !== undefined && matchUrl(check.pattern, url) ? { ok: true } : { ok: false, missing: missingEvidence(check) };
+    }
+    case 'visible':
+      return visibleHolds(check, options) ? { ok: true } : { ok: false, missing: missingEvidence(check) };
+    case 'field':
+      return fieldHolds(check, options);
+    default:
+      return { ok: false, missing: `${missingEvidence(check)} (not a fact of the page)` };
+  }
+}
+
+/** Whether an element a person can see has the check's role and a name that contains the check's name. */
+function visibleHolds(check: Extract<TodoCheck, { kind: 'visible' }>, options: CheckPageOptions): boolean {
+  const root = pageRoot(options.root, 'checkPage');
+  const layout = options.layout ?? hasLayout(documentOf(root));
+  const wanted = fold(check.name);
+  const items = collectPageElements(root, { layout, exclude: offLimitsSelector(options.exclude) });
+  return items.some((item) => (!check.role || item.role === check.role) && fold(nameOf(item)).includes(wanted) && isSeen(item.element, { layout }));
+}
+
+function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: CheckPageOptions): PageCheckResult {
+  const root = pageRoot(options.root, 'checkPage');
+  const layout = options.layout ?? hasLayout(documentOf(root));
+  const field = findField(check.field, root, layout, options.exclude);
+  if (!field) return { ok: false, missing: `no field "${check.field}" can be seen on the page` };
+  const secret = isPasswordField(field) || isSecretField(field) || field.closest(`[${PRIVATE_ATTRIBUTE}]`) !== null;
+  if (secret && check.value !== undefined) return { ok: false, missing: `field "${check.field}" is secret: only whether it is filled can be checked` };
+  const holds = readField(field);
+  if (holds === undefined) return { ok: false, missing: `"${check.field}" is not a field` };
+  if (check.value === undefined) return holds.filled ? { ok: true } : { ok: false, missing: missingEvidence(check) };
+  return holds.matches(check.value) ? { ok: true } : { ok: false, missing: missingEvidence(check) };
+}
+
+/** The field a check names: by accessible name, then by its name or id, then as a ref or selector. */
+function findField(name: string, root: PageRoot, layout: boolean, exclude: CheckPageOptions['exclude']): Element | undefined {
+  const wanted = fold(name);
+  const fields = collectPageElements(root, { layout, exclude: offLimitsSelector(exclude) }).filter((item) => FIELD_ROLES.has(item.role) || isFormField(item.element));
+  const seen = (element: Element) => isSeen(element, { layout }) || isSeenThroughLabel(element, layout);
+  const byName = fields.find((item) => fold(nameOf(item)) === wanted && seen(item.element));
+  if (byName) return byName.element;
+  const byAttribute = fields.find((item) => (fold(item.element.getAttribute('name') ?? '') === wanted || fold(item.element.id) === wanted) && seen(item.element));
+  if (byAttribute) return byAttribute.element;
+  const found = resolveTarget(name, { root, selectors: true, layout, ...(exclude === undefined ? {} : { exclude }) });
+  return found.ok && !isOffLimits(found.element, exclude) ? found.element : undefined;
+}
+
+/** A visually hidden checkbox or radio is seen through its visible label (as resolveTarget has it). */
+function isSeenThroughLabel(element: Element, layout: boolean): boolean {
+  const labels = (element as HTMLInputElement).labels;
+  return labels ? Array.from(labels).some((label) => isSeen(label, { layout })) : false;
+}
+
+function isFormField(element: Element): boolean {
+  return element.localName === 'input' || element.localName === 'select' || element.localName === 'textarea';
+}
+
+/** Whether a field is filled, and whether it holds a wanted value (a select: its value or its option's text; a box: on or off). */
+function readField(element: Element): { filled: boolean; matches(value: string): boolean } | undefined {
+  const tag = element.localName;
+  if (tag === 'input') {
+    const input = element as HTMLInputElement;
+    const type = (input.getAttribute('type') ?? 'text').toLowerCase();
+    if (type === 'checkbox' || type === 'radio') return { filled: input.checked, matches: (value) => TRUTHY.test(value.trim()) === input.checked };
+    return { filled: input.value.trim() !== '', matches: (value) => fold(input.value) === fold(value) };
+  }
+  if (tag === 'textarea') {
+    const area = element as HTMLTextAreaElement;
+    return { filled: area.value.trim() !== '', matches: (value) => fold(area.value) === fold(value) };
+  }
+  if (tag === 'select') {
+    const select = element as HTMLSelectElement;
+    const chosen = Array.from(select.selectedOptions ?? []);
+    return {
+      filled: chosen.some((option) => option.value !== ''),
+      matches: (value) => chosen.some((option) => fold(option.value) === fold(value) || fold(option.label || option.textContent || '') === fold(value)),
+    };
+  }
+  const checked = element.getAttribute('aria-checked');
+  if (checked === 'true' || checked === 'false') return { filled: checked === 'true', matches: (value) => TRUTHY.test(value.trim()) === (checked === 'true') };
+  if (element.getAttribute('contenteditable') !== null) {
+    const text = element.textContent ?? '';
+    return { filled: text.trim() !== '', matches: (value) => fold(text) === fold(value) };
+  }
+  const valueText = element.getAttribute('aria-valuetext') ?? element.getAttribute('aria-valuenow');
+  if (valueText !== null) return { filled: valueText.trim() !== '', matches: (value) => fold(valueText) === fold(value) };
+  return undefined;
+}
+
+/** What counts as "on" for a checkbox check's value. */
+const TRUTHY = /^(on|true|yes|checked|ticked|1)$/i;
+
+function fold(text: string): string {
+  return text.replace(/\s+/g, ' ').trim().toLowerCase();
+}
+
+function locationOf(root: PageRoot | undefined): string | undefined {
+  const location = root ? documentOf(root).defaultView?.location : (globalThis as { location?: Location }).location;
+  return location?.pathname ? `${location.pathname}${location.search}${location.hash}` : undefined;
+}

@@ -1,0 +1,203 @@
+/*
+ * A todo check as text: the compact form a planner writes and a host may pass (`/pricing`,
+ * `see button "Start trial"`, `field "Email" filled`), read into the object form and written back,
+ * and the line that says what is missing when a check does not hold. Not loaded at start: the
+ * planner, the loop and `planloop/dom` load it.
+ */
+import { looksSecret } from './secret-text.js';
+import { MAX_CHECK_TEXT, readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from './todo-check.js';
+
+/**
+ * A check as a host or planner may write it: the object, or its compact text (see {@link parseTodoCheck}).
+ *
+ * @example
+ * ```ts
+ * const input: TodoCheckInput = 'field "Email" filled';
+ * ```
+ */
+export type TodoCheckInput = TodoCheck | string;
+
+/** Roles a compact `see` check may start with (any other first word is part of the name). */
+const SEE_ROLES: ReadonlySet<string> = new Set(
+  'alert alertdialog article banner button cell checkbox combobox dialog figure form grid heading img link list listitem main menu menuitem navigation option progressbar radio region row search searchbox slider spinbutton status switch tab table tabpanel textbox tooltip'.split(
+    ' ',
+  ),
+);
+
+/** The shapes a compact check may take, for messages. */
+const SHAPES = '"/path", "see <role> <name>", "field <name> filled", "field <name> = <value>", "said", "tool <name>" or "none"';
+
+/**
+ * Reads the compact form of a check, as a planner writes it: `/pricing` (or `url /pricing`),
+ * `see button "Start trial"` (or `see "Start trial"`), `field "Email" filled`, `field Plan = Team`,
+ * `said`, `tool subscribe`, `none`. Quotes around a name or value are optional. A value that looks
+ * secret (a card number, a key), or any value for a secret field, is refused: such a field can only
+ * be checked as filled. Returns `{ ok: false, message }` for anything else, saying what to write.
+ *
+ * @example
+ * ```ts
+ * parseTodoCheck('see button "Start trial"'); // { ok: true, check: { kind: 'visible', role: 'button', name: 'Start trial' } }
+ * parseTodoCheck('looks done'); // { ok: false, message: '"looks done" is no check …' }
+ * ```
+ */
+export function parseTodoCheck(text: string): { ok: true; check: TodoCheck } | { ok: false; message: string } {
+  const line = typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '';
+  const bad = (why: string) => ({ ok: false as const, message: `"${clip(line, 40)}" is no check (${why}); write ${SHAPES}` });
+  if (!line) return bad('it is empty');
+  if (line.length > MAX_CHECK_TEXT) return { ok: false, message: `a check has at most ${MAX_CHECK_TEXT} characters` };
+  const space = line.indexOf(' ');
+  const word = (space < 0 ? line : line.slice(0, space)).toLowerCase();
+  const rest = space < 0 ? '' : line.slice(space + 1);
+  let object: Record<string, unknown>;
+  if (line.startsWith('/')) object = { kind: 'url', pattern: line };
+  else if (word === 'url' || word === 'at') {
+    if (!rest.startsWith('/')) return bad('a path starts with "/"');
+    object = { kind: 'url', pattern: rest };
+  } else if (word === 'said' || word === 'narrated' || word === 'none') {
+    if (rest) return bad(`"${word}" takes nothing after it`);
+    object = { kind: word === 'none' ? 'none' : 'narrated' };
+  } else if (word === 'tool') {
+    if (!rest || /\s/.test(rest)) return bad('"tool" takes one tool name');
+    object = { kind: 'tool', name: rest };
+  } else if (word === 'see') {
+    const [first = '', ...others] = rest.split(' ');
+    const role = SEE_ROLES.has(first.toLowerCase()) && others.length > 0 ? first.toLowerCase() : undefined;
+    const name = unquote(role ? others.join(' ') : rest);
+    if (!name) return bad('"see" needs a name');
+    object = role ? { kind: 'visible', role, name } : { kind: 'visible', name };
+  } else if (word === 'field') {
+    const at = rest.indexOf(' = ');
+    const filled = /\s+filled$/i.exec(rest);
+    const field = unquote(at >= 0 ? rest.slice(0, at) : filled ? rest.slice(0, filled.index) : '');
+    if (!field) return bad('write "field <name> filled" or "field <name> = <value>"');
+    const value = at >= 0 ? unquote(rest.slice(at + 3)) : undefined;
+    if (value !== undefined && (SECRET_FIELD_NAME.test(field) || looksSecret(value))) {
+      return { ok: false, message: `a check never holds a secret: write "field ${clip(field, 40)} filled"` };
+    }
+    object = value === undefined ? { kind: 'field', field } : { kind: 'field', field, value };
+  } else return bad(`it starts with "${clip(word, 20)}"`);
+  const issues: Array<{ path: string; message: string }> = [];
+  const check = readTodoCheck(object, 'check', issues);
+  return check ? { ok: true, check } : { ok: false, message: `"${clip(line, 40)}": ${issues.map((issue) => issue.message).join('; ')}` };
+}
+
+/**
+ * Reads a check in either form (object or compact text), adding what is wrong to `issues` under
+ * `path`: what a planner's answer and a host's `start.checks` go through.
+ *
+ * @example
+ * ```ts
+ * const issues: Array<{ path: string; message: string }> = [];
+ * readTodoCheckInput('/pricing', 'todos[0].check', issues); // { kind: 'url', pattern: '/pricing' }
+ * ```
+ */
+export function readTodoCheckInput(value: unknown, path: string, issues: Array<{ path: string; message: string }>): TodoCheck | undefined {
+  if (typeof value !== 'string') {
+    const check = readTodoCheck(value, path, issues);
+    // An object's value is held to the same rule as the text's: no secret in a check.
+    if (check?.kind === 'field' && check.value !== undefined && looksSecret(check.value)) {
+      issues.push({ path: `${path}.value`, message: 'looks like a secret: a check never holds one (leave value out: the check is then that the field is filled)' });
+      return undefined;
+    }
+    return check;
+  }
+  const parsed = parseTodoCheck(value);
+  if (!parsed.ok) issues.push({ path, message: parsed.message });
+  return parsed.ok ? parsed.check : undefined;
+}
+
+/**
+ * A check in its compact form, as {@link parseTodoCheck} reads it back.
+ *
+ * @example
+ * ```ts
+ * formatTodoCheck({ kind: 'field', field: 'Plan', value: 'Team' }); // 'field "Plan" = "Team"'
+ * ```
+ */
+export function formatTodoCheck(check: TodoCheck): string {
+  switch (check.kind) {
+    case 'url':
+      return check.pattern;
+    case 'visible':
+      return `see ${check.role ? `${check.role} ` : ''}"${check.name}"`;
+    case 'field':
+      return check.value === undefined ? `field "${check.field}" filled` : `field "${check.field}" = "${check.value}"`;
+    case 'narrated':
+      return 'said';
+    case 'tool':
+      return `tool ${check.name}`;
+    default:
+      return 'none';
+  }
+}
+
+/**
+ * What is missing when `check` does not hold, in a few words for the model and the reasoning
+ * trail: only the check's own words, never the page's.
+ *
+ * @example
+ * ```ts
+ * missingEvidence({ kind: 'url', pattern: '/pricing' }); // 'the page is not at /pricing'
+ * ```
+ */
+export function missingEvidence(check: TodoCheck): string {
+  switch (check.kind) {
+    case 'url':
+      return `the page is not at ${check.pattern}`;
+    case 'visible':
+      return `no ${check.role ?? 'element'} "${clip(check.name, 60)}" is visible`;
+    case 'field':
+      return check.value === undefined ? `field "${clip(check.field, 60)}" is empty` : `field "${clip(check.field, 60)}" does not hold "${clip(check.value, 60)}"`;
+    case 'narrated':
+      return 'nothing was said for it';
+    case 'tool':
+      return `${check.name} did not succeed for it`;
+    default:
+      return 'nothing';
+  }
+}
+
+/**
+ * Whether the page address `url` (a path with query and hash, or a whole URL) matches `pattern`, a
+ * path where `*` matches anything. The query and the `#hash` of `url` count only when the pattern
+ * has them; a trailing `/` does not matter.
+ *
+ * @example
+ * ```ts
+ * matchUrl('/docs/*', '/docs/guide#install'); // true
+ * matchUrl('/pricing', 'https://example.com/pricing?ref=nav'); // true
+ * ```
+ */
+export function matchUrl(pattern: string, url: string): boolean {
+  const want = addressParts(pattern.trim());
+  const have = addressParts(url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/');
+  const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
+  const glob = (wanted: string, actual: string) =>
+    new RegExp(`^${wanted.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(actual);
+  return (
+    glob(trim(want.path), trim(have.path || '/')) &&
+    (want.query === undefined || glob(want.query, have.query ?? '')) &&
+    (want.hash === undefined || glob(want.hash, have.hash ?? ''))
+  );
+}
+
+function addressParts(text: string): { path: string; query: string | undefined; hash: string | undefined } {
+  const hashAt = text.indexOf('#');
+  const beforeHash = hashAt < 0 ? text : text.slice(0, hashAt);
+  const queryAt = beforeHash.indexOf('?');
+  return {
+    path: queryAt < 0 ? beforeHash : beforeHash.slice(0, queryAt),
+    query: queryAt < 0 ? undefined : beforeHash.slice(queryAt),
+    hash: hashAt < 0 ? undefined : text.slice(hashAt),
+  };
+}
+
+function unquote(text: string): string {
+  const trimmed = text.trim();
+  const quoted = /^(["'“‘])(.*)(["'”’])$/.exec(trimmed);
+  return (quoted ? (quoted[2] ?? '') : trimmed).trim();
+}
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text;
+}
