@@ -153,7 +153,14 @@ export interface PlanEventMap {
    * A run ended normally.
    * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('run-finish', …)`), or read `run.state.end`; the plan stops emitting it in 0.4.0
    */
-  'run-finish': { readonly runId: string; readonly reason: RunFinishReason; readonly turns: number; readonly summary?: string };
+  'run-finish': {
+    readonly runId: string;
+    readonly reason: RunFinishReason;
+    readonly turns: number;
+    readonly summary?: string;
+    /** Reason `unverified`: each todo with a check the run left open, and what is missing. */
+    readonly unverified?: ReadonlyArray<{ readonly id: string; readonly missing: string }>;
+  };
   /**
    * A run ended with an error.
    * @deprecated since 0.3.0 on the plan: listen on the run (`run.on('run-error', …)`), or read `run.state.end`; the plan stops emitting it in 0.4.0

@@ -96,7 +96,10 @@ export function readTodoCheckInput(value: unknown, path: string, issues: Array<{
     const check = readTodoCheck(value, path, issues);
     // An object's value is held to the same rule as the text's: no secret in a check.
     if (check?.kind === 'field' && check.value !== undefined && looksSecret(check.value)) {
-      issues.push({ path: `${path}.value`, message: 'looks like a secret: a check never holds one (leave value out: the check is then that the field is filled)' });
+      issues.push({
+        path: `${path}.value`,
+        message: 'looks like a secret: a check never holds one (leave value out: the check is then that the field is filled)',
+      });
       return undefined;
     }
     return check;
@@ -147,7 +150,9 @@ export function missingEvidence(check: TodoCheck): string {
     case 'visible':
       return `no ${check.role ?? 'element'} "${clip(check.name, 60)}" is visible`;
     case 'field':
-      return check.value === undefined ? `field "${clip(check.field, 60)}" is empty` : `field "${clip(check.field, 60)}" does not hold "${clip(check.value, 60)}"`;
+      return check.value === undefined
+        ? `field "${clip(check.field, 60)}" is empty`
+        : `field "${clip(check.field, 60)}" does not hold "${clip(check.value, 60)}"`;
     case 'narrated':
       return 'nothing was said for it';
     case 'tool':
@@ -173,7 +178,12 @@ export function matchUrl(pattern: string, url: string): boolean {
   const have = addressParts(url.trim().replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/');
   const trim = (path: string) => (path.length > 1 ? path.replace(/\/+$/, '') : path);
   const glob = (wanted: string, actual: string) =>
-    new RegExp(`^${wanted.split('*').map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`).test(actual);
+    new RegExp(
+      `^${wanted
+        .split('*')
+        .map((piece) => piece.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+        .join('.*')}$`,
+    ).test(actual);
   return (
     glob(trim(want.path), trim(have.path || '/')) &&
     (want.query === undefined || glob(want.query, have.query ?? '')) &&

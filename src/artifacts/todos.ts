@@ -2,7 +2,17 @@ import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { definedEntries, isRecord, pathOf, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
 import { readTodoCheck, sameTodoCheck, type TodoCheck } from '../todo-check.js';
-import { TODO_EVIDENCE, TODO_STATUSES, type PlanState, type PlanStateHost, type TodoEvidence, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
+import {
+  TODO_EVIDENCE,
+  TODO_STATUSES,
+  type PlanState,
+  type PlanStateHost,
+  type TodoEvidence,
+  type TodoIntent,
+  type TodoItem,
+  type TodosChange,
+  type TodoStatus,
+} from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { advancedPast, nextIds } from './id-sequence.js';
 import { TODO_LIMITS } from './todo-limits.js';

@@ -80,11 +80,15 @@ function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: Check
 /** The field a check names: by accessible name, then by its name or id, then as a ref or selector. */
 function findField(name: string, root: PageRoot, layout: boolean, exclude: CheckPageOptions['exclude']): Element | undefined {
   const wanted = fold(name);
-  const fields = collectPageElements(root, { layout, exclude: offLimitsSelector(exclude) }).filter((item) => FIELD_ROLES.has(item.role) || isFormField(item.element));
+  const fields = collectPageElements(root, { layout, exclude: offLimitsSelector(exclude) }).filter(
+    (item) => FIELD_ROLES.has(item.role) || isFormField(item.element),
+  );
   const seen = (element: Element) => isSeen(element, { layout }) || isSeenThroughLabel(element, layout);
   const byName = fields.find((item) => fold(nameOf(item)) === wanted && seen(item.element));
   if (byName) return byName.element;
-  const byAttribute = fields.find((item) => (fold(item.element.getAttribute('name') ?? '') === wanted || fold(item.element.id) === wanted) && seen(item.element));
+  const byAttribute = fields.find(
+    (item) => (fold(item.element.getAttribute('name') ?? '') === wanted || fold(item.element.id) === wanted) && seen(item.element),
+  );
   if (byAttribute) return byAttribute.element;
   const found = resolveTarget(name, { root, selectors: true, layout, ...(exclude === undefined ? {} : { exclude }) });
   return found.ok && !isOffLimits(found.element, exclude) ? found.element : undefined;

@@ -24,7 +24,9 @@ export interface AdjustResult {
  * Whether a todo may be completed now: yes with (`checked: true`) or without (`false`) evidence,
  * or no, with the line that says what is missing (`declined`: the user declined its action).
  */
-export type CompletionVerdict = { readonly complete: true; readonly checked: boolean } | { readonly complete: false; readonly line: string; readonly declined?: boolean };
+export type CompletionVerdict =
+  | { readonly complete: true; readonly checked: boolean }
+  | { readonly complete: false; readonly line: string; readonly declined?: boolean };
 
 /** Options of {@link applyAdjust}. */
 export interface ApplyAdjustOptions {

@@ -47,7 +47,7 @@ export interface TurnActionsInput {
   /** An action is about to run, or was refused. */
   onAction: (action: TurnAction, index: number, decision: ActionDecision) => void;
   /** The action is done with: it ran (`outcome`; `refused` when a step of it was refused), or it did not run (`refused` true, `outcome` empty). Once per action, in order. */
-  onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void) | undefined;
+  onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void | Promise<void>) | undefined;
   /** A line of the reasoning trail. */
   onStep: (phase: ReasoningPhase, summary: string) => void;
   /** What an action observed (a tool's result or error, an answer, a refusal). */
@@ -95,7 +95,8 @@ export function actUnderGate(input: TurnActionsInput): TurnActions {
         settled = { outcome, refused };
       });
     } finally {
-      input.onSettled?.(action, settled.outcome, settled.refused, input.turn().todoId);
+      // Awaited before the next action runs: the run's evidence is taken while the page shows it.
+      await input.onSettled?.(action, settled.outcome, settled.refused, input.turn().todoId);
     }
   };
 

@@ -1,4 +1,5 @@
 import type { RunFinishReason } from '../events.js';
+import { notDoneLine, type UnverifiedTodo } from './evidence-ledger.js';
 
 /** What the finish rules read of a turn that played (its envelope arrived whole). */
 export interface TurnFacts {
@@ -14,8 +15,6 @@ export interface TurnFacts {
 
 /**
  * Where the run stands when the rules are asked: before the first turn (`turn: 0`) or after a turn.
- * New facts about the run (todos held open for missing evidence, todos the user declined) belong
- * here, beside `remaining`.
  */
 export interface RunPosition {
   /** Turns played. */
@@ -30,6 +29,15 @@ export interface RunPosition {
   readonly remaining: number;
   /** A tool action was refused because the run's `bounds.runActions` were used up. */
   readonly capped: boolean;
+  /**
+   * After a turn that asked to finish: the open todos whose check does not hold (what is missing
+   * for each). A finish is refused once while there are any; the second refusal ends the run
+   * (`unverified`). Todos without a check, and todos the user declined, never hold a finish back.
+   * Default none.
+   */
+  readonly unverified?: readonly UnverifiedTodo[];
+  /** Finishes refused so far for missing evidence. Default 0. */
+  readonly finishRefusals?: number;
 }
 
 /**
@@ -43,8 +51,10 @@ export type FinishVerdict = (
       readonly reason: RunFinishReason;
       /** `task_finish`'s summary. */
       readonly summary?: string;
-      /** The turn's todo is completed as the run ends (a finish the model asked for). */
+      /** The turn's todo is completed as the run ends (a finish the model asked for), on its evidence when it has a check. */
       readonly completeCurrent: boolean;
+      /** Reason `unverified`: each todo with a check left open, and what is missing. */
+      readonly unverified?: readonly UnverifiedTodo[];
     }
 ) & { readonly note?: string };
 
@@ -64,7 +74,9 @@ export const HELD_FINISH_NOTE = 'The run did not finish: an action was refused t
  * the turn did, in; play on or end with a reason, out. In order: a run whose action cap was
  * reached ends (`action_limit`); a finish (`task_finish` or the last turn) ends the run, with the
  * turn's todo completed, unless the turn only looked or had a refusal the model has not heard of
- * (then the model is told, and the run goes on); a look-only turn does not use up the bound, up to
+ * (then the model is told, and the run goes on), or todos with a check are open without their
+ * evidence (`run.unverified`: the first time the model is told what is missing and gets one more
+ * turn; the second time the run ends, `unverified`); a look-only turn does not use up the bound, up to
  * `lookTurns` of them; a plan with nothing left ends (`no_todos`); the bound ends it
  * (`turn_limit`). `runWebAgent` asks it before the first turn and after each; so can a
  * hand-written loop.
@@ -87,7 +99,11 @@ export function decideFinish(run: RunPosition, turn?: TurnFacts): FinishVerdict 
     // A refusal the model has not heard of keeps the run going: it may try another way or tell the user.
     if (asked && turn.refusals > 0) note = HELD_FINISH_NOTE;
     // A turn that only looked finishes nothing: its plan change was undone.
-    else if (asked && !turn.lookOnly) {
+    else if (asked && !turn.lookOnly && run.unverified && run.unverified.length > 0) {
+      if ((run.finishRefusals ?? 0) > 0) return { next: 'end', reason: 'unverified', completeCurrent: false, unverified: run.unverified };
+      note = `The run did not finish: ${run.unverified.map((todo) => notDoneLine(todo.id, todo.missing)).join('; ')}. Do what is missing, or tell the user what is not done and finish.`;
+      maxTurns += 1;
+    } else if (asked && !turn.lookOnly) {
       return turn.finishSummary !== undefined
         ? { next: 'end', reason: 'task_finish', summary: turn.finishSummary, completeCurrent: true }
         : { next: 'end', reason: 'last_turn', completeCurrent: true };

@@ -5,7 +5,7 @@
  * whole or rolled back to its checkpoint.
  */
 import { toAbortError } from '../abort.js';
-import type { AdjustResult } from '../envelope/apply.js';
+import type { AdjustResult, CompletionVerdict } from '../envelope/apply.js';
 import { TURN_ENVELOPE_JSON_SCHEMA, type TurnAction, type TurnEnvelope, type TurnPlanning } from '../envelope/schema.js';
 import { createEnvelopeStreamParser } from '../envelope/stream.js';
 import { AbortError, EnvelopeError, PlanloopError } from '../errors.js';
@@ -57,7 +57,13 @@ export interface PlayTurnInput {
    * `refused` true, `outcome` empty); with the turn's todo. Called once for every action the
    * envelope carried, in order (a run's tour recorder files the action under the todo). Default: none.
    */
-  onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void) | undefined;
+  onSettled?: ((action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined) => void | Promise<void>) | undefined;
+  /**
+   * Asked for each todo the turn's plan change would complete (see `applyAdjust`'s `verdict`): the
+   * run's evidence (a todo whose check does not hold stays open). Default: every completion goes
+   * through, on the model's word.
+   */
+  verdict?: ((id: string) => CompletionVerdict) | undefined;
 }
 
 /** How a turn ended: applied, or refused (its plan change rolled back) with an error to feed back. */
@@ -151,7 +157,7 @@ export async function playTurn(input: PlayTurnInput): Promise<TurnOutcome> {
       try {
         gate.beforeAdjust(value);
         // A second call (a plan change written after the actions) adds to the first.
-        const marks = { markRewrites: gate.marksRewrites };
+        const marks = { markRewrites: gate.marksRewrites, verdict: input.verdict };
         const result = transaction.adjust(value, adjust ? marks : { ...marks, inProgress: planning?.todo_id });
         adjust = adjust ? mergeResults(adjust, result) : result;
       } catch (error) {
@@ -247,6 +253,7 @@ function mergeResults(first: AdjustResult, second: AdjustResult): AdjustResult {
     completed: [...first.completed, ...second.completed],
     replaced: [...first.replaced, ...second.replaced],
     ignored: [...first.ignored, ...second.ignored],
+    ...(first.held || second.held ? { held: [...(first.held ?? []), ...(second.held ?? [])] } : {}),
   };
 }
 

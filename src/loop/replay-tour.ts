@@ -272,7 +272,7 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
         const refused = turnObservations.find((observation) => observation.kind === 'refused');
         failure = { index: refusedIndex(recorded.steps, refused), reason: 'refused', message: refused?.summary ?? 'a step was refused' };
       }
-      if (!failure && recorded.check && checkTodo) {
+      if (!failure && recorded.check && recorded.check.kind !== 'none' && checkTodo) {
         const current = plan.todos.get(todo.id);
         const verdict = current
           ? await untilAborted(Promise.resolve(checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {

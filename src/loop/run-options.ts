@@ -12,7 +12,9 @@ import type { Plan } from '../plan.js';
 import type { TodoItem } from '../plan-state.js';
 import type { PlanInput } from '../planning/make-todos.js';
 import { ACTION_RISKS, type ApprovalLevel, type ApproveHook } from './action-policy.js';
+import type { TodoCheck } from '../todo-check.js';
 import type { LoopTool, UserChannels } from './dispatch-action.js';
+import type { PageChecker } from './evidence-ledger.js';
 import type { HostSecrets } from './redact-prompt.js';
 import { readToolTable, type ToolTable } from './tool-table.js';
 import type { TourLocators } from './tour-recorder.js';
@@ -73,6 +75,13 @@ export interface RunStartOptions {
   resume?: boolean | undefined;
   /** Takes the plan's run over from another tab that runs it (that run stops) instead of refusing with `run_in_progress`. Default `false`. */
   takeOver?: boolean | undefined;
+  /**
+   * Sets or overrides each open todo's check once the plan is made or resumed, before the first
+   * turn: return a check (the object, or its compact text such as `'see status "Saved"'`), `'none'`
+   * to leave the todo on the model's word, or `undefined` to keep its own. A malformed check is a
+   * `ValidationError` naming the todo, before any turn, and the plan is left as it was. Default: keep.
+   */
+  checks?: ((todo: TodoItem) => TodoCheck | string | undefined) | undefined;
 }
 
 /** Who approves risky actions (`options.approval`); see the README's Safety section. */
@@ -116,6 +125,14 @@ export interface RunPageOptions {
    * without a model).
    */
   locators?: TourLocators | undefined;
+  /**
+   * Checks a todo's page evidence (`visible` and `field` checks, see `TodoCheck`). Default: in a
+   * browser, planloop/dom's `checkPage` on `document`, with `<plan-panel>` left out (loaded when a
+   * check first needs it); elsewhere none. `false`: none. Without a checker those checks never
+   * hold, so their todos stay open: pass `(check) => checkPage(check, { exclude: '#guide' })` to
+   * leave your own UI out too.
+   */
+  check?: PageChecker | false | undefined;
 }
 
 /** What `observe` receives before each turn. */
@@ -218,6 +235,8 @@ export interface RunConfig {
     readonly url: (() => string | undefined) | undefined;
     readonly secrets: HostSecrets | undefined;
     readonly locators: TourLocators | undefined;
+    /** The page checker (`undefined`: none). */
+    readonly check: PageChecker | undefined;
   };
   readonly prompt: { readonly instructions: string | (() => string) | undefined; readonly memoryTurns: number; readonly nudgeAfter: number };
   readonly model: {
@@ -232,10 +251,10 @@ export interface RunConfig {
 
 /** The keys of each group, to name a misspelt one. */
 const GROUP_KEYS = {
-  start: ['planInput', 'announce', 'resume', 'takeOver'],
+  start: ['planInput', 'announce', 'resume', 'takeOver', 'checks'],
   user: ['narrate', 'narrateDelta', 'ask'],
   approval: ['ask', 'level', 'timeoutMs'],
-  page: ['observe', 'tokenBudget', 'url', 'secrets', 'locators'],
+  page: ['observe', 'tokenBudget', 'url', 'secrets', 'locators', 'check'],
   prompt: ['instructions', 'memoryTurns', 'nudgeAfter'],
   model: ['provider', 'temperature', 'maxTokens', 'timeoutMs', 'maxChars'],
   bounds: ['turnSlack', 'lookTurns', 'runActions', 'turnActions'],
@@ -342,6 +361,7 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
       announce: fn('start.announce', start.announce),
       resume: flag('start.resume', start.resume),
       takeOver: flag('start.takeOver', start.takeOver) ?? false,
+      checks: fn('start.checks', start.checks),
     },
     user: {
       narrate: fn('user.narrate', user.narrate),
@@ -359,6 +379,7 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
       url: url === false ? undefined : (url ?? browserUrl),
       secrets: readSecrets(page.secrets, issues),
       locators: readLocators(page.locators, issues),
+      check: page.check === false ? undefined : (fn<PageChecker>('page.check', page.check) ?? browserChecker()),
     },
     prompt: {
       instructions: typeof prompt.instructions === 'function' ? (prompt.instructions as () => string) : text('prompt.instructions', prompt.instructions),
@@ -441,6 +462,15 @@ function readLocators(value: unknown, issues: ValidationIssue[]): TourLocators |
 
 function isSignal(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as AbortSignal).addEventListener === 'function' && 'aborted' in value;
+}
+
+/** planloop/dom's `checkPage` on `document`, `<plan-panel>` left out, loaded when first needed; none outside a browser. */
+function browserChecker(): PageChecker | undefined {
+  if (!(globalThis as { document?: unknown }).document) return undefined;
+  return async (check, { url }) => {
+    const { checkPage } = await import('../dom/check-page.js');
+    return checkPage(check, { exclude: 'plan-panel', ...(url === undefined ? {} : { url }) });
+  };
 }
 
 /** The page's path, query and hash when running in a browser. */

@@ -9,6 +9,7 @@ import type { PlanloopError } from '../errors.js';
 import type { RunEventMap, RunFinishReason } from '../events.js';
 import type { TodoItem } from '../plan-state.js';
 import type { ApprovalAnswer, ApprovalRequest } from './action-policy.js';
+import type { UnverifiedTodo } from './evidence-ledger.js';
 import type { Tour } from './tour.js';
 
 /**
@@ -31,7 +32,7 @@ export interface PendingApproval {
  * the phase the run was in when it failed (a failure while `planning` left the plan as it was).
  */
 export type RunEnd =
-  | { readonly reason: RunFinishReason; readonly summary?: string }
+  | { readonly reason: RunFinishReason; readonly summary?: string; readonly unverified?: readonly UnverifiedTodo[] }
   | { readonly reason: 'error'; readonly error: PlanloopError | Error; readonly during: RunPhase };
 
 /**
@@ -70,8 +71,10 @@ export interface RunResult {
   turns: number;
   /** `task_finish`'s summary, when the model sent one. */
   summary?: string;
-  /** The todos at the end. */
+  /** The todos at the end (each completed on evidence has `evidence: 'checked'`). */
   todos: TodoItem[];
+  /** Reason `unverified`: each todo with a check the run left open, and what is missing. */
+  unverified?: UnverifiedTodo[];
   /**
    * What the run did, as a tour `replayTour` plays again without a model (see `Tour`); absent when
    * the plan ended empty (a declined plan). A resumed run's tour holds what this run did.

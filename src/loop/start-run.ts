@@ -1,11 +1,14 @@
 import { throwIfAborted, untilAborted } from '../abort.js';
-import type { TurnEnvelope } from '../envelope/schema.js';
+import type { TurnAction } from '../envelope/schema.js';
 import type { PlanloopError } from '../errors.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { resolveProvider, type LLMMessage, type LLMProvider } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
 import { createActionGate } from './action-gate.js';
+import type { ActionOutcome } from './dispatch-action.js';
+import { assessFinish, createEvidenceLedger, recheckHeld, type EvidenceLedger, type UnverifiedTodo } from './evidence-ledger.js';
 import { decideFinish, type FinishVerdict } from './finish-rules.js';
+import { applyHostChecks } from './host-checks.js';
 import { observePage } from './observe-page.js';
 import { playTurn, type TurnOutcome } from './play-turn.js';
 import { fenceBlock } from './prompt-fence.js';
@@ -82,8 +85,8 @@ async function drive(plan: Plan, config: RunConfig, run: RunControl): Promise<Ru
     run.set({ phase });
   };
   const recorder = createTourRecorder({ tools: config.tools, locators: config.page.locators });
-  const finish = (reason: RunFinishReason, summary?: string): RunResult => {
-    const extra = summary === undefined ? {} : { summary };
+  const finish = (reason: RunFinishReason, summary?: string, unverified?: readonly UnverifiedTodo[]): RunResult => {
+    const extra = { ...(summary === undefined ? {} : { summary }), ...(unverified ? { unverified: [...unverified] } : {}) };
     const turns = run.state.turn;
     run.set({ phase: 'finished', end: { reason, ...extra } });
     run.emit('run-finish', { runId, reason, turns, ...extra });
@@ -120,9 +123,10 @@ async function drive(plan: Plan, config: RunConfig, run: RunControl): Promise<Ru
         return finish('declined');
       }
     }
+    applyHostChecks(plan, config.start.checks);
     enter('running');
     const end = await playTurns(plan, config, run, provider, signal, recorder);
-    return finish(end.reason, end.summary);
+    return finish(end.reason, end.summary, end.unverified);
   } catch (caught) {
     // A run refused because another tab runs the plan never started: it is not this plan's error.
     throw run.fail(caught, { phase, signal, report: !refused });
@@ -143,19 +147,33 @@ async function playTurns(
   provider: LLMProvider,
   signal: AbortSignal,
   recorder: TourRecorder,
-): Promise<{ reason: RunFinishReason; summary?: string }> {
+): Promise<{ reason: RunFinishReason; summary?: string; unverified?: readonly UnverifiedTodo[] }> {
   const { runId } = run;
   const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: run.asker(config.approval.ask, config.approval.timeoutMs) } });
+  const ledger = createEvidenceLedger({
+    checkPage: config.page.check,
+    url: config.page.url,
+    isRead: (name) => config.tools.get(name)?.risk === 'read',
+    signal,
+  });
+  let finishRefusals = 0;
   const memory = new TurnMemory(config.prompt.memoryTurns);
   let turn = 0;
   let maxTurns = plan.todos.remaining().length + config.bounds.turnSlack;
   let looks = 0;
   let observations: Observation[] = [];
-  let last: TurnEnvelope | undefined;
   const step = (kind: ReasoningPhase, summary: string): void => {
     run.emit('reasoning-step', { runId, phase: kind, summary: clip(summary, 200), turn, timestamp: Date.now() });
   };
-  const position = () => ({ turn, maxTurns, looks, lookTurns: config.bounds.lookTurns, remaining: plan.todos.remaining().length, capped: gate.capped });
+  const position = (unverified?: readonly UnverifiedTodo[]) => ({
+    turn,
+    maxTurns,
+    looks,
+    lookTurns: config.bounds.lookTurns,
+    remaining: plan.todos.remaining().length,
+    capped: gate.capped,
+    ...(unverified ? { unverified, finishRefusals } : {}),
+  });
   run.set({ maxTurns });
   let verdict: FinishVerdict = decideFinish(position());
   while (verdict.next === 'continue') {
@@ -185,6 +203,9 @@ async function playTurns(
     const system = { tools: config.tools.specs, ...(systemPrompt ? { systemPrompt } : {}) };
     let feedback: LLMMessage[] = [];
     let outcome: TurnOutcome;
+    // The run's evidence before the turn: which todos its plan change may complete.
+    const verdicts = await ledger.verdicts(plan.todos.list());
+    const evidence = evidenceStep(plan, ledger, prompt.url);
     for (let attempt = 1; ; attempt++) {
       run.set({ turn, maxTurns, attempt });
       run.emit('turn-start', { runId, turn, maxTurns, attempt });
@@ -200,9 +221,14 @@ async function playTurns(
         onStep: step,
         onAction: (action, index, decision) => {
           if (decision.decision === 'run') recorder.admit(action);
+          else evidence.refused(action);
           run.emit('action', { runId, turn, index, action, ...decision });
         },
-        onSettled: (action, outcome, refused, todoId) => recorder.settle(action, outcome, refused, todoId),
+        onSettled: (action, outcome, refused, todoId) => {
+          recorder.settle(action, outcome, refused, todoId);
+          return evidence.settled(action, outcome, refused, todoId);
+        },
+        verdict: (id) => verdicts.get(id) ?? { complete: true, checked: false },
       });
       if (outcome.ok || gate.capped) break;
       step('obs', `Rejected reply: ${outcome.error.message}`);
@@ -213,8 +239,15 @@ async function playTurns(
       ];
     }
     const planning = outcome.ok ? outcome.envelope.turn_planning : undefined;
+    // A finish the rules would take is first weighed on the evidence: what does not hold is listed
+    // for the rules; what holds is completed as the turn ends (the turn's todo with it).
+    const asksToFinish =
+      outcome.ok && !gate.capped && !outcome.lookOnly && outcome.refusals === 0 && (outcome.finishSummary !== undefined || planning?.is_last_turn === true);
+    const assessed = asksToFinish ? await assessFinish(ledger, plan, planning?.todo_id) : undefined;
+    const unverified = assessed?.unverified;
+    const held = outcome.ok && !asksToFinish && !outcome.lookOnly ? await recheckHeld(ledger, plan, outcome.adjust.held) : [];
     verdict = decideFinish(
-      position(),
+      position(unverified),
       outcome.ok
         ? { finishSummary: outcome.finishSummary, lastTurn: planning?.is_last_turn === true, lookOnly: outcome.lookOnly, refusals: outcome.refusals }
         : undefined,
@@ -228,9 +261,10 @@ async function playTurns(
     }
     if (!outcome.ok) throw outcome.error; // unreachable: only a capped run leaves the attempts without an envelope
     const { envelope, adjust } = outcome;
-    last = envelope;
     observations = outcome.observations;
+    if (verdict.next === 'continue' && unverified && unverified.length > 0) finishRefusals += 1;
     const notes = [
+      ...held.map((line) => `${line}.`),
       ...(adjust.ignored.length > 0 ? [`Ignored in todo_adjust: ${adjust.ignored.map((entry) => `${entry.id} (${entry.reason})`).join(', ')}.`] : []),
       ...(verdict.note ? [verdict.note] : []),
     ];
@@ -243,11 +277,41 @@ async function playTurns(
     const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
     step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
     run.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...usage });
+    assessed?.settle();
   }
-  // A finish the model asked for completes the turn's todo.
-  const current = last?.turn_planning?.todo_id;
-  if (verdict.completeCurrent && current && plan.todos.get(current)?.status === 'in_progress') plan.adjust({ remove: [current] });
-  return verdict.summary === undefined ? { reason: verdict.reason } : { reason: verdict.reason, summary: verdict.summary };
+  return {
+    reason: verdict.reason,
+    ...(verdict.summary === undefined ? {} : { summary: verdict.summary }),
+    ...(verdict.unverified ? { unverified: verdict.unverified } : {}),
+  };
+}
+
+/**
+ * One turn's side of the run's evidence: each action is recorded for the turn's todo once it is
+ * done with (awaited before the next one runs, so evidence the page shows only for a moment
+ * counts), and the todo is checked; a tool action the gate or the user refused marks its todo
+ * `evidence: 'declined'` (an action that runs for it later clears the mark).
+ */
+function evidenceStep(plan: Plan, ledger: EvidenceLedger, turnUrl: string | undefined) {
+  const refusedActions = new WeakSet<TurnAction>();
+  return {
+    refused(action: TurnAction): void {
+      refusedActions.add(action);
+    },
+    async settled(action: TurnAction, outcome: ActionOutcome, refused: boolean, todoId: string | undefined): Promise<void> {
+      const todo = todoId === undefined ? null : plan.todos.get(todoId);
+      if (!todo || todoId === undefined) return;
+      const kind = outcome.observation?.kind;
+      const failed = refused || kind === 'tool-error' || (action.type === 'ask' && kind !== 'answer') || (action.type === 'narrate' && kind === 'feedback');
+      ledger.start(todoId, turnUrl);
+      const wasDeclined = ledger.declined(todoId);
+      ledger.record(todoId, action, refusedActions.has(action) ? 'refused' : failed ? 'failed' : 'ok');
+      const declined = ledger.declined(todoId);
+      if (declined && todo.evidence !== 'declined' && todo.status !== 'completed') plan.todos.edit(todoId, { evidence: 'declined' });
+      else if (wasDeclined && !declined && todo.evidence === 'declined') plan.todos.edit(todoId, { evidence: null });
+      if (!declined) await ledger.check(plan.todos.get(todoId) ?? todo);
+    },
+  };
 }
 
 /**

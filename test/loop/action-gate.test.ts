@@ -9,11 +9,13 @@ import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import { lastUserText, obedientModel } from '../helpers/obedient-model.js';
 
+// These scripts only claim their todos (the fakes move no page): the planner leaves them on the model's word
+// (`check: { kind: 'none' as const }`). Evidence is tested in test/loop/evidence.test.ts.
 const PLAN = {
   task_summary: 'Show the account page',
   todos: [
-    { intent: 'navigate', description: 'Open the account page', expected_turn: 1 },
-    { intent: 'narrate', description: 'Explain the settings', expected_turn: 2 },
+    { intent: 'navigate', description: 'Open the account page', check: { kind: 'none' as const }, expected_turn: 1 },
+    { intent: 'narrate', description: 'Explain the settings', check: { kind: 'none' as const }, expected_turn: 2 },
     { intent: 'finish', description: 'Wrap up', expected_turn: 3 },
   ],
 };

@@ -6,11 +6,13 @@ import { Plan } from '../../src/plan.js';
 
 // A turn whose actions are all `risk: 'read'` tools (looking at the page) must not complete,
 // rewrite or finish anything: it gathers what the next turn acts on.
+// These scripts only claim their todos (the fakes move no page): the planner leaves them on the model's word
+// (`check: { kind: 'none' as const }`). Evidence is tested in test/loop/evidence.test.ts.
 const PLAN = {
   task_summary: 'Read the article',
   todos: [
-    { intent: 'narrate', description: 'Say what the article is about', expected_turn: 1 },
-    { intent: 'narrate', description: 'Sum up its conclusion', expected_turn: 2 },
+    { intent: 'narrate', description: 'Say what the article is about', check: { kind: 'none' as const }, expected_turn: 1 },
+    { intent: 'narrate', description: 'Sum up its conclusion', check: { kind: 'none' as const }, expected_turn: 2 },
   ],
 };
 

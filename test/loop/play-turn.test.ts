@@ -25,11 +25,11 @@ async function startedPlan(options: { sync?: boolean } = {}) {
     task: 'Tour the pricing page',
     task_summary: 'A tour of pricing',
     todos: [
-      { intent: 'navigate', description: 'Open pricing', status: 'completed' },
-      { intent: 'narrate', description: 'Show the tiers', status: 'completed' },
-      { intent: 'narrate', description: 'Compare plans', status: 'in_progress', expected_turn: 3 },
+      { intent: 'navigate', description: 'Open pricing', check: { kind: 'none' }, status: 'completed' },
+      { intent: 'narrate', description: 'Show the tiers', check: { kind: 'none' }, status: 'completed' },
+      { intent: 'narrate', description: 'Compare plans', check: { kind: 'none' }, status: 'in_progress', expected_turn: 3 },
       { intent: 'click', description: 'Open the trial form' },
-      { intent: 'fill', description: 'Fill the email' },
+      { intent: 'fill', description: 'Fill the email', check: { kind: 'none' } },
       { intent: 'finish', description: 'Wrap up' },
     ],
   });
@@ -378,7 +378,10 @@ describe('each turn sees the page', () => {
   const finishTurn = {
     turn_planning: { todo_id: 't1', does: 'x', is_last_turn: true },
     todo_adjust: { remove: [] },
-    actions: [{ type: 'task_finish', summary: 'done' }],
+    actions: [
+      { type: 'narrate', text: 'Hi.' },
+      { type: 'task_finish', summary: 'done' },
+    ],
   };
   const planned = () => createScriptedProvider([{ task_summary: 'x', todos: ['Say hi'] }]);
 

@@ -24,13 +24,15 @@ const PAGES: Record<string, string> = {
   '/try': '<h1>Try it</h1><form aria-label="Trial"><label for="name">Your name</label><input id="name"><button type="submit">Send</button></form>',
 };
 
+// These scripts only claim their todos (the fakes move no page): the planner leaves them on the model's word
+// (`check: { kind: 'none' as const }`). Evidence is tested in test/loop/evidence.test.ts.
 const PLAN = {
   task_summary: 'A look at pricing, then the trial form.',
   todos: [
-    { intent: 'navigate', description: 'Open pricing' },
-    { intent: 'narrate', description: 'Show the Team plan' },
+    { intent: 'navigate', description: 'Open pricing', check: { kind: 'none' as const } },
+    { intent: 'narrate', description: 'Show the Team plan', check: { kind: 'none' as const } },
     { intent: 'click', description: 'Open the trial form' },
-    { intent: 'fill', description: 'Fill in the name' },
+    { intent: 'fill', description: 'Fill in the name', check: { kind: 'none' as const } },
   ],
 };
 

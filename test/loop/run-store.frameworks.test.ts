@@ -26,7 +26,14 @@ afterEach(() => cleanup());
 function heldRun() {
   const model = createScriptedProvider([
     { todo: 't1', actions: [{ type: 'narrate', text: 'Pricing.' }] },
-    { todo: 't2', last: true, actions: [{ type: 'task_finish', summary: 'Toured.' }] },
+    {
+      todo: 't2',
+      last: true,
+      actions: [
+        { type: 'narrate', text: 'Three tiers.' },
+        { type: 'task_finish', summary: 'Toured.' },
+      ],
+    },
   ]);
   const planner = createScriptedProvider([{ task_summary: 'A tour', todos: ['Open pricing', 'Explain the tiers'] }]);
   const plan = new Plan({ llm: createLLMRouter({ default: model, plan: planner }) });

@@ -10,11 +10,13 @@ import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import type { PlanStorageAdapter } from '../../src/storage/snapshot.js';
 
+// These scripts only claim their todos (the fakes move no page): the planner leaves them on the model's word
+// (`check: { kind: 'none' as const }`). Evidence is tested in test/loop/evidence.test.ts.
 const PLAN = {
   task_summary: 'A tour of the pricing page',
   todos: [
-    { intent: 'navigate', description: 'Open the pricing page', expected_turn: 1 },
-    { intent: 'narrate', description: 'Show the three tiers', expected_turn: 2 },
+    { intent: 'navigate', description: 'Open the pricing page', check: { kind: 'none' as const }, expected_turn: 1 },
+    { intent: 'narrate', description: 'Show the three tiers', check: { kind: 'none' as const }, expected_turn: 2 },
     { intent: 'click', description: 'Open the trial form', expected_turn: 3 },
     { intent: 'finish', description: 'Wrap up', expected_turn: 4 },
   ],
@@ -168,8 +170,8 @@ describe('runWebAgent', () => {
     expect(of('reasoning-step').find((step) => step.phase === 'obs')?.summary).toBe('navigate: {"ok":true}');
 
     expect(result.todos).toEqual([
-      { id: 't1', intent: 'navigate', description: 'Open the pricing page', status: 'completed', expected_turn: 1 },
-      { id: 't2', intent: 'narrate', description: 'Show the three tiers', status: 'completed', expected_turn: 2 },
+      { id: 't1', intent: 'navigate', description: 'Open the pricing page', check: { kind: 'none' as const }, status: 'completed', expected_turn: 1 },
+      { id: 't2', intent: 'narrate', description: 'Show the three tiers', check: { kind: 'none' as const }, status: 'completed', expected_turn: 2 },
       { id: 't3', intent: 'click', description: 'Open the free-trial form', status: 'completed', expected_turn: 3 },
       { id: 't4', intent: 'finish', description: 'Wrap up', status: 'completed', expected_turn: 4 },
     ]);

@@ -9,11 +9,13 @@ import type { RunState } from '../../src/loop/run-state.js';
 import { startRun } from '../../src/loop/start-run.js';
 import { Plan } from '../../src/plan.js';
 
+// These scripts only claim their todos (the fakes move no page): the planner leaves them on the model's word
+// (`check: { kind: 'none' as const }`). Evidence is tested in test/loop/evidence.test.ts.
 const PLAN = {
   task_summary: 'A tour',
   todos: [
-    { intent: 'navigate', description: 'Open pricing' },
-    { intent: 'narrate', description: 'Explain the tiers' },
+    { intent: 'navigate', description: 'Open pricing', check: { kind: 'none' as const } },
+    { intent: 'narrate', description: 'Explain the tiers', check: { kind: 'none' as const } },
   ],
 };
 const TOUR = [
