@@ -26,7 +26,10 @@ export {
   type ItemClock,
   type Tombstone,
   type Stamp,
+  type TodoEvidence,
 } from './plan-state.js';
+export type { TodoCheck } from './todo-check.js';
+export type { TodoCheckInput } from './todo-check-text.js';
 export { TODO_LIMITS, type TodosArtifact, type TodoInput, type TodoSeed, type TodoPatch, type TodosChangeEvent } from './artifacts/todos.js';
 export {
   MARKDOWN_TITLE_MAX,

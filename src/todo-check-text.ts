@@ -4,7 +4,6 @@
  * and the line that says what is missing when a check does not hold. Not loaded at start: the
  * planner, the loop and `planloop/dom` load it.
  */
-import { looksSecret } from './secret-text.js';
 import { MAX_CHECK_TEXT, readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from './todo-check.js';
 
 /**
@@ -17,22 +16,15 @@ import { MAX_CHECK_TEXT, readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from
  */
 export type TodoCheckInput = TodoCheck | string;
 
-/** Roles a compact `see` check may start with (any other first word is part of the name). */
-const SEE_ROLES: ReadonlySet<string> = new Set(
-  'alert alertdialog article banner button cell checkbox combobox dialog figure form grid heading img link list listitem main menu menuitem navigation option progressbar radio region row search searchbox slider spinbutton status switch tab table tabpanel textbox tooltip'.split(
-    ' ',
-  ),
-);
-
 /** The shapes a compact check may take, for messages. */
 const SHAPES = '"/path", "see <role> <name>", "field <name> filled", "field <name> = <value>", "said", "tool <name>" or "none"';
 
 /**
  * Reads the compact form of a check, as a planner writes it: `/pricing` (or `url /pricing`),
- * `see button "Start trial"` (or `see "Start trial"`), `field "Email" filled`, `field Plan = Team`,
- * `said`, `tool subscribe`, `none`. Quotes around a name or value are optional. A value that looks
- * secret (a card number, a key), or any value for a secret field, is refused: such a field can only
- * be checked as filled. Returns `{ ok: false, message }` for anything else, saying what to write.
+ * `see button "Start trial"` (a role, then the name in quotes) or `see Start trial`, `field "Email" filled`, `field Plan = Team`,
+ * `said`, `tool subscribe`, `none`. Quotes around a name or value are optional. A value for a field
+ * named like a secret (password, card, code…) is refused: such a field can only be checked as filled
+ * (and `checkPage` never compares a value that looks secret). Returns `{ ok: false, message }` for anything else, saying what to write.
  *
  * @example
  * ```ts
@@ -60,9 +52,10 @@ export function parseTodoCheck(text: string): { ok: true; check: TodoCheck } | {
     if (!rest || /\s/.test(rest)) return bad('"tool" takes one tool name');
     object = { kind: 'tool', name: rest };
   } else if (word === 'see') {
-    const [first = '', ...others] = rest.split(' ');
-    const role = SEE_ROLES.has(first.toLowerCase()) && others.length > 0 ? first.toLowerCase() : undefined;
-    const name = unquote(role ? others.join(' ') : rest);
+    // `see button "Start trial"`: a word before a quoted name is its role.
+    const roled = /^([a-z]+) +(["“‘'].*)$/i.exec(rest);
+    const role = roled?.[1]?.toLowerCase();
+    const name = unquote(roled?.[2] ?? rest);
     if (!name) return bad('"see" needs a name');
     object = role ? { kind: 'visible', role, name } : { kind: 'visible', name };
   } else if (word === 'field') {
@@ -71,7 +64,7 @@ export function parseTodoCheck(text: string): { ok: true; check: TodoCheck } | {
     const field = unquote(at >= 0 ? rest.slice(0, at) : filled ? rest.slice(0, filled.index) : '');
     if (!field) return bad('write "field <name> filled" or "field <name> = <value>"');
     const value = at >= 0 ? unquote(rest.slice(at + 3)) : undefined;
-    if (value !== undefined && (SECRET_FIELD_NAME.test(field) || looksSecret(value))) {
+    if (value !== undefined && SECRET_FIELD_NAME.test(field)) {
       return { ok: false, message: `a check never holds a secret: write "field ${clip(field, 40)} filled"` };
     }
     object = value === undefined ? { kind: 'field', field } : { kind: 'field', field, value };
@@ -92,18 +85,7 @@ export function parseTodoCheck(text: string): { ok: true; check: TodoCheck } | {
  * ```
  */
 export function readTodoCheckInput(value: unknown, path: string, issues: Array<{ path: string; message: string }>): TodoCheck | undefined {
-  if (typeof value !== 'string') {
-    const check = readTodoCheck(value, path, issues);
-    // An object's value is held to the same rule as the text's: no secret in a check.
-    if (check?.kind === 'field' && check.value !== undefined && looksSecret(check.value)) {
-      issues.push({
-        path: `${path}.value`,
-        message: 'looks like a secret: a check never holds one (leave value out: the check is then that the field is filled)',
-      });
-      return undefined;
-    }
-    return check;
-  }
+  if (typeof value !== 'string') return readTodoCheck(value, path, issues);
   const parsed = parseTodoCheck(value);
   if (!parsed.ok) issues.push({ path, message: parsed.message });
   return parsed.ok ? parsed.check : undefined;

@@ -1,3 +1,6 @@
+import { looksSecret } from '../secret-text.js';
+import { accessibleName } from './accessible-name.js';
+import { elementRole } from './element-role.js';
 import { isPasswordField, isSecretField, PRIVATE_ATTRIBUTE } from './element-state.js';
 import { isOffLimits, offLimitsSelector } from './host-ui.js';
 import { collectPageElements, nameOf } from './page-elements.js';
@@ -55,13 +58,29 @@ export function checkPage(check: TodoCheck, options: CheckPageOptions = {}): Pag
   }
 }
 
-/** Whether an element a person can see has the check's role and a name that contains the check's name. */
+/**
+ * Whether a person can see the check's words now: an element of the check's role whose accessible
+ * name (or, for a region such as a status, its text) contains them; without a role, any element the
+ * outline lists by that name, or the innermost element whose text contains them.
+ */
 function visibleHolds(check: Extract<TodoCheck, { kind: 'visible' }>, options: CheckPageOptions): boolean {
   const root = pageRoot(options.root, 'checkPage');
   const layout = options.layout ?? hasLayout(documentOf(root));
   const wanted = fold(check.name);
+  const seen = (element: Element) => !isOffLimits(element, options.exclude) && isSeen(element, { layout });
   const items = collectPageElements(root, { layout, exclude: offLimitsSelector(options.exclude) });
-  return items.some((item) => (!check.role || item.role === check.role) && fold(nameOf(item)).includes(wanted) && isSeen(item.element, { layout }));
+  if (items.some((item) => (!check.role || item.role === check.role) && fold(nameOf(item)).includes(wanted) && seen(item.element))) return true;
+  for (const element of Array.from(root.querySelectorAll('*'))) {
+    if (!fold(element.textContent ?? '').includes(wanted) && !(check.role && fold(accessibleName(element, check.role)).includes(wanted))) continue;
+    if (check.role) {
+      if (elementRole(element) === check.role && seen(element)) return true;
+      continue;
+    }
+    // The innermost element holding the words: a wrapper around it is not what a person reads.
+    const inner = Array.from(element.children).some((child) => fold(child.textContent ?? '').includes(wanted));
+    if (!inner && seen(element)) return true;
+  }
+  return false;
 }
 
 function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: CheckPageOptions): PageCheckResult {
@@ -69,7 +88,8 @@ function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: Check
   const layout = options.layout ?? hasLayout(documentOf(root));
   const field = findField(check.field, root, layout, options.exclude);
   if (!field) return { ok: false, missing: `no field "${check.field}" can be seen on the page` };
-  const secret = isPasswordField(field) || isSecretField(field) || field.closest(`[${PRIVATE_ATTRIBUTE}]`) !== null;
+  // A secret's value is never compared (nor read): a secret field, a private one, or a value that looks secret.
+  const secret = isPasswordField(field) || isSecretField(field) || field.closest(`[${PRIVATE_ATTRIBUTE}]`) !== null || looksSecret(check.value ?? '');
   if (secret && check.value !== undefined) return { ok: false, missing: `field "${check.field}" is secret: only whether it is filled can be checked` };
   const holds = readField(field);
   if (holds === undefined) return { ok: false, missing: `"${check.field}" is not a field` };

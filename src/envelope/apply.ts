@@ -93,7 +93,9 @@ export function applyAdjust(state: PlanState, input: unknown, options: ApplyAdju
     const verdict = options.verdict?.(id);
     if (verdict && !verdict.complete) {
       if (result.held?.some((entry) => entry.id === id)) return;
-      patch(id, { evidence: verdict.declined ? 'declined' : 'held' });
+      // Held open: back to pending when the turn works on another todo (one todo in progress at a time).
+      const away = options.inProgress !== undefined && options.inProgress !== id && byId.get(id)?.status === 'in_progress';
+      patch(id, { evidence: verdict.declined ? 'declined' : 'held', ...(away ? { status: 'pending' as const } : {}) });
       (result.held ??= []).push({ id, line: verdict.line });
       return;
     }

@@ -189,7 +189,7 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
     if (check.kind === 'narrated') return seen.narrated ? { status: 'ok' } : missing(missingEvidence(check));
     if (check.kind === 'tool') return seen.tools.has(check.name) ? { status: 'ok' } : missing(missingEvidence(check));
     if (check.kind === 'url' && now !== undefined) return matchUrl(check.pattern, now) ? { status: 'ok' } : missing(missingEvidence(check));
-    if (!options.checkPage) return missing(`${missingEvidence(check)} (the page cannot be checked here)`);
+    if (!options.checkPage) return missing(`${missingEvidence(check)} (the run has no page checker: page.check)`);
     try {
       const result = await options.checkPage(check, { url: now, signal: options.signal });
       return result.ok ? { status: 'ok' } : missing(typeof result.missing === 'string' && result.missing ? result.missing : missingEvidence(check));
@@ -206,7 +206,8 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
     },
     record(id, action, outcome) {
       const seen = of(id);
-      if (action.type === 'narrate') seen.narrated ||= outcome === 'ok';
+      // A finish's summary is said to the user too (the run's result, the panel's last line).
+      if (action.type === 'narrate' || action.type === 'task_finish') seen.narrated ||= outcome === 'ok';
       if (action.type === 'ask') seen.answered ||= outcome === 'ok';
       if (action.type !== 'tool') return;
       if (outcome === 'refused') seen.declined = true;
@@ -256,7 +257,9 @@ interface EvidencePlan {
  *
  * @example
  * ```ts
- * const lines = await recheckHeld(ledger, plan, outcome.adjust.held); // ['t1 not done: the page is not at /pricing']
+ * declare const ledger: EvidenceLedger;
+ * declare const held: Array<{ id: string }>; // a turn's `adjust.held`
+ * const lines = await recheckHeld(ledger, plan, held); // ['t1 not done: the page is not at /pricing']
  * ```
  */
 export async function recheckHeld(ledger: EvidenceLedger, plan: EvidencePlan, held: ReadonlyArray<{ id: string }> | undefined): Promise<string[]> {
@@ -283,6 +286,7 @@ export async function recheckHeld(ledger: EvidenceLedger, plan: EvidencePlan, he
  *
  * @example
  * ```ts
+ * declare const ledger: EvidenceLedger;
  * const { unverified, settle } = await assessFinish(ledger, plan, 't4'); // unverified: [{ id: 't2', missing: 'nothing was said for it' }]
  * settle();
  * ```

@@ -36,6 +36,21 @@ export type { ToolTable, ToolEntry } from './tool-table.js';
 export { createActionGate, describeToolAction, type ActionGate, type GateConfig, type GateDecision, type GateTurn } from './action-gate.js';
 export { playTurn, type PlayTurnInput, type TurnConfig, type TurnOutcome, type ActionDecision } from './play-turn.js';
 export { decideFinish, HELD_FINISH_NOTE, type FinishVerdict, type RunPosition, type TurnFacts } from './finish-rules.js';
+export {
+  assessFinish,
+  completionVerdict,
+  createEvidenceLedger,
+  notDoneLine,
+  recheckHeld,
+  type CheckOutcome,
+  type EvidenceLedger,
+  type EvidenceLedgerOptions,
+  type PageChecker,
+  type UnverifiedTodo,
+} from './evidence-ledger.js';
+export { applyHostChecks } from './host-checks.js';
+export { formatTodoCheck, matchUrl, missingEvidence, parseTodoCheck, readTodoCheckInput, type TodoCheckInput } from '../todo-check-text.js';
+export { readTodoCheck, sameTodoCheck, TODO_CHECK_KINDS, type TodoCheck } from '../todo-check.js';
 
 // The turn envelope, by hand
 export {

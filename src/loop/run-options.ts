@@ -126,13 +126,13 @@ export interface RunPageOptions {
    */
   locators?: TourLocators | undefined;
   /**
-   * Checks a todo's page evidence (`visible` and `field` checks, see `TodoCheck`). Default: in a
-   * browser, planloop/dom's `checkPage` on `document`, with `<plan-panel>` left out (loaded when a
-   * check first needs it); elsewhere none. `false`: none. Without a checker those checks never
-   * hold, so their todos stay open: pass `(check) => checkPage(check, { exclude: '#guide' })` to
-   * leave your own UI out too.
+   * Checks a todo's page evidence (`visible` and `field` checks, see `TodoCheck`): planloop/dom's
+   * `checkPage` with your own UI left out, `(check) => checkPage(check, { exclude: 'plan-panel, #guide' })`,
+   * or your own (a page in another frame or process). Default none: those checks then never hold
+   * (their todos stay open, and the model is told the page cannot be checked), and a `fill` todo's
+   * evidence is that its fill ran.
    */
-  check?: PageChecker | false | undefined;
+  check?: PageChecker | undefined;
 }
 
 /** What `observe` receives before each turn. */
@@ -379,7 +379,7 @@ export function resolveRunOptions(options: RunOptions): RunConfig {
       url: url === false ? undefined : (url ?? browserUrl),
       secrets: readSecrets(page.secrets, issues),
       locators: readLocators(page.locators, issues),
-      check: page.check === false ? undefined : (fn<PageChecker>('page.check', page.check) ?? browserChecker()),
+      check: fn<PageChecker>('page.check', page.check),
     },
     prompt: {
       instructions: typeof prompt.instructions === 'function' ? (prompt.instructions as () => string) : text('prompt.instructions', prompt.instructions),
@@ -462,15 +462,6 @@ function readLocators(value: unknown, issues: ValidationIssue[]): TourLocators |
 
 function isSignal(value: unknown): boolean {
   return typeof value === 'object' && value !== null && typeof (value as AbortSignal).addEventListener === 'function' && 'aborted' in value;
-}
-
-/** planloop/dom's `checkPage` on `document`, `<plan-panel>` left out, loaded when first needed; none outside a browser. */
-function browserChecker(): PageChecker | undefined {
-  if (!(globalThis as { document?: unknown }).document) return undefined;
-  return async (check, { url }) => {
-    const { checkPage } = await import('../dom/check-page.js');
-    return checkPage(check, { exclude: 'plan-panel', ...(url === undefined ? {} : { url }) });
-  };
 }
 
 /** The page's path, query and hash when running in a browser. */

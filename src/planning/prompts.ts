@@ -82,7 +82,7 @@ export const PLAN_OUTPUT_SCHEMA: Record<string, unknown> = {
 };
 
 /**
- * The built-in planner system prompt (about 170 words).
+ * The built-in planner system prompt (about 165 words).
  *
  * @example
  * ```ts
@@ -100,7 +100,7 @@ Reply with one JSON object and nothing else:
 - intent: navigate (open a page), narrate (explain what is on screen), click, fill (type into a field), ask (ask the user), finish (wrap up).
 - description: what the user will see happen, short, in the user's language.
 - expected_turn: the turn (1, 2, …) you expect to do it in.
-- check (optional): how the page shows it done, only when you know: "/path" (the page), "see <role> <name>" (something that appears).
+- check (optional): "/path" it opens, or "see <role> <name>" when done.
 - Keep it short: usually 2 to 6 todos, in order, ending with finish. Only open pages listed in the sitemap, when there is one.`;
 }
 

@@ -23,7 +23,10 @@ const SUBMIT_TURNS = [
 function aguiHost(answer: (event: AGUIRunInterruptedEvent) => unknown) {
   const model = createScriptedProvider(SUBMIT_TURNS);
   const plan = new Plan({
-    llm: createLLMRouter({ default: model, plan: createScriptedProvider([{ task_summary: 'Start a trial', todos: ['Send the trial form'] }]) }),
+    llm: createLLMRouter({
+      default: model,
+      plan: createScriptedProvider([{ task_summary: 'Start a trial', todos: [{ intent: 'click', description: 'Send the trial form' }] }]),
+    }),
   });
   const ran: string[] = [];
   const sent: AGUIRunInterruptedEvent[] = [];
@@ -119,7 +122,10 @@ describe('approvals as AG-UI interrupts', () => {
 
   it('works with a host hook too: the run answers whichever comes first, and withdraws the other', async () => {
     const plan = new Plan({
-      llm: createLLMRouter({ default: createScriptedProvider(SUBMIT_TURNS), plan: createScriptedProvider([{ task_summary: 'x', todos: ['Send'] }]) }),
+      llm: createLLMRouter({
+        default: createScriptedProvider(SUBMIT_TURNS),
+        plan: createScriptedProvider([{ task_summary: 'x', todos: [{ intent: 'click', description: 'Send' }] }]),
+      }),
     });
     let withdrawn = false;
     const run: Run = startRun(plan, {

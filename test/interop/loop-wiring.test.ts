@@ -47,7 +47,7 @@ describe('dialects in the turn loop', () => {
   it('forwards a subagent run to its parent with the subagent. prefix', async () => {
     const parent = new Plan();
     const child = new Plan({
-      llm: createScriptedProvider([{ task_summary: 'Look it up', todos: [{ intent: 'narrate', description: 'Search' }] }, turn('t1', [], true)]),
+      llm: createScriptedProvider([{ task_summary: 'Look it up', todos: [{ intent: 'click', description: 'Search' }] }, turn('t1', [], true)]),
     });
     const seen: string[] = [];
     parent.onAny((name, payload) => {

@@ -46,3 +46,29 @@ describe('decideFinish', () => {
     expect(decideFinish(at({ turn: 5 }), did())).toEqual({ next: 'continue', maxTurns: 6, looks: 0 });
   });
 });
+
+describe('decideFinish: the evidence', () => {
+  const missing = [{ id: 't2', missing: 'the page is not at /pricing' }];
+
+  it('refuses the first finish while a checked todo lacks its evidence: the model is told what is missing and gets a turn', () => {
+    expect(decideFinish(at({ unverified: missing, finishRefusals: 0 }), did({ finishSummary: 'All done.' }))).toEqual({
+      next: 'continue',
+      maxTurns: 7,
+      looks: 0,
+      note: 'The run did not finish: t2 not done: the page is not at /pricing. Do what is missing, or tell the user what is not done and finish.',
+    });
+  });
+
+  it('ends the run unverified on the second refusal, naming each todo without evidence', () => {
+    expect(decideFinish(at({ unverified: missing, finishRefusals: 1 }), did({ lastTurn: true }))).toEqual({
+      next: 'end',
+      reason: 'unverified',
+      completeCurrent: false,
+      unverified: missing,
+    });
+  });
+
+  it('finishes as before when every checked todo has its evidence', () => {
+    expect(decideFinish(at({ unverified: [], finishRefusals: 1 }), did({ finishSummary: 'Done.' }))).toMatchObject({ next: 'end', reason: 'task_finish' });
+  });
+});

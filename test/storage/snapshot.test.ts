@@ -73,3 +73,34 @@ describe('safeValidateSnapshot: sync clocks', () => {
     expect(result.dropped).toEqual([{ path: 'sync', message: expect.stringMatching(/not a valid sync clock/) }]);
   });
 });
+
+describe('stored todo checks and evidence', () => {
+  it('opens a 0.2 plan without checks, and keeps checks and evidence marks written since', () => {
+    const old = safeValidateSnapshot({
+      version: 1,
+      todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }],
+      markdownDocs: [],
+    });
+    expect(old).toMatchObject({ success: true, dropped: [] });
+    const now = safeValidateSnapshot({
+      version: 1,
+      todos: [
+        { id: 't1', intent: 'navigate', description: 'Open pricing', status: 'completed', check: { kind: 'url', pattern: '/pricing' }, evidence: 'checked' },
+      ],
+      markdownDocs: [],
+    });
+    expect(now.success && now.data.todos[0]).toMatchObject({ check: { kind: 'url', pattern: '/pricing' }, evidence: 'checked' });
+  });
+
+  it('leaves out a check it cannot read (and says so), keeping the todo; an unknown evidence mark means none', () => {
+    const result = safeValidateSnapshot({
+      version: 1,
+      todos: [{ id: 't1', intent: 'click', description: 'Start', status: 'pending', check: { kind: 'screenshot-diff' }, evidence: 'probably' }],
+      markdownDocs: [],
+    });
+    expect(result.success).toBe(true);
+    if (!result.success) return;
+    expect(result.data.todos[0]).toEqual({ id: 't1', intent: 'click', description: 'Start', status: 'pending' });
+    expect(result.dropped).toEqual([expect.objectContaining({ path: 'todos[0].check' })]);
+  });
+});

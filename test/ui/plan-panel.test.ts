@@ -23,9 +23,10 @@ const items = (panel: PlanPanelElement) => Array.from(shadow(panel).querySelecto
 const texts = (panel: PlanPanelElement) => items(panel).map((item) => item.textContent);
 const meta = (panel: PlanPanelElement) => shadow(panel).querySelector('.meta')?.textContent;
 
+// The panel's runs only claim their todos (no page moves here): they stay on the model's word.
 const seedTodos = [
-  { intent: 'navigate', description: 'Open the pricing page' },
-  { intent: 'narrate', description: 'Explain the three tiers' },
+  { intent: 'navigate', description: 'Open the pricing page', check: { kind: 'none' as const } },
+  { intent: 'narrate', description: 'Explain the three tiers', check: { kind: 'none' as const } },
   { intent: 'finish', description: 'Wrap up' },
 ];
 
@@ -574,7 +575,7 @@ describe('<plan-panel> without a mouse (issue 24)', () => {
       task_summary: 'A look at pricing',
       todos: [
         { intent: 'navigate', description: 'Open the pricing page' },
-        { intent: 'narrate', description: 'Explain the three tiers' },
+        { intent: 'narrate', description: 'Explain the three tiers', check: { kind: 'none' as const } },
         { intent: 'finish', description: 'Wrap up' },
       ],
     });
