@@ -82,6 +82,17 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
       met: kinds.length > 0 && kinds.every((row) => row.perTurnMax <= 250),
     });
   }
+  const planning = scenarios.filter((scenario) => scenario.planningOutput);
+  if (planning.length > 0) {
+    checks.push({
+      target: 'planning call output with the checks a planner may write (one on every navigate and click todo), against none',
+      goal: '≤ 15% more tokens on every scenario',
+      figure: planning
+        .map((scenario) => `${scenario.key} ${scenario.planningOutput?.without} → ${scenario.planningOutput?.withChecks} (+${Math.round((scenario.planningOutput?.growth ?? 0) * 100)}%)`)
+        .join(' / '),
+      met: planning.every((scenario) => (scenario.planningOutput?.growth ?? 0) <= 0.15),
+    });
+  }
   for (const [name, budget] of Object.entries(SIZE_BUDGETS)) {
     const rows = results.bundle.sizes.filter((size) => size.name === name);
     if (rows.length === 0) continue;

@@ -220,6 +220,12 @@ export interface ScenarioTokens {
   planloopInput: Array<{ backend: BackendKind; perTurnMax: number; total: number }>;
   /** write_todos input per turn (largest) and per run: LangChain's middleware and planloop's own tool. */
   writeTodosInput: Array<{ protocol: string; perTurnMax: number; total: number; fixed: number }>;
+  /**
+   * The planning call's answer (task summary and todos, as the planner prompt asks for them):
+   * without checks, and with a compact check on every navigate and click todo (the most the prompt
+   * invites; fill and narrate checks are derived, not written), and the growth.
+   */
+  planningOutput?: { without: number; withChecks: number; growth: number };
 }
 
 /** What {@link benchTokens} measured. */
@@ -365,6 +371,34 @@ function failedPlanloopReply(index: number): { text: string; error: string } {
   throw new Error('benchTokens: the failing reply was not refused');
 }
 
+/** The planning call's answer for a scenario, without checks and with the checks a planner may write. */
+function planningAnswer(scenario: TokenScenario): { without: number; withChecks: number; growth: number } {
+  const answer = (checks: boolean) =>
+    JSON.stringify({
+      task_summary: scenario.name,
+      todos: scenario.todos.map((todo, index) => ({
+        intent: todo.intent,
+        description: todo.description,
+        expected_turn: index + 1,
+        ...(checks && plannedCheck(todo) ? { check: plannedCheck(todo) } : {}),
+      })),
+    });
+  const without = countTokens(answer(false));
+  const withChecks = countTokens(answer(true));
+  return { without, withChecks, growth: round((withChecks - without) / without, 3) };
+}
+
+/** The check a planner would write: the page a navigate opens (`/free-trial`), what a click shows (`see button "Yearly"`). */
+function plannedCheck(todo: TodoInput): string | undefined {
+  const words = todo.description.replace(/\(part \d+\)/, '').trim().split(/\s+/);
+  if (todo.intent === 'navigate') {
+    const page = words.filter((word) => !/^(open|the|page|form)$/i.test(word)).join('-').toLowerCase();
+    return `/${page}`;
+  }
+  if (todo.intent === 'click') return `see button "${words.slice(-2).join(' ')}"`;
+  return undefined;
+}
+
 function summarize(protocol: string, perTurn: number[], resent: number): ProtocolTokens {
   const total = perTurn.reduce((a, b) => a + b, 0);
   return { protocol, outputPerTurn: { mean: round(total / perTurn.length, 1), max: Math.max(...perTurn) }, totalOutput: total + resent, resentOutput: resent };
@@ -492,6 +526,7 @@ export async function benchTokens(options: BenchTokensOptions = {}): Promise<Tok
         floor: ratio(writeTodos.totalOutput, (output[2] as ProtocolTokens).totalOutput),
       },
       planContext: { first: renders[0] ?? 0, max: Math.max(...renders), userMessageMax: users[largest] ?? 0, largestTurn: largest + 1 },
+      planningOutput: planningAnswer(scenario),
       fencing,
       planloopInput,
       writeTodosInput: [

@@ -14,7 +14,7 @@ import {
   type RunResult,
 } from 'planloop';
 import { definePlanPanel } from 'planloop/ui';
-import { createTourLocators, outlinePage, renderOutline } from 'planloop/dom';
+import { checkPage, createTourLocators, outlinePage, renderOutline } from 'planloop/dom';
 import { createDemoLanguage } from './demo-words.js';
 import { createGuide } from './guide.js';
 import { createGuideSheet } from './guide-sheet.js';
@@ -144,6 +144,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoApp> {
     narrator,
     tools,
     observe: (maxTokens) => renderOutline(outlinePage({ root: view, maxTokens })),
+    // A todo's page evidence is checked where the tools act (the site's view), never in the guide's own UI.
+    checkPage: (check) => checkPage(check, { root: view }),
     // A finger is the main pointer: the guide speaks of taps, not of Space and Esc.
     touch: () => matchMedia('(pointer: coarse)').matches,
     fallbackLanguage: () => navigator.language || 'en',

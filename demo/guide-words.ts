@@ -33,6 +33,8 @@ export interface GuideWords {
   recordedTouring: (hint: string) => string;
   cancelled: string;
   outOfTurns: string;
+  /** The run ended because steps it claimed were not shown done on the page. */
+  unverified: string;
   finished: (summary: string | undefined) => string;
   stopped: string;
   failed: (message: string) => string;
@@ -61,6 +63,7 @@ const EN: GuideWords = {
   recordedTouring: (hint) => `Playing a recorded tour: no model call unless the page changed. ${hint}`,
   cancelled: 'Tour cancelled. Ask again whenever you like.',
   outOfTurns: 'The guide ran out of turns before finishing.',
+  unverified: 'The guide stopped: some steps did not show as done on the page (the plan marks them).',
   finished: (summary) => (summary ? `Tour finished: ${summary}` : 'Tour finished.'),
   stopped: 'Tour stopped.',
   failed: (message) => `The tour failed: ${message}`,
@@ -167,6 +170,7 @@ const DE: GuideWords = {
   recordedTouring: (hint) => `Eine aufgezeichnete Tour läuft: ohne Modellaufruf, solange die Seite gleich ist. ${hint}`,
   cancelled: 'Tour abgebrochen. Frag jederzeit neu.',
   outOfTurns: 'Dem Guide gingen die Züge aus, bevor er fertig war.',
+  unverified: 'Der Guide hat aufgehört: Einige Schritte waren auf der Seite nicht erledigt (der Plan markiert sie).',
   finished: (summary) => (summary ? `Tour beendet: ${summary}` : 'Tour beendet.'),
   stopped: 'Tour angehalten.',
   failed: (message) => `Die Tour ist fehlgeschlagen: ${message}`,
@@ -271,6 +275,7 @@ const JA: GuideWords = {
   recordedTouring: (hint) => `録画済みのツアーを再生中: ページが変わらない限りモデルは呼びません。${hint}`,
   cancelled: 'ツアーをキャンセルしました。いつでもまた聞いてください。',
   outOfTurns: 'ガイドは終わる前にターンを使い切りました。',
+  unverified: 'ガイドは停止しました：ページ上で完了が確認できない手順があります（プランに表示されています）。',
   finished: (summary) => (summary ? `ツアー終了: ${summary}` : 'ツアー終了。'),
   stopped: 'ツアーを停止しました。',
   failed: (message) => `ツアーに失敗しました: ${message}`,

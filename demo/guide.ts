@@ -22,7 +22,7 @@ import {
   type Tour,
   type TourLocators,
 } from 'planloop';
-import { followRuns } from 'planloop/loop';
+import { followRuns, type PageChecker } from 'planloop/loop';
 import type { PlanPanelElement } from 'planloop/ui';
 import { GUIDE_WORDS, guideLanguage, type GuideWords } from './guide-words.js';
 import { languageOf, type Lang } from './language.js';
@@ -95,6 +95,8 @@ export function createGuide(options: {
   tools: Record<string, SiteTool>;
   /** What the page shows now, for each turn's prompt (the page outline, within `maxTokens`). */
   observe: (maxTokens: number) => string;
+  /** Checks a todo's page evidence (`page.check`). */
+  checkPage: PageChecker;
   /** Whether the user's main pointer is a finger: then the guide speaks of taps, not keys. */
   touch: () => boolean;
   /** The language to plan in when the ask does not show one (the browser's). */
@@ -322,7 +324,7 @@ export function createGuide(options: {
         signal,
         // Each turn sees the page as it is: the model picks its targets from this outline's refs;
         // the locators find them again (a live run records its tour with them, a replay plays it).
-        page: { observe: ({ maxTokens }) => options.observe(maxTokens), locators: options.locators },
+        page: { observe: ({ maxTokens }) => options.observe(maxTokens), locators: options.locators, check: options.checkPage },
         user: {
           narrate: (text, target, context) => options.narrator.say(text, target, context.signal).then(() => undefined),
           ask: (question, context) => askUser(question, context.signal),
@@ -361,8 +363,8 @@ export function createGuide(options: {
       if (result.reason === 'declined') {
         el.status.textContent = words.cancelled;
         setStatus(null);
-      } else if (result.reason === 'turn_limit') {
-        el.status.textContent = words.outOfTurns;
+      } else if (result.reason === 'turn_limit' || result.reason === 'unverified') {
+        el.status.textContent = result.reason === 'unverified' ? words.unverified : words.outOfTurns;
         setStatus('failed');
       } else {
         el.status.textContent = words.finished(result.summary);
