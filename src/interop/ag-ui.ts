@@ -16,6 +16,8 @@ export interface AGUITodo {
   status: TodoItem['status'];
   intent: string;
   expected_turn?: number;
+  /** What the run found (`checked`, `held`, `declined`: see `TodoItem.evidence`); absent on a claim or an untouched todo. Never read back from the frontend. */
+  evidence?: TodoItem['evidence'];
 }
 
 /** The plan as AG-UI agent state: what `STATE_SNAPSHOT` carries and `STATE_DELTA` patches. */
@@ -78,6 +80,7 @@ export function toAGUIState(state: PlanState): AGUIPlanState {
     todos: state.todos.map((todo) => {
       const item: AGUITodo = { id: todo.id, description: todo.description, status: todo.status, intent: todo.intent };
       if (todo.expected_turn !== undefined) item.expected_turn = todo.expected_turn;
+      if (todo.evidence !== undefined) item.evidence = todo.evidence;
       return item;
     }),
   };

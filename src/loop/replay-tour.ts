@@ -7,6 +7,8 @@ import { pathOf } from '../guards.js';
 import { resolveProvider, type LLMChunk, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';
 import type { Plan, RunHandle } from '../plan.js';
 import type { TodoItem } from '../plan-state.js';
+import { readTodoCheck } from '../todo-check.js';
+import { matchUrl, missingEvidence } from '../todo-check-text.js';
 import { createActionGate } from './action-gate.js';
 import { observePage } from './observe-page.js';
 import { playTurn, type TurnConfig, type TurnOutcome } from './play-turn.js';
@@ -52,8 +54,10 @@ export interface ReplayTourOptions extends Omit<RunOptions, 'task' | 'start'> {
 export interface ReplayChecks extends TourCheckOptions {
   /**
    * Whether a todo's evidence check holds after its steps (for tours whose todos carry `check`):
-   * `true` holds; `false` or a line saying what is missing fails the step. Default none: checks
-   * are kept in the tour but not evaluated.
+   * `true` holds; `false` or a line saying what is missing fails the step. Default: a check the
+   * run knows (`TodoCheck`) is judged as a live run judges it, `url` by `page.url`, `visible` and
+   * `field` by `page.check` (not judged without one); `narrated` and `tool` are what the replayed
+   * steps did; any other check is kept in the tour but not judged.
    */
   checkTodo?: ((check: Record<string, unknown>, todo: TodoItem) => boolean | string | Promise<boolean | string>) | undefined;
 }
@@ -272,10 +276,11 @@ async function replay(plan: Plan, tour: Tour, config: RunConfig, checkTodo: Repl
         const refused = turnObservations.find((observation) => observation.kind === 'refused');
         failure = { index: refusedIndex(recorded.steps, refused), reason: 'refused', message: refused?.summary ?? 'a step was refused' };
       }
-      if (!failure && recorded.check && recorded.check.kind !== 'none' && checkTodo) {
+      const judge = checkTodo ?? ((check: Record<string, unknown>) => pageEvidence(check, config, signal));
+      if (!failure && recorded.check && recorded.check.kind !== 'none') {
         const current = plan.todos.get(todo.id);
         const verdict = current
-          ? await untilAborted(Promise.resolve(checkTodo(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
+          ? await untilAborted(Promise.resolve(judge(structuredClone(recorded.check), current)), signal).catch((error: unknown) => {
               if (signal.aborted) throw error;
               return `the check failed to run (${clip(error instanceof Error ? error.message : error, 120)})`;
             })
@@ -549,4 +554,15 @@ function counted(provider: LLMProvider): LLMProvider & { calls: number; usage: L
         }
       : {}),
   } as LLMProvider & { calls: number; usage: LLMUsage };
+}
+
+/** A recorded check judged as a live run judges it: `true`, or what is missing (see `ReplayChecks.checkTodo`). */
+async function pageEvidence(value: Record<string, unknown>, config: RunConfig, signal: AbortSignal): Promise<true | string> {
+  const check = readTodoCheck(value, 'check', []);
+  if (!check || check.kind === 'none' || check.kind === 'narrated' || check.kind === 'tool') return true;
+  const url = config.page.url?.();
+  if (check.kind === 'url') return url === undefined || matchUrl(check.pattern, url) || missingEvidence(check);
+  if (!config.page.check) return true;
+  const result = await config.page.check(check, { url, signal });
+  return result.ok || result.missing;
 }

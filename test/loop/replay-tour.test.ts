@@ -446,6 +446,24 @@ describe('replayTour', () => {
     expect((failure as Error).message).toContain('the page is at /try, not /checkout');
   });
 
+  it('judges a recorded TodoCheck as a live run does when the host gives no checkTodo: the url by page.url, visible by page.check', async () => {
+    const { tour } = await recordLive();
+    const checked = structuredClone(tour);
+    (checked.todos[0] as { check?: Record<string, unknown> }).check = { kind: 'url', pattern: '/pricing' };
+    (checked.todos[1] as { check?: Record<string, unknown> }).check = { kind: 'visible', name: 'Team' };
+    (checked.todos[2] as { check?: Record<string, unknown> }).check = { kind: 'url', pattern: '/checkout' };
+    setUpPage();
+    const asked: string[] = [];
+    const options = replayOptions(modelFreePlan());
+    const failure = await replayTour(checked, {
+      ...options,
+      page: { ...options.page, check: (check) => (asked.push(check.kind), { ok: true }) },
+    }).catch((error: unknown) => error);
+    expect(asked).toEqual(['visible']);
+    expect(failure).toMatchObject({ code: 'tour_step_failed', step: { todoId: 't3', reason: 'check-failed' } });
+    expect((failure as Error).message).toContain('the page is not at /checkout');
+  });
+
   it("is a run: the plan's current run, its state through the phases, its events on the run, an approval waiting in its state", async () => {
     const { tour } = await recordLive();
     const sending = structuredClone(tour);
