@@ -212,9 +212,10 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
       if (action.type !== 'tool') return;
       if (outcome === 'refused') seen.declined = true;
       if (outcome !== 'ok') return;
-      seen.declined = false;
       seen.tools.add(action.name);
+      // A look is no step of the todo: only an action that changes the page clears a refusal.
       if (options.isRead?.(action.name)) return;
+      seen.declined = false;
       seen.acted = true;
       const { path, url: to, target, value } = action.args;
       const place = typeof path === 'string' ? path : typeof to === 'string' ? to : undefined;

@@ -133,6 +133,24 @@ describe('the loop checks before it ticks', () => {
     expect(result.todos.find((todo) => todo.id === 't3')?.status).not.toBe('completed');
   });
 
+  it('a look after a declined action does not clear the refusal: the todo stays declined', async () => {
+    const { state, tools, check } = site();
+    const look: LoopTool = { risk: 'read', description: 'read the page', run: () => 'Plans: Free, Team' };
+    const plain = { task_summary: 'Trial', todos: [{ intent: 'click', description: 'Start the trial', check: 'none' }, { intent: 'finish', description: 'Wrap up' }] };
+    const { plan } = setup(
+      [turn('t1', [tool('start_trial'), tool('look')]), turn('t2', [say('Done.'), finish()], { remove: ['t1'], last: true })],
+      plain,
+    );
+    const result = await startRun(plan, {
+      task: 'Start a trial',
+      tools: { ...tools, look, start_trial: { ...(tools.start_trial as object), risk: 'irreversible' } as LoopTool },
+      page: { url: () => state.page, check },
+      approval: { ask: () => false, level: 'irreversible' },
+    }).result;
+    expect(result.reason).toBe('task_finish');
+    expect(plan.todos.get('t1')).toMatchObject({ status: 'pending', evidence: 'declined' });
+  });
+
   it('a todo without a check behaves as before: the model moves past it', async () => {
     const plain = {
       task_summary: 'Two steps',
