@@ -27,6 +27,9 @@ const run = (patch: Partial<TaskRun>): TaskRun => ({
   toolCalls: [],
   said: [],
   visits: [],
+  completedOnEvidence: 0,
+  completedOnWord: 0,
+  heldTodos: 0,
   ...patch,
 });
 
