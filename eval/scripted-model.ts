@@ -183,7 +183,6 @@ export async function startScriptedModel(tasks: readonly EvalTask[], port = 0): 
     const model = String(body.model ?? '');
     requests.push({ model, kind, task: task?.id ?? '', system });
     const text = reply(task, model, kind, prompt, system);
-    if (process.env.EVAL_DEBUG) console.log(`----- ${kind}\n${prompt}\n=> ${text}`);
     const id = `chatcmpl-${requests.length}`;
     const created = Math.floor(Date.now() / 1000);
     const usage = { prompt_tokens: Math.ceil(JSON.stringify(messages).length / 4), completion_tokens: Math.ceil(text.length / 4), total_tokens: 0 };
