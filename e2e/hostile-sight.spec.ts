@@ -43,6 +43,22 @@ function everything(page: Page): Promise<string> {
 const HIDDEN = Array.from({ length: 49 }, (_, i) => `HIDDEN${i + 1}`);
 const SECRETS = ['hunter2', '737', 'GB82', 'WEST 1234', '493817', '4242', 'DE89', 'sk-live', 'eyJhbGci', '582914', 'ghp_', '4000 0566', 'SECRETNAME'];
 
+test('a todo check holds only on what a person sees: no HIDDENn text proves a todo done, every VISIBLEn does', async ({ page }) => {
+  await open(page);
+  const visible = Array.from({ length: 11 }, (_, i) => `VISIBLE${i + 1}`);
+  const verdicts = await page.evaluate(
+    (words) => {
+      const dom = (window as unknown as { planloopDom: Dom }).planloopDom;
+      return Object.fromEntries(words.map((word) => [word, dom.checkPage({ kind: 'visible', name: word }).ok]));
+    },
+    [...HIDDEN, ...visible],
+  );
+  // Covered text below the fold (26, 27) and a cover that lets clicks through (43) are judged as the outline judges them (see the next test).
+  const beyondViewport = ['HIDDEN26', 'HIDDEN27', 'HIDDEN43'];
+  expect(HIDDEN.filter((word) => !beyondViewport.includes(word) && verdicts[word])).toEqual([]);
+  expect(visible.filter((word) => !verdicts[word])).toEqual([]);
+});
+
 test('no hidden word and no secret reaches the outline, a name, a hint, a live region or a look tool; visible text still does', async ({ page }) => {
   await open(page);
   const seen = await everything(page);

@@ -60,18 +60,28 @@ type Report = ReturnType<import('./browser/plan-tab.js').PlanTab['report']>;
 type Todo = { id: string; description: string; status: string };
 type Conflict = { reason: string; dropped?: { description?: string; status?: string } | null };
 
+/** A todo list as JSON with each object's keys sorted: two tabs may build the same todo in another key order. */
+const canonical = (value: unknown): string =>
+  JSON.stringify(value, (_key, item: unknown) =>
+    item && typeof item === 'object' && !Array.isArray(item) ? Object.fromEntries(Object.entries(item).sort(([a], [b]) => a.localeCompare(b))) : item,
+  );
+
 /** Waits until every tab has the same todos and nothing left to save, twice in a row 100 ms apart. */
 export async function settle(pages: Page[], timeoutMs = 20_000): Promise<Todo[]> {
   const end = Date.now() + timeoutMs;
   let previous = '';
   for (;;) {
     const views = await Promise.all(pages.map((page) => page.evaluate(() => ({ todos: window.tab.todos(), state: window.tab.plan.saveStatus.state }))));
-    const json = JSON.stringify(views[0]!.todos);
-    const steady = views.every((view) => view.state === 'saved' && JSON.stringify(view.todos) === json);
+    const json = canonical(views[0]!.todos);
+    const steady = views.every((view) => view.state === 'saved' && canonical(view.todos) === json);
     if (steady && json === previous) return views[0]!.todos;
     previous = steady ? json : '';
-    if (Date.now() > end)
-      throw new Error(`tabs did not settle within ${timeoutMs} ms: ${JSON.stringify(views.map((view) => [view.state, view.todos.length]))}`);
+    if (Date.now() > end) {
+      // The first todo the tabs disagree on, as each tab has it: what kept them apart.
+      const at = views[0]!.todos.findIndex((todo, index) => views.some((view) => canonical(view.todos[index]) !== canonical(todo)));
+      const apart = at < 0 ? '' : `; first difference at ${at}: ${JSON.stringify(views.map((view) => view.todos[at]))}`;
+      throw new Error(`tabs did not settle within ${timeoutMs} ms: ${JSON.stringify(views.map((view) => [view.state, view.todos.length]))}${apart}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }

@@ -133,12 +133,19 @@ export async function openPlanTab(options: PlanTabOptions) {
     log,
     todos: (): TodoItem[] => plan.todos.list(),
     create(description: string) {
-      return plan.todos.create({ intent: 'narrate', description }).id;
+      // The tabs' own todos are storage traffic, not steps a run works on: on the model's word.
+      return plan.todos.create({ intent: 'narrate', description, check: { kind: 'none' } }).id;
     },
     /** Runs the turn loop over the run todos; resolves with how it ended (never rejects). */
     async run(options: { takeOver?: boolean } = {}): Promise<string> {
       try {
-        const result = await runWebAgent({ plan, task: 'Tour', resume: true, ...options, onNarrate: () => undefined, turnLimits: { timeoutMs: 20_000 } });
+        const result = await runWebAgent({
+          plan,
+          task: 'Tour',
+          start: { resume: true, ...(options.takeOver === undefined ? {} : { takeOver: options.takeOver }) },
+          user: { narrate: () => undefined },
+          model: { timeoutMs: 20_000 },
+        });
         log.runs.push(`finished ${result.reason}`);
         return `finished ${result.reason}`;
       } catch (error) {
@@ -154,7 +161,7 @@ export async function openPlanTab(options: PlanTabOptions) {
     /** Creates `count` todos `<name>-<i>` with random pauses, now and then editing one made before (`… edited`). */
     async work(name: string, count: number, maxPauseMs = 30) {
       for (let i = 0; i < count; i++) {
-        plan.todos.create({ intent: 'narrate', description: `${name}-${i}` });
+        plan.todos.create({ intent: 'narrate', description: `${name}-${i}`, check: { kind: 'none' } });
         await new Promise((resolve) => setTimeout(resolve, Math.random() * maxPauseMs));
         if (i > 0 && Math.random() < 0.3) {
           const own = plan.todos.list().find((todo) => todo.description === `${name}-${Math.floor(Math.random() * i)}`);

@@ -1,6 +1,6 @@
 import { looksSecret } from '../secret-text.js';
-import { accessibleName } from './accessible-name.js';
 import { elementRole } from './element-role.js';
+import { readableText } from './readable-text.js';
 import { isPasswordField, isSecretField, PRIVATE_ATTRIBUTE } from './element-state.js';
 import { isOffLimits, offLimitsSelector } from './host-ui.js';
 import { collectPageElements, nameOf } from './page-elements.js';
@@ -58,29 +58,34 @@ export function checkPage(check: TodoCheck, options: CheckPageOptions = {}): Pag
   }
 }
 
+/** How much of the page's readable text a `visible` check reads, in characters. */
+const MAX_READ = 500_000;
+
 /**
- * Whether a person can see the check's words now: an element of the check's role whose accessible
- * name (or, for a region such as a status, its text) contains them; without a role, any element the
- * outline lists by that name, or the innermost element whose text contains them.
+ * Whether a person can see the check's words now: an element the outline lists (of the check's
+ * role, when it has one) whose name contains them, or text a person can read, by the outline's
+ * reader (hidden, covered, clipped, transparent and off-screen text left out), in an element of the
+ * check's role or, without a role, anywhere on the page. The host's own UI and private regions
+ * never count.
  */
 function visibleHolds(check: Extract<TodoCheck, { kind: 'visible' }>, options: CheckPageOptions): boolean {
   const root = pageRoot(options.root, 'checkPage');
   const layout = options.layout ?? hasLayout(documentOf(root));
   const wanted = fold(check.name);
-  const seen = (element: Element) => !isOffLimits(element, options.exclude) && isSeen(element, { layout });
-  const items = collectPageElements(root, { layout, exclude: offLimitsSelector(options.exclude) });
-  if (items.some((item) => (!check.role || item.role === check.role) && fold(nameOf(item)).includes(wanted) && seen(item.element))) return true;
-  for (const element of Array.from(root.querySelectorAll('*'))) {
-    if (!fold(element.textContent ?? '').includes(wanted) && !(check.role && fold(accessibleName(element, check.role)).includes(wanted))) continue;
-    if (check.role) {
-      if (elementRole(element) === check.role && seen(element)) return true;
-      continue;
-    }
-    // The innermost element holding the words: a wrapper around it is not what a person reads.
-    const inner = Array.from(element.children).some((child) => fold(child.textContent ?? '').includes(wanted));
-    if (!inner && seen(element)) return true;
-  }
-  return false;
+  const offLimits = offLimitsSelector(options.exclude);
+  const items = collectPageElements(root, { layout, exclude: offLimits });
+  // Named things (controls, headings, landmarks) by their names; prose and live regions by the text a person can read.
+  const named = items.filter((item) => item.kind === 'control' || item.kind === 'heading' || item.kind === 'landmark');
+  if (named.some((item) => (!check.role || item.role === check.role) && hasWords(fold(nameOf(item)), wanted) && isSeen(item.element, { layout }))) return true;
+  const skip = `${offLimits}, [${PRIVATE_ATTRIBUTE}]`;
+  const reads = (element: Element) => hasWords(fold(readableText(element, { maxChars: MAX_READ, skip, countMore: 1 }).text), wanted);
+  const usable = (element: Element) => !isOffLimits(element, options.exclude) && !element.closest(`[${PRIVATE_ATTRIBUTE}]`) && isSeen(element, { layout });
+  const candidates = Array.from(root.querySelectorAll('*')).filter((element) => hasWords(fold(element.textContent ?? ''), wanted));
+  if (check.role) return candidates.some((element) => elementRole(element) === check.role && usable(element) && reads(element));
+  // Without a role: the innermost element that holds the words (a wrapper is not what a person reads), read as a person reads it.
+  return candidates.some(
+    (element) => !Array.from(element.children).some((child) => hasWords(fold(child.textContent ?? ''), wanted)) && usable(element) && reads(element),
+  );
 }
 
 function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: CheckPageOptions): PageCheckResult {
@@ -158,6 +163,17 @@ function readField(element: Element): { filled: boolean; matches(value: string):
 
 /** What counts as "on" for a checkbox check's value. */
 const TRUTHY = /^(on|true|yes|checked|ticked|1)$/i;
+
+/** Whether `text` has `words` as whole words ("Saved" is not in "Unsaved"), both folded. */
+function hasWords(text: string, words: string): boolean {
+  for (let at = text.indexOf(words); at >= 0; at = text.indexOf(words, at + 1)) {
+    if (!WORD.test(text.charAt(at - 1)) && !WORD.test(text.charAt(at + words.length))) return true;
+  }
+  return false;
+}
+
+/** A letter or digit in any script. */
+const WORD = /[\p{L}\p{N}]/u;
 
 function fold(text: string): string {
   return text.replace(/\s+/g, ' ').trim().toLowerCase();

@@ -70,6 +70,12 @@ export interface EvidenceLedgerOptions {
   url?: (() => string | undefined) | undefined;
   /** Whether a tool only reads (its action is no evidence that the todo's page action happened). */
   isRead?: ((name: string) => boolean) | undefined;
+  /**
+   * Todos an earlier run left in progress (a reload, another tab): what that run said and did for
+   * them is not known here, so their run facts (`narrated`, `tool`, an action ran) stay on the
+   * model's word until this run sees them; their page checks still apply. Default none.
+   */
+  inherited?: ReadonlySet<string> | undefined;
   signal?: AbortSignal | undefined;
 }
 
@@ -234,6 +240,8 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
       if (seen.seen) return { status: 'ok' };
       const outcome = await evaluate(check, seen, todo.intent);
       if (outcome.status === 'ok') seen.seen = true;
+      const runFact = typeof check === 'string' || check.kind === 'narrated' || check.kind === 'tool';
+      if (outcome.status === 'missing' && runFact && options.inherited?.has(todo.id)) return { status: 'none' };
       return outcome;
     },
     async verdicts(todos) {

@@ -150,7 +150,10 @@ async function playTurns(
 ): Promise<{ reason: RunFinishReason; summary?: string; unverified?: readonly UnverifiedTodo[] }> {
   const { runId } = run;
   const gate = createActionGate(plan, { ...config, approval: { ...config.approval, ask: run.asker(config.approval.ask, config.approval.timeoutMs) } });
+  // A todo an earlier run left in progress (a reload, another tab) did its steps out of this run's sight.
+  const inherited = new Set(plan.todos.list().flatMap((todo) => (todo.status === 'in_progress' ? [todo.id] : [])));
   const ledger = createEvidenceLedger({
+    inherited,
     checkPage: config.page.check,
     url: config.page.url,
     isRead: (name) => config.tools.get(name)?.risk === 'read',

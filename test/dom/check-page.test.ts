@@ -17,6 +17,10 @@ describe('checkPage', () => {
     expect(checkPage({ kind: 'visible', role: 'status', name: 'trial has STARTED' })).toEqual({ ok: true });
     expect(checkPage({ kind: 'visible', name: 'Plans' })).toEqual({ ok: true });
     expect(checkPage({ kind: 'visible', role: 'button', name: 'Plans' })).toMatchObject({ ok: false });
+    // Whole words: "started" is not in "restarted", "Saved" not in "Unsaved".
+    document.body.insertAdjacentHTML('beforeend', '<p>Unsaved changes. The job restarted.</p>');
+    expect(checkPage({ kind: 'visible', name: 'Saved' })).toMatchObject({ ok: false });
+    expect(checkPage({ kind: 'visible', name: 'job restarted' })).toEqual({ ok: true });
     // Hidden is not shown: a hidden button proves nothing.
     expect(checkPage({ kind: 'visible', role: 'button', name: 'Buy now' })).toEqual({ ok: false, missing: 'no button "Buy now" is visible' });
   });

@@ -136,11 +136,14 @@ describe('the loop checks before it ticks', () => {
   it('a look after a declined action does not clear the refusal: the todo stays declined', async () => {
     const { state, tools, check } = site();
     const look: LoopTool = { risk: 'read', description: 'read the page', run: () => 'Plans: Free, Team' };
-    const plain = { task_summary: 'Trial', todos: [{ intent: 'click', description: 'Start the trial', check: 'none' }, { intent: 'finish', description: 'Wrap up' }] };
-    const { plan } = setup(
-      [turn('t1', [tool('start_trial'), tool('look')]), turn('t2', [say('Done.'), finish()], { remove: ['t1'], last: true })],
-      plain,
-    );
+    const plain = {
+      task_summary: 'Trial',
+      todos: [
+        { intent: 'click', description: 'Start the trial', check: 'none' },
+        { intent: 'finish', description: 'Wrap up' },
+      ],
+    };
+    const { plan } = setup([turn('t1', [tool('start_trial'), tool('look')]), turn('t2', [say('Done.'), finish()], { remove: ['t1'], last: true })], plain);
     const result = await startRun(plan, {
       task: 'Start a trial',
       tools: { ...tools, look, start_trial: { ...(tools.start_trial as object), risk: 'irreversible' } as LoopTool },
