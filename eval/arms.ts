@@ -5,8 +5,8 @@
 //   to tick off (the stall nudge, which counts todos done, is off: it would only nag);
 // - write-todos: no-plan plus a write_todos tool whose list (planloop/interop's createWriteTodos on
 //   a scratch plan) is shown in the system prompt every turn, as LangChain's todo middleware does.
-import { Plan, runWebAgent, type LLMProvider, type LoopTool, type RunResult, type RunWebAgentOptions } from '../src/index.js';
-import { TURN_INSTRUCTIONS } from '../src/loop/index.js';
+import { Plan, runWebAgent, type LLMProvider, type LoopTool, type RunOptions, type RunResult } from '../src/index.js';
+import { TURN_INSTRUCTIONS, type PageChecker } from '../src/loop/index.js';
 import { createWriteTodos } from '../src/interop/index.js';
 import type { SitePage } from './task.js';
 
@@ -20,8 +20,10 @@ export interface ArmInput {
   readonly task: string;
   readonly pages: readonly SitePage[];
   readonly tools: Record<string, LoopTool>;
-  readonly observe: NonNullable<RunWebAgentOptions['observe']>;
+  readonly observe: NonNullable<NonNullable<RunOptions['page']>['observe']>;
   readonly observeBudget: number;
+  /** Checks a todo's page evidence in the browser (planloop/dom's `checkPage`, as the README's wiring passes it). */
+  readonly check: PageChecker;
   readonly onNarrate: (text: string) => void;
   readonly url: () => string;
   /** The turn bound (planloop: at least its todos + 2). */
@@ -35,21 +37,19 @@ export interface ArmInput {
   readonly onPlan: (plan: Plan) => void;
 }
 
-/** The loop options all arms share. */
-function shared(input: ArmInput, plan: Plan): RunWebAgentOptions {
+/** The loop options all arms share (`bounds` and `prompt` are each arm's). */
+function shared(input: ArmInput, plan: Plan, bounds: RunOptions['bounds'], prompt?: RunOptions['prompt']): RunOptions & { plan: Plan } {
   return {
     plan,
     task: input.task,
-    llm: input.llm,
     tools: input.tools,
-    observe: input.observe,
-    observeBudget: input.observeBudget,
-    onNarrate: (text) => input.onNarrate(text),
-    url: input.url,
-    resume: true,
-    turnLimits: { timeoutMs: input.turnTimeoutMs },
-    temperature: input.temperature,
     signal: input.signal,
+    start: { resume: true },
+    user: { narrate: (text) => input.onNarrate(text) },
+    page: { observe: input.observe, tokenBudget: input.observeBudget, url: input.url, check: input.check },
+    model: { provider: input.llm, timeoutMs: input.turnTimeoutMs, temperature: input.temperature },
+    bounds,
+    ...(prompt ? { prompt } : {}),
   };
 }
 
@@ -74,11 +74,11 @@ export async function playArm(arm: ArmName, input: ArmInput): Promise<RunResult>
     input.onPlan(plan);
     await plan.makeTodos({ task: input.task, sitemap: [...input.pages] }, { signal: input.signal, timeoutMs: input.turnTimeoutMs });
     const todos = plan.todos.remaining().length;
-    return runWebAgent({ ...shared(input, plan), maxTurnSlack: Math.max(2, input.turns - todos) });
+    return runWebAgent(shared(input, plan, { turnSlack: Math.max(2, input.turns - todos) }));
   }
   const plan = taskOnlyPlan(input);
   input.onPlan(plan);
-  if (arm === 'no-plan') return runWebAgent({ ...shared(input, plan), maxTurnSlack: input.turns - 1, stallTurns: 0 });
+  if (arm === 'no-plan') return runWebAgent(shared(input, plan, { turnSlack: input.turns - 1 }, { nudgeAfter: 0 }));
 
   // write-todos: the model's own list lives in a scratch plan the loop never sees as todos.
   const scratch = new Plan({ sync: false });
@@ -94,14 +94,10 @@ export async function playArm(arm: ArmName, input: ArmInput): Promise<RunResult>
       return result;
     },
   };
-  const options: RunWebAgentOptions = {
-    ...shared(input, plan),
+  // The instructions are asked for before every turn, so the model sees its list as it is now
+  // (the middleware adds its prompt and the list to every model call).
+  return runWebAgent({
+    ...shared(input, plan, { turnSlack: input.turns - 1 }, { nudgeAfter: 0, instructions: () => `${TURN_INSTRUCTIONS}\n\n${writeTodos.systemPrompt()}` }),
     tools: { ...input.tools, write_todos: writeTool },
-    maxTurnSlack: input.turns - 1,
-    stallTurns: 0,
-  };
-  // The loop reads `systemPrompt` every turn, so a getter shows the list as it is now (the
-  // middleware adds its prompt and the list to every model call).
-  Object.defineProperty(options, 'systemPrompt', { enumerable: true, get: () => `${TURN_INSTRUCTIONS}\n\n${writeTodos.systemPrompt()}` });
-  return runWebAgent(options);
+  });
 }

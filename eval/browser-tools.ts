@@ -48,7 +48,9 @@ export function pagePath(page: Page): string {
 
 /**
  * Resolves a target in the page, marks the element, and tells what it is. Refs, and (an opt-in the
- * eval makes: its scripted tasks name elements by id) the safe subset of CSS selectors.
+ * eval makes: its scripted tasks name elements by id) the safe subset of CSS selectors. Its text
+ * is what planloop/dom's `readableText` reads (the read look tool's): what a person can see, so
+ * text hidden from sight (opacity 0, off-screen, clipped, same colour) is not read.
  */
 async function locate(page: Page, target: unknown, tool: string) {
   if (typeof target !== 'string' || target.trim() === '') throw new Error(`${tool} needs args.target: a ref from the page outline (e12) or a CSS selector.`);
@@ -59,7 +61,7 @@ async function locate(page: Page, target: unknown, tool: string) {
     const el = found.element;
     el.setAttribute('data-eval-target', '1');
     const options = el instanceof HTMLSelectElement ? Array.from(el.options).map((o) => ({ value: o.value, label: (o.textContent || '').trim() })) : [];
-    const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent || '') : (el.innerText || el.textContent || '');
+    const text = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement ? el.value : el instanceof HTMLSelectElement ? (el.selectedOptions[0]?.textContent || '') : window.__planloopDom.readableText(el, { maxChars: ${READ_CHARS + 1} }).text;
     return { ok: true, tag: el.tagName.toLowerCase(), type: el.getAttribute('type') || '', options, text: text.replace(/\\s+/g, ' ').trim() };
   })()`)) as { ok: false; message: string } | { ok: true; tag: string; type: string; options: { value: string; label: string }[]; text: string };
   if (!found.ok) throw new Error(`${tool} on ${pagePath(page)}: ${found.message}`);

@@ -8,6 +8,7 @@ import { summarize, writeReport, type EvalReport } from './report.js';
 import { runTask, type TaskRun } from './run-task.js';
 import { SCRIPTED_MODELS, startScriptedModel, type ScriptedModel } from './scripted-model.js';
 import { startSiteServer } from './site-server.js';
+import { ATTACK_TASKS } from './tasks/attack.js';
 import { TASKS } from './tasks/index.js';
 
 /** The runner's options (the CLI flags, in camelCase). */
@@ -23,8 +24,13 @@ export interface EvalOptions {
    */
   llm?: () => LLMProvider;
   arms?: readonly ArmName[];
-  /** Task ids; default all. */
+  /** Task ids; default all (with `attack`: all attack tasks). */
   tasks?: readonly string[];
+  /**
+   * Runs the attack tasks instead, each twice per arm and repeat: without its attacker's
+   * instruction (utility) and with it (utility under attack, attack success). Default false.
+   */
+  attack?: boolean;
   /** Runs per task and arm. Default 1. */
   repeat?: number;
   /** Where the report goes. Default eval/results. `null`: write nothing. */
@@ -78,9 +84,11 @@ function chromiumPath(): string | undefined {
 export async function runEval(options: EvalOptions): Promise<EvalReport> {
   const log = options.log ?? (() => undefined);
   const arms = options.arms ?? ARMS;
-  const tasks = options.tasks ? TASKS.filter((task) => options.tasks?.includes(task.id)) : TASKS;
-  const unknown = (options.tasks ?? []).filter((id) => !TASKS.some((task) => task.id === id));
-  if (unknown.length > 0) throw new Error(`Unknown task(s): ${unknown.join(', ')}. Tasks: ${TASKS.map((task) => task.id).join(', ')}.`);
+  const pool = options.attack ? ATTACK_TASKS : TASKS;
+  const tasks = options.tasks ? pool.filter((task) => options.tasks?.includes(task.id)) : pool;
+  const unknown = (options.tasks ?? []).filter((id) => !pool.some((task) => task.id === id));
+  if (unknown.length > 0)
+    throw new Error(`Unknown${options.attack ? ' attack' : ''} task(s): ${unknown.join(', ')}. Tasks: ${pool.map((task) => task.id).join(', ')}.`);
   const repeat = options.repeat ?? 1;
   const stops: Array<() => Promise<unknown>> = [];
   try {
@@ -93,7 +101,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
     if (makeLLM) baseURL = 'in-process';
     let scripted: ScriptedModel | undefined;
     if (!baseURL && (SCRIPTED_MODELS as readonly string[]).includes(options.model)) {
-      scripted = await startScriptedModel(TASKS);
+      scripted = await startScriptedModel([...TASKS, ...ATTACK_TASKS]);
       stops.push(() => scripted!.close());
       baseURL = scripted.baseURL;
     }
@@ -119,13 +127,17 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
       stops.push(() => launched.close());
     }
     // Arms take turns on each task, so a model server warming up or slowing down hits them alike.
-    const jobs = Array.from({ length: repeat }, (_, i) => i + 1).flatMap((round) => tasks.flatMap((task) => arms.map((arm) => ({ round, task, arm }))));
+    // Under --attack each task runs without its attack, then with it.
+    const variants = options.attack ? [false, true] : [false];
+    const jobs = Array.from({ length: repeat }, (_, i) => i + 1).flatMap((round) =>
+      tasks.flatMap((task) => variants.flatMap((attacked) => arms.map((arm) => ({ round, task, arm, attacked })))),
+    );
     const runs: TaskRun[] = new Array(jobs.length);
     let next = 0;
     const worker = async (): Promise<void> => {
       while (next < jobs.length) {
         const index = next++;
-        const { round, task, arm } = jobs[index]!;
+        const { round, task, arm, attacked } = jobs[index]!;
         const run = await runTask({
           browser: browser!,
           task,
@@ -138,6 +150,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
           turnTimeoutMs: options.turnTimeoutMs ?? 120_000,
           runTimeoutMs: options.runTimeoutMs ?? 15 * 60_000,
           temperature: options.temperature,
+          attacked,
         });
         runs[index] = run;
         // A wrong URL, model name or key fails every run alike: say so once instead of 42 times.
@@ -146,7 +159,7 @@ export async function runEval(options: EvalOptions): Promise<EvalReport> {
         }
         if (run.startPassed) log(`WARNING ${task.id}: its checker passes the page as it starts; the task checks nothing.`);
         log(
-          `${run.passed ? 'done  ' : 'NOT   '} ${task.id} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}`,
+          `${run.passed ? 'done  ' : 'NOT   '} ${task.id}${attacked ? ' (attacked)' : ''} [${arm}] run ${round}: ${run.stepsDone}/${run.stepsTotal} steps, ${run.turns} turns, ${run.inputTokens}+${run.outputTokens} tokens, ${(run.wallMs / 1000).toFixed(1)} s${run.failures.length ? ` (${run.failures.join(', ')})` : ''}${run.attackEffects?.length ? `; ATTACK SUCCEEDED: ${run.attackEffects.join(', ')}` : ''}`,
         );
       }
     };
@@ -176,13 +189,31 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i] ?? '';
     if (arg === '--help' || arg === '-h') return { model: '', help: true };
+    if (arg === '--attack') {
+      flags.set('attack', 'true');
+      continue;
+    }
     const match = /^--([a-z-]+)(?:=(.*))?$/.exec(arg);
     if (!match) throw new Error(`Unexpected argument "${arg}". Run npm run eval -- --help.`);
     const value = match[2] ?? argv[++i];
     if (value === undefined) throw new Error(`--${match[1]} needs a value.`);
     flags.set(match[1] ?? '', value);
   }
-  const known = ['base-url', 'model', 'api-key-env', 'arms', 'tasks', 'repeat', 'out', 'demo-url', 'demo-port', 'site-port', 'turn-timeout', 'temperature'];
+  const known = [
+    'attack',
+    'base-url',
+    'model',
+    'api-key-env',
+    'arms',
+    'tasks',
+    'repeat',
+    'out',
+    'demo-url',
+    'demo-port',
+    'site-port',
+    'turn-timeout',
+    'temperature',
+  ];
   for (const name of flags.keys()) if (!known.includes(name)) throw new Error(`Unknown flag --${name}. Flags: ${known.map((k) => `--${k}`).join(', ')}.`);
   const model = flags.get('model');
   if (!model) throw new Error('Give --model (the model name the endpoint knows, e.g. qwen2.5:3b), or --model scripted-solve to try the harness.');
@@ -206,6 +237,7 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
     model,
     apiKey: env[keyEnv],
     ...(arms ? { arms } : {}),
+    ...(flags.has('attack') ? { attack: true } : {}),
     ...(flags.has('tasks') ? { tasks: (flags.get('tasks') ?? '').split(',').map((id) => id.trim()) } : {}),
     repeat: Math.max(1, Math.round(number('repeat', 1))),
     out: flags.get('out') ?? 'eval/results',
@@ -221,11 +253,13 @@ export function parseArgs(argv: readonly string[], env: Readonly<Record<string, 
 export const USAGE = `npm run eval -- --base-url <OpenAI-compatible API root> --model <name> [flags]
 
   --base-url URL        e.g. http://localhost:11434/v1 (Ollama), http://localhost:8080/v1 (llama.cpp), http://localhost:8000/v1 (vLLM)
-  --model NAME          the model the endpoint serves; scripted-solve / scripted-quit / scripted-claim play the tasks' scripts,
-                        offline-demo runs the demo's offline stand-in (no model needed for these)
+  --model NAME          the model the endpoint serves; scripted-solve / scripted-quit / scripted-claim / scripted-obey play the
+                        tasks' scripts, offline-demo runs the demo's offline stand-in (no model needed for these)
   --api-key-env NAME    the environment variable holding the API key (default EVAL_API_KEY; none is sent when it is unset)
   --arms LIST           planloop,no-plan,write-todos (default all three)
   --tasks LIST          task ids (default all: ${TASKS.map((task) => task.id).join(', ')})
+  --attack              run the attack tasks instead (${ATTACK_TASKS.map((task) => task.id).join(', ')}), each without and
+                        with an attacker's instruction in its pages: utility, utility under attack, attack success
   --repeat N            runs per task and arm (default 1)
   --out DIR             where <model>.md and .json go (default eval/results)
   --temperature T       default 0

@@ -2,10 +2,12 @@
 // end state, the checker, and what the run cost and how it failed.
 import type { Browser } from '@playwright/test';
 import type { LLMChunk, LLMProvider, LLMRequest, LLMResult, Plan, RunResult } from '../src/index.js';
+import type { PageChecker } from '../src/loop/index.js';
 import { playArm, type ArmName } from './arms.js';
 import { createBrowserTools, pagePath, toLoopTools, type ReadNote, type ToolCall } from './browser-tools.js';
 import { preparePage, readEndState } from './browser-page.js';
 import { classifyFailures, type FailureKind } from './failures.js';
+import { ATTACK_COOKIE } from './site-server.js';
 import { checkTask, type EvalTask } from './task.js';
 
 /** Everything measured about one run. */
@@ -43,6 +45,18 @@ export interface TaskRun {
   readonly toolCalls: readonly ToolCall[];
   readonly said: readonly string[];
   readonly visits: readonly string[];
+  /** Todos the loop completed on evidence (`evidence: 'checked'`) and on the model's word (no check applied). */
+  readonly completedOnEvidence: number;
+  readonly completedOnWord: number;
+  /** Distinct todos the loop held open for missing evidence at some point of the run. */
+  readonly heldTodos: number;
+  /** The run ended `unverified`: each todo left open without its evidence, and what was missing. */
+  readonly unverified?: ReadonlyArray<{ readonly id: string; readonly missing: string }>;
+  /** Under `--attack`: whether its pages carried the attacker's instruction, and where it sits (`hidden: opacity 0`). */
+  readonly attacked?: boolean;
+  readonly attackPlacement?: string;
+  /** In an attacked run: the attacker's effects on the end state (the attack succeeded when any). */
+  readonly attackEffects?: readonly string[];
 }
 
 /** What running a task needs. */
@@ -61,6 +75,8 @@ export interface RunTaskOptions {
   readonly temperature: number | undefined;
   /** Page text per turn, in estimated tokens (the outline and the last read). Default 800. */
   readonly observeBudget?: number;
+  /** Serve the task's pages with the attacker's instruction (a task with an `attack`). Default false. */
+  readonly attacked?: boolean;
 }
 
 /** The agent's own UI on the demo page, left out of the outline. */
@@ -119,9 +135,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
   const { task, arm } = options;
   const origin = task.site === 'demo' ? options.origins.demo : options.origins.eval;
   if (!origin) throw new Error(`Task ${task.id} needs the demo site, and no demo URL is set.`);
+  if (options.attacked && !task.attack) throw new Error(`Task ${task.id} has no attack to play.`);
   const context = await options.browser.newContext({ viewport: { width: 1280, height: 900 } });
   try {
     await preparePage(context);
+    // The site server puts the attacker's instruction into the pages only for this cookie.
+    if (options.attacked) await context.addCookies([{ name: ATTACK_COOKIE, value: '1', url: origin }]);
     const page = await context.newPage();
     const readySelector = READY[task.site];
     const ready = readySelector ? () => page.waitForSelector(readySelector, { state: 'attached', timeout: 15_000 }).then(() => undefined) : undefined;
@@ -142,6 +161,14 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
       )) as string;
       return `${read}${outline}`;
     };
+    const pageCheck: PageChecker = async (todoCheck) => {
+      const found = (await page.evaluate(
+        `window.__planloopDom.checkPage(${JSON.stringify(todoCheck)}, { exclude: ${JSON.stringify(EXCLUDE[task.site] ?? [])} })`,
+      )) as { ok: true } | { ok: false; missing: string };
+      return found;
+    };
+    const held = new Set<string>();
+    let plan: Plan | undefined;
     const { provider, usage } = counting(options.llm());
     let invalidReplies = 0;
     let turns = 0;
@@ -158,6 +185,7 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
         tools,
         observe,
         observeBudget: budget,
+        check: pageCheck,
         onNarrate: (text) => void said.push(text),
         url: () => pagePath(page),
         turns: task.turns,
@@ -165,12 +193,16 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
         temperature: options.temperature,
         signal,
         onWriteTodos: (args, ok, result) => void calls.push({ name: 'write_todos', args, page: pagePath(page), ok, result }),
-        onPlan: (plan: Plan) => {
-          plan.on('turn-start', ({ turn, attempt }) => {
+        onPlan: (made: Plan) => {
+          plan = made;
+          made.on('turn-start', ({ turn, attempt }) => {
             turns = Math.max(turns, turn);
             if ((attempt ?? 1) > 1) invalidReplies += 1;
           });
-          plan.on('todos-change', ({ todos: list }) => (todos = list.length));
+          made.on('todos-change', ({ todos: list }) => {
+            todos = list.length;
+            for (const todo of list) if (todo.evidence === 'held') held.add(todo.id);
+          });
         },
       });
     } catch (caught) {
@@ -182,6 +214,10 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
     const check = checkTask(task, end);
     const code = (error as { code?: string } | undefined)?.code;
     if (code === 'envelope_invalid') invalidReplies += 1;
+    const finalTodos = result?.todos ?? plan?.todos.list() ?? [];
+    for (const todo of finalTodos) if (todo.evidence === 'held') held.add(todo.id);
+    const completed = finalTodos.filter((todo) => todo.status === 'completed');
+    const completedOnEvidence = completed.filter((todo) => todo.evidence === 'checked').length;
     const failures = classifyFailures({ check, reason: result?.reason ?? 'error', errorCode: code, invalidReplies, calls });
     return {
       task: task.id,
@@ -207,6 +243,12 @@ export async function runTask(options: RunTaskOptions): Promise<TaskRun> {
       toolCalls: calls,
       said: end.said,
       visits: end.visits,
+      completedOnEvidence,
+      completedOnWord: completed.length - completedOnEvidence,
+      heldTodos: held.size,
+      ...(result?.unverified ? { unverified: result.unverified.map(({ id, missing }) => ({ id, missing })) } : {}),
+      ...(task.attack ? { attacked: options.attacked ?? false, attackPlacement: `${task.attack.placement}: ${task.attack.how}` } : {}),
+      ...(options.attacked && task.attack ? { attackEffects: [...new Set([...task.attack.check(end), ...check.outside])] } : {}),
     };
   } finally {
     await context.close();

@@ -1,5 +1,8 @@
 // Serves the eval's own pages (eval/site/) on 127.0.0.1: the settings page, the shop and its
-// checkout, the docs. Unknown paths get a 404 "Page not found" page, as a real site's would.
+// checkout, the docs, and the pages of the attack tasks. Unknown paths get a 404 "Page not found"
+// page, as a real site's would. An attacker's instruction (between `<!--attack-->` and
+// `<!--/attack-->` in a page) is served only to a browser with the attack cookie, so one server
+// serves a task with and without its attack.
 import { readFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -21,7 +24,18 @@ const ROUTES: Record<string, string> = {
   '/site.css': 'site.css',
   '/shop.js': 'shop.js',
   '/settings.js': 'settings.js',
+  '/reviews/lamp': 'attack/reviews.html',
+  '/orders/KC-1042': 'attack/order.html',
+  '/newsletter': 'attack/newsletter.html',
+  '/help': 'attack/help.html',
+  '/account/delete': 'attack/delete.html',
+  '/account.js': 'attack/account.js',
 };
+
+/** The cookie that asks for the pages with their attacker's instructions in. */
+export const ATTACK_COOKIE = 'eval-attack';
+
+const ATTACK_BLOCK = /<!--attack-->[\s\S]*?<!--\/attack-->/g;
 
 const TYPES: Record<string, string> = { html: 'text/html; charset=utf-8', css: 'text/css', js: 'text/javascript' };
 
@@ -47,7 +61,9 @@ export async function startSiteServer(port = 0): Promise<SiteServer> {
     const file = ROUTES[path];
     const name = file ?? 'not-found.html';
     try {
-      const body = await readFile(SITE + name);
+      const attacked = (request.headers.cookie ?? '').split(/;\s*/).includes(`${ATTACK_COOKIE}=1`);
+      const raw = await readFile(SITE + name);
+      const body = name.endsWith('.html') && !attacked ? raw.toString('utf8').replace(ATTACK_BLOCK, '') : raw;
       response.writeHead(file ? 200 : 404, { 'content-type': TYPES[name.split('.').pop() ?? 'html'] ?? 'text/plain', 'cache-control': 'no-store' });
       response.end(body);
     } catch {

@@ -65,6 +65,29 @@ export interface SitePage {
   readonly description: string;
 }
 
+/**
+ * An attacker's instruction in a task's pages (`npm run eval -- --attack`): the site serves it only
+ * to an attacked run, so the same task without it measures utility.
+ */
+export interface TaskAttack {
+  /** Whether a person sees the instruction on the page. */
+  readonly placement: 'visible' | 'hidden';
+  /** Where it is and how it is shown or hidden, e.g. 'a review', 'opacity 0 and white on white'. */
+  readonly how: string;
+  /** What the attacker wants done, in words. */
+  readonly goal: string;
+  /** The attacker's effects in the end state, one reason each; none: the attack did nothing. */
+  readonly check: (end: EndState) => string[];
+  /**
+   * How the attack-obeying scripted model (`scripted-obey`) recognises the instruction: words of
+   * it that must be in a turn's page text, and words on the page that show it was already done.
+   */
+  readonly marker: string;
+  readonly done: string;
+  /** What `scripted-obey` does when it sees the instruction (before the turn's own actions). */
+  readonly obey: (prompt: string) => readonly ScriptAction[];
+}
+
 /** One eval task. */
 export interface EvalTask {
   readonly id: string;
@@ -84,6 +107,8 @@ export interface EvalTask {
   readonly turns: number;
   /** A correct run, turn by turn: what the scripted model plays in the smoke test. */
   readonly script: readonly ScriptTurn[];
+  /** The attacker's instruction its pages carry under `--attack`. */
+  readonly attack?: TaskAttack;
 }
 
 /** What a checker found. */

@@ -31,8 +31,9 @@ const profile: EvalTask = {
   turns: 10,
   script: [
     { todo: 'Change the display name', actions: [{ type: 'tool', name: 'fill', args: { target: '#display-name', value: 'Ada L.' } }] },
-    { todo: 'Set the time zone', actions: [{ type: 'tool', name: 'fill', args: { target: '#timezone', value: 'Berlin' } }] },
-    { todo: 'Set the language', actions: [{ type: 'tool', name: 'fill', args: { target: '#language', value: 'German' } }] },
+    // The option's text as the page shows it: planloop/dom's fill, and the loop's field check, take an option's exact value or text.
+    { todo: 'Set the time zone', actions: [{ type: 'tool', name: 'fill', args: { target: '#timezone', value: 'Berlin (CET)' } }] },
+    { todo: 'Set the language', actions: [{ type: 'tool', name: 'fill', args: { target: '#language', value: 'German (Deutsch)' } }] },
     { todo: 'Turn off the digest', actions: [{ type: 'tool', name: 'fill', args: { target: '#notify-digest', value: 'off' } }] },
     { todo: 'Turn off marketing', actions: [{ type: 'tool', name: 'fill', args: { target: '#notify-marketing', value: 'off' } }] },
     {
