@@ -65,6 +65,20 @@ export interface CollectOptions {
 const LEAVES = new Set(['svg', 'select', 'textarea', 'input', 'math']);
 /** Elements that are prose when they have text: listed as `text` lines. */
 const PROSE_TAGS = new Set(['p', 'blockquote', 'pre', 'dd', 'figcaption', 'address']);
+
+/** Roles that leave an element's text prose (a `<p role="note">` is read as a paragraph is). */
+const TEXT_ROLES: ReadonlySet<string> = new Set([
+  'note',
+  'paragraph',
+  'blockquote',
+  'caption',
+  'definition',
+  'term',
+  'comment',
+  'generic',
+  'presentation',
+  'none',
+]);
 /** Roles of live regions, whose changes a page announces. */
 const LIVE_ROLES = new Set(['alert', 'status', 'log']);
 /** Characters of text of its own that make any other element prose (a <div> or <li> used as a paragraph). */
@@ -125,7 +139,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     const live = !privateHere && liveRole(element, role) && hasText(element) ? liveRole(element, role) : undefined;
     if (live) role = live;
     // Prose: a paragraph-like element with text, not inside a control or other prose (its text is read whole).
-    const prose = !inText && !live && !role && !privateHere && isProse(element);
+    const prose = !inText && !live && (!role || TEXT_ROLES.has(role)) && !privateHere && isProse(element);
     const kind = live ? 'live' : prose ? 'text' : role ? kindOf(role) : undefined;
     const included = matches(element, include);
     // Computed styles are the walk's biggest cost. With layout, only the elements it may list need

@@ -98,6 +98,16 @@ describe('outlinePage on a 2,000-element page', () => {
   });
 });
 
+describe('outlinePage and prose with a text role', () => {
+  it('reads a paragraph with role note (or presentation) as the paragraph it is: a person sees it', () => {
+    document.body.innerHTML =
+      '<main><h1>Orders</h1><p role="note">Support notice: our team never asks for your password in a chat.</p><p role="presentation">A presentational paragraph is still text a person reads.</p></main>';
+    const text = renderOutline(outlinePage());
+    expect(text).toContain('Support notice: our team never asks for your password in a chat.');
+    expect(text).toContain('A presentational paragraph is still text a person reads.');
+  });
+});
+
 describe('outlinePage and hidden elements', () => {
   it('leaves out display:none (inline and from a stylesheet), visibility:hidden, hidden, aria-hidden, inert, closed dialogs and details', () => {
     document.head.innerHTML = '<style>.gone { display: none } .ghost { visibility: hidden }</style>';
