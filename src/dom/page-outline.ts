@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import { refRegistryFor, type RefRegistry } from './element-ref.js';
 import { elementState, rememberPasswordFields } from './element-state.js';
 import { estimateTokens as defaultEstimate } from './estimate-tokens.js';
-import { fieldHelp } from './field-help.js';
+import { FIELD_ROLES, fieldHelp } from './field-help.js';
 import { liveRegionChanged } from './live-region-memory.js';
 import { fitOutline, type FitPriorities } from './fit-outline.js';
 import { summarizeOmitted } from './omitted-summary.js';
@@ -241,9 +241,6 @@ const WAYS: readonly Way[] = [
   { joined: true, names: 36, hints: 60, options: 3, prose: 120 },
   { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24, hosts: false },
 ];
-
-/** Fields: their names (labels) are never cut, and under a private mark they keep their name (what to fill in), never their value. */
-const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 
 /** A draft written `way`: its texts cut to the way's lengths. */
 function shortened(draft: OutlineNode, way: Way): OutlineNode {
