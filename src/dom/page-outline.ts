@@ -172,7 +172,20 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     for (let i = 0; i < found.length; i += 1) if (fitted.keep[i] && !seenInOutline(found[i] as PageElement, draftAt(i), layout)) unseen.add(i);
     if (unseen.size === 0) break;
     found = withoutItems(found, unseen);
+    // The elements that stay keep their drafts (what they say does not change; their nesting may).
+    const stayed: number[] = [];
+    for (let i = 0, j = 0; i < drafts.length; i += 1) if (!unseen.has(i)) stayed[i] = j++;
+    const moved: Array<OutlineNode | undefined> = [];
+    drafts.forEach((draft, i) => {
+      const j = stayed[i];
+      if (!draft || j === undefined) return;
+      const depth = (found[j] as PageElement).depth;
+      moved[j] = draft.depth === depth ? draft : { ...draft, depth };
+    });
     drafts.length = 0;
+    moved.forEach((draft, j) => {
+      drafts[j] = draft;
+    });
   }
   const keep = fitted.keep;
   const way = WAYS[fitted.way] ?? (WAYS[0] as Way);
