@@ -64,11 +64,12 @@ test('outline corpus: first-viewport controls, every field of a visible form, th
   // As measured (bench/results.md): >= 90% of the first viewport's controls on 7 of the 9 pages
   // (checkout-shop and settings-account fall short: their visible forms take the budget first).
   expect(rows.filter((row) => row.listed >= 0.9 * row.controls).length, report).toBeGreaterThanOrEqual(7);
-  // Every field of a visible form, on every page but checkout-shop (its last checkbox, below the fold, does not fit).
+  // Every field of a visible form, on every page (checkout-shop's 20 too: its last checkbox is below the fold).
   expect(
     rows.filter((row) => row.fields > 0 && row.fieldsListed < row.fields).map((row) => row.page),
     report,
-  ).toEqual(rows.filter((row) => row.page === 'checkout-shop' && row.fieldsListed < row.fields).map((row) => row.page));
+  ).toEqual([]);
+  expect(rows.find((row) => row.page === 'checkout-shop')?.fields, report).toBeGreaterThanOrEqual(20);
   // The first paragraph wherever the page has one.
   expect(
     rows.filter((row) => row.paragraph === false).map((row) => row.page),

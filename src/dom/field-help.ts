@@ -23,7 +23,16 @@ export interface FieldHelp {
 const MAX_HELP = 100;
 /** A hint next to a field is short: longer text is content, not help. */
 const MAX_HINT = 160;
-const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
+/**
+ * Roles of the fields a person fills in (not buttons or links): they have hints and errors, keep
+ * their labels whole in a short outline, and come first in a visible form.
+ *
+ * @example
+ * ```ts
+ * FIELD_ROLES.has('combobox'); // true
+ * ```
+ */
+export const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 /** Elements that cannot be a field's hint: they are content or controls of their own. */
 const NOT_HINT = new Set([
   'input',

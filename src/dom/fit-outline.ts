@@ -1,3 +1,4 @@
+import { FIELD_ROLES } from './field-help.js';
 import type { PageElement } from './page-elements.js';
 
 /*
@@ -11,7 +12,10 @@ import type { PageElement } from './page-elements.js';
 
 /** What to put first, besides the viewport. */
 export interface FitPriorities {
-  /** Elements of the form the user is in or sees: they come with the viewport's controls, first. */
+  /**
+   * Elements of the form the user is in or sees: they come with the viewport's controls, first,
+   * the fields (textboxes, selects, checkboxes…) before the forms' buttons.
+   */
   focused?: ((item: PageElement) => boolean) | undefined;
   /** Indexes taken before anything but live regions: the main heading, the first paragraph. */
   first?: readonly number[] | undefined;
@@ -60,8 +64,8 @@ const PROSE_SHARE = 0.25;
  * saying what was left out) and passes fill the rest, each stopping after
  * {@link MISSES_BEFORE_STOP} elements in a row that do not fit:
  * 1. live regions (alert, status, log), the main heading and the first paragraph of the content;
- * 2. what a person can act on now: the fields of the focused or visible forms first, then the
- *    viewport's controls, those in `main` first, in document order; within 80% written the first
+ * 2. what a person can act on now: the fields of the focused or visible forms first (all of them,
+ *    below the fold too), then their buttons, then the viewport's controls, those in `main` first, in document order; within 80% written the first
  *    of `costs` ways, else within all that is left and the reserve, written the first later way in
  *    which all of them fit, else the shortest (without a layout: the focused form's fields only);
  * 3. the page's structure (landmarks, headings) in or next to the viewport, within 40%: nearest
@@ -74,7 +78,8 @@ const PROSE_SHARE = 0.25;
  *
  * @example
  * ```ts
- * import type { PageElement } from './page-elements.js';
+ * import { FIELD_ROLES } from './field-help.js';
+import type { PageElement } from './page-elements.js';
  * declare const found: readonly PageElement[];
  * declare const lineCosts: number[];
  * const { keep } = fitOutline(found, [{ line: (i) => lineCosts[i]! }], 400, 20, {});
@@ -99,7 +104,8 @@ export function fitOutline(
   const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
   const screens = (i: number) => (at(i).distance === 0 ? 0 : 1 + Math.floor(at(i).distance / screen));
   const focused = priorities.focused;
-  const inFocus = (i: number) => (focused?.(at(i)) ? 1 : 0);
+  // A field of a focused or visible form ranks 2, its other controls (buttons) 1: every field before any button.
+  const inFocus = (i: number) => (focused?.(at(i)) ? (FIELD_ROLES.has(at(i).role) ? 2 : 1) : 0);
   const live: number[] = [];
   const structure: number[] = [];
   const prose: number[] = [];

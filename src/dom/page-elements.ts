@@ -4,7 +4,7 @@ import { PRIVATE_ATTRIBUTE } from './element-state.js';
 import { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 import { documentOf, type PageRoot } from './page-root.js';
 import { createSightCheck } from './sighted.js';
-import { hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
+import { boxOf, hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
 import { closestAcross } from './flat-tree.js';
 
 /*
@@ -167,7 +167,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
         (role !== undefined && (element.id !== '' || included || alwaysListed(role)));
       const name = later ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
-      const box = listed && layout && !hiddenHere ? element.getBoundingClientRect() : undefined;
+      const box = listed && layout && !hiddenHere ? boxOf(element) : undefined;
       const selfHidden =
         hiddenHere ||
         (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));

@@ -2,7 +2,7 @@ import { ValidationError } from '../errors.js';
 import { refRegistryFor, type RefRegistry } from './element-ref.js';
 import { elementState, rememberPasswordFields } from './element-state.js';
 import { estimateTokens as defaultEstimate } from './estimate-tokens.js';
-import { fieldHelp } from './field-help.js';
+import { FIELD_ROLES, fieldHelp } from './field-help.js';
 import { liveRegionChanged } from './live-region-memory.js';
 import { fitOutline, type FitPriorities } from './fit-outline.js';
 import { summarizeOmitted } from './omitted-summary.js';
@@ -172,7 +172,20 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     for (let i = 0; i < found.length; i += 1) if (fitted.keep[i] && !seenInOutline(found[i] as PageElement, draftAt(i), layout)) unseen.add(i);
     if (unseen.size === 0) break;
     found = withoutItems(found, unseen);
+    // The elements that stay keep their drafts (what they say does not change; their nesting may).
+    const stayed: number[] = [];
+    for (let i = 0, j = 0; i < drafts.length; i += 1) if (!unseen.has(i)) stayed[i] = j++;
+    const moved: Array<OutlineNode | undefined> = [];
+    drafts.forEach((draft, i) => {
+      const j = stayed[i];
+      if (!draft || j === undefined) return;
+      const depth = (found[j] as PageElement).depth;
+      moved[j] = draft.depth === depth ? draft : { ...draft, depth };
+    });
     drafts.length = 0;
+    moved.forEach((draft, j) => {
+      drafts[j] = draft;
+    });
   }
   const keep = fitted.keep;
   const way = WAYS[fitted.way] ?? (WAYS[0] as Way);
@@ -241,9 +254,6 @@ const WAYS: readonly Way[] = [
   { joined: true, names: 36, hints: 60, options: 3, prose: 120 },
   { joined: true, names: 24, hints: 32, options: 2, prose: 100, values: 24, hosts: false },
 ];
-
-/** Fields: their names (labels) are never cut, and under a private mark they keep their name (what to fill in), never their value. */
-const FIELD_ROLES: ReadonlySet<string> = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'switch', 'slider', 'spinbutton']);
 
 /** A draft written `way`: its texts cut to the way's lengths. */
 function shortened(draft: OutlineNode, way: Way): OutlineNode {

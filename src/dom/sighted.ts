@@ -1,6 +1,6 @@
 import { blend, contrastRatio, parseColor } from './colour.js';
 import { atPassEnd, duringReadPass, passCached, passShared } from './read-pass.js';
-import { hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
+import { boxOf, hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
 import { renderedNodes } from './flat-tree.js';
 
 /*
@@ -149,7 +149,7 @@ function sightOf(element: Element, layout: boolean): Sight {
     const document = element.ownerDocument;
     // The root's and body's overflow applies to the viewport, which scrolls: they cut nothing off.
     const cuts = element !== document.documentElement && element !== document.body && cutsOverflow(style);
-    const box = layout && (cuts || style.clipPath !== 'none') ? element.getBoundingClientRect() : undefined;
+    const box = layout && (cuts || style.clipPath !== 'none') ? boxOf(element) : undefined;
     return {
       alpha: above.alpha * numberOr(style.opacity, 1) * filterOpacity(style.filter),
       window: box && cuts ? intersect(above.window, box) : above.window,
@@ -195,7 +195,7 @@ function boxUnseen(element: Element, layout: boolean): UnseenReason | undefined 
   if (style?.display === 'contents') return undefined;
   const parent = composedParent(element);
   const window = parent ? sightOf(parent, layout).window : undefined;
-  const box = element.getBoundingClientRect();
+  const box = boxOf(element);
   const visible = intersect(window, box);
   // A thin box of its own may still show its children (floats, overflow): only one cut off by a
   // container, or a picture (which has no children to show), is hidden here.
@@ -262,7 +262,7 @@ function ownTextUnseen(element: Element, layout: boolean): UnseenReason | undefi
 function drawnScale(element: Element): number {
   const height = (element as HTMLElement).offsetHeight;
   if (!height) return 1;
-  const scale = element.getBoundingClientRect().height / height;
+  const scale = boxOf(element).height / height;
   return Number.isFinite(scale) && scale < 1 ? scale : 1;
 }
 
@@ -337,6 +337,11 @@ function textUnseen(element: Element, layout: boolean): UnseenReason | undefined
  * and counts as seen, and so does what lies under a cover that lets clicks through.
  */
 function coveredReason(element: Element, acting: boolean): UnseenReason | undefined {
+  // Kept per element for the pass while the hit-test sheets stay as they are (an element and the parts of its name ask alike).
+  return passCached(`covered:${String(acting)}:${hitSheets().count}`, element, () => coveredNow(element, acting));
+}
+
+function coveredNow(element: Element, acting: boolean): UnseenReason | undefined {
   const document = element.ownerDocument;
   const view = document.defaultView;
   if (!view || typeof document.elementFromPoint !== 'function') return undefined;
@@ -393,9 +398,10 @@ function paintsOpaque(element: Element): boolean {
  * to `adoptedStyleSheets` and removed when the pass ends (no DOM change a MutationObserver sees).
  */
 function allowHits(scope: Document | ShadowRoot): void {
-  const added = passShared('hit-sheets', () => new WeakSet<Document | ShadowRoot>());
-  if (added.has(scope)) return;
-  added.add(scope);
+  const added = hitSheets();
+  if (added.scopes.has(scope)) return;
+  added.scopes.add(scope);
+  added.count += 1;
   const view = (scope.nodeType === 9 ? (scope as Document) : (scope as ShadowRoot).ownerDocument).defaultView as (Window & typeof globalThis) | null;
   const Sheet = view?.CSSStyleSheet;
   const holder = scope as (Document | ShadowRoot) & { adoptedStyleSheets?: CSSStyleSheet[] };
@@ -412,7 +418,24 @@ function allowHits(scope: Document | ShadowRoot): void {
   }
 }
 
+/** The scopes given a hit-test sheet in this pass, and how many: hit tests are kept per count (a sheet changes what they hit). */
+function hitSheets(): { scopes: WeakSet<Document | ShadowRoot>; count: number } {
+  return passShared('hit-sheets', () => ({ scopes: new WeakSet<Document | ShadowRoot>(), count: 0 }));
+}
+
+/** What is drawn at a point, through open shadow roots; kept per point for the pass while the hit-test sheets stay as they are. */
 function deepElementFromPoint(document: Document, x: number, y: number, acting: boolean): Element | null {
+  const root = document.documentElement;
+  if (!root) return hitNow(document, x, y, acting);
+  const hits = passCached('hits', root, () => new Map<string, Element | null>());
+  const key = `${String(acting)}:${hitSheets().count}:${x}:${y}`;
+  if (hits.has(key)) return hits.get(key) as Element | null;
+  const hit = hitNow(document, x, y, acting);
+  hits.set(key, hit);
+  return hit;
+}
+
+function hitNow(document: Document, x: number, y: number, acting: boolean): Element | null {
   let hit = document.elementFromPoint(x, y);
   while (hit?.shadowRoot) {
     if (acting) allowHits(hit.shadowRoot);
@@ -454,7 +477,7 @@ function reachFor(element: Element): Reach | undefined {
 export function createSightCheck(layout: boolean): (element: Element, style?: CSSStyleDeclaration, box?: DOMRect) => UnseenReason | undefined {
   const first = (element: Element, given: CSSStyleDeclaration | undefined, givenBox: DOMRect | undefined): UnseenReason | undefined => {
     const style = given ?? styleOf(element);
-    const box = layout ? (givenBox ?? element.getBoundingClientRect()) : undefined;
+    const box = layout ? (givenBox ?? boxOf(element)) : undefined;
     if (numberOr(style?.opacity, 1) * filterOpacity(style?.filter) <= MIN_OPACITY) return 'transparent';
     // Chromium's checkVisibility looks up the tree natively: opacity 0, content-visibility:hidden.
     const native = (element as Element & { checkVisibility?: (options: { opacityProperty: boolean }) => boolean }).checkVisibility;

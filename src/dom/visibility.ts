@@ -43,6 +43,19 @@ export function styleOf(element: Element): CSSStyleDeclaration | undefined {
 }
 
 /**
+ * The border box of `element` in viewport coordinates (`getBoundingClientRect`), read once per
+ * outline: the walk, the sight rule and the name's parts ask for the same boxes (see read-pass.ts).
+ *
+ * @example
+ * ```ts
+ * boxOf(document.body).width;
+ * ```
+ */
+export function boxOf(element: Element): DOMRect {
+  return passCached('box', element, () => element.getBoundingClientRect());
+}
+
+/**
  * Why `element` hides itself and all of its content, if it does (`style`: its computed style, or
  * `undefined` to look at its tag and attributes only).
  *
@@ -151,7 +164,7 @@ export function hiddenReason(element: Element, options: { layout?: boolean } = {
   // During an outline the same element is asked about more than once (a label, a heading named twice).
   return passCached(layout ? 'hidden:layout' : 'hidden:no-layout', element, (): HiddenReason | undefined => {
     const own = styleOf(element);
-    const self = subtreeHiddenBy(element, own) ?? selfHiddenBy(own, layout ? element.getBoundingClientRect() : undefined);
+    const self = subtreeHiddenBy(element, own) ?? selfHiddenBy(own, layout ? boxOf(element) : undefined);
     return self ?? hiddenAbove(element);
   });
 }

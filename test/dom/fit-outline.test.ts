@@ -5,8 +5,12 @@ import type { PageElement, PageElementKind } from '../../src/dom/page-elements.j
 
 // Issue 35: at the default budget, what a person sees first and the form they are filling come first.
 
-/** A synthetic page: a banner of links, main with a heading, a paragraph and a form whose last fields are below the fold, then far headings, prose and links. */
-function page(): PageElement[] {
+/**
+ * A synthetic page: a banner of links, main with a heading, a paragraph and a form whose last fields
+ * are below the fold (with `submit`, a button in the viewport between its fields), then far headings,
+ * prose and links.
+ */
+function page(submit = false): PageElement[] {
   const found: PageElement[] = [];
   const add = (kind: PageElementKind, role: string, parent: number, distance: number, inMain = false): number => {
     found.push({
@@ -29,7 +33,9 @@ function page(): PageElement[] {
   add('heading', 'heading', main, 0, true);
   add('text', 'paragraph', main, 0, true);
   const form = add('landmark', 'form', main, 0, true);
-  for (const distance of [0, 0, 0, 900, 1700, 2500]) add('control', 'textbox', form, distance, true);
+  for (const distance of [0, 0, 0]) add('control', 'textbox', form, distance, true);
+  if (submit) add('control', 'button', form, 0, true);
+  for (const distance of [900, 1700, 2500]) add('control', 'textbox', form, distance, true);
   for (let i = 0; i < 20; i += 1) add('heading', 'heading', main, 3000 + i * 400, true);
   for (let i = 0; i < 20; i += 1) add('text', 'paragraph', main, 3100 + i * 400, true);
   for (let i = 0; i < 20; i += 1) add('control', 'link', main, 3200 + i * 400, true);
@@ -52,6 +58,21 @@ describe('fitOutline', () => {
     // What is left goes to the structure nearest the viewport, not to the far links.
     expect(at(found, 'heading').filter((i) => keep[i]).length).toBeGreaterThan(0);
     expect(at(found, 'control', 'link').filter((i) => keep[i] && (found[i] as PageElement).distance > 0)).toEqual([]);
+  });
+
+  it('lists every field of a visible form, below the fold too, before the form’s buttons in the viewport', () => {
+    const found = page(true);
+    const form = found.findIndex((item) => item.role === 'form');
+    const fields = at(found, 'control', 'textbox');
+    const button = at(found, 'control', 'button')[0] as number;
+    // 100 tokens after the reserve: main, the heading and the paragraph take 30, the form and its six fields 70; the button does not fit too.
+    const { keep } = fitOutline(found, [flat(10)], 120, 20, { focused: (item) => item.parent === form, first: [12, 13] });
+    for (const i of fields) expect(keep[i], `field ${i}`).toBe(1);
+    expect(keep[button]).toBe(0);
+    // With room for it, the button is listed too, before the viewport's links outside the form.
+    const roomy = fitOutline(found, [flat(10)], 135, 20, { focused: (item) => item.parent === form, first: [12, 13] }).keep;
+    expect(roomy[button]).toBe(1);
+    expect(at(found, 'control', 'link').filter((i) => roomy[i])).toEqual([]);
   });
 
   it('without a layout, nothing counts as in view: the structure comes before the controls', () => {
