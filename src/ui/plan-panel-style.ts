@@ -45,16 +45,13 @@ li:focus-visible { box-shadow: 0 0 0 2px var(--plan-panel-focus, #2f5bd3); }
 li[aria-current] { background: var(--plan-panel-current-bg, #eef3ff); }
 .mark { text-align: center; font-weight: 700; color: var(--plan-panel-muted, #5b6476); }
 li[data-status='in_progress'] .mark { color: var(--plan-panel-accent, #2f5bd3); }
-/* What a run found (data-evidence): done on evidence in the done colour, done on the model's word
-   muted with a light tick, held open and declined in words of their own, never struck through. */
-li[data-evidence='checked'] .mark, li[data-evidence='checked'] .status { color: var(--plan-panel-done, #1a7a43); }
+/* data-evidence, what a run found: ✓ on the model's word is light; held and declined are not struck through. */
+li[data-evidence='checked'] :is(.mark, .status) { color: var(--plan-panel-done, #1a7a43); }
 li[data-evidence='unchecked'] .mark { font-weight: 400; }
-/* checked and unchecked */
 li[data-evidence$='checked'] .text { color: var(--plan-panel-muted, #5b6476); text-decoration: line-through; }
 .status { grid-column: 3; grid-row: 1; font-size: 0.8em; color: var(--plan-panel-muted, #5b6476); white-space: nowrap; }
 li[data-status='in_progress'] .status { color: var(--plan-panel-accent, #2f5bd3); font-weight: 600; }
 li[data-evidence='held'] :is(.mark, .status) { color: var(--plan-panel-changed, #8a3b00); font-weight: 600; }
-/* Its longer words go under the step's text. */
 li[data-evidence='held'] .status { grid-column: 2 / -1; grid-row: auto; white-space: normal; }
 li[data-evidence='declined'] :is(.mark, .status) { color: var(--plan-panel-danger, #b3261e); }
 .empty { margin: 0; color: var(--plan-panel-muted, #5b6476); }

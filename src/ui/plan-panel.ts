@@ -105,10 +105,16 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * passes `focus: false` to `review()` and `requestApproval()`: the panel then moves the focus only
  * when the control under it goes away.
  *
+ * Which ticks are facts: a step done on evidence (its check held: `todo.evidence` `checked`)
+ * shows ✔︎ "Done, checked", one done on the model's word ✓ "Done (not checked)"; a step the model
+ * called done whose check did not hold shows ! "Not done yet: …", one whose action the user
+ * declined ⊘ "Declined", never done. The row's `data-evidence` says which (`checked`,
+ * `unchecked`, `held`, `declined`; absent otherwise).
+ *
  * Screen readers: the todo in progress carries `aria-current="step"`; each status is written out,
  * not only coloured; a todo the model rewrote says "changed by the model"; a polite live region
- * announces new plans, started and finished steps, review changes, approvals and the end of a
- * run (the `announce` attribute leaves the run's own news to a host that announces it). All text
+ * announces new plans, started, finished, held and declined steps, review changes, approvals and
+ * the end of a run (the `announce` attribute leaves the run's own news to a host that announces it). All text
  * is set with `textContent`, never parsed as HTML. Every word comes from `strings`.
  *
  * Theming: `--plan-panel-bg`, `--plan-panel-fg`, `--plan-panel-muted`, `--plan-panel-accent`,
@@ -276,7 +282,8 @@ export class PlanPanelElement extends Base {
 
   /**
    * Every word the panel shows and announces (default {@link PLAN_PANEL_STRINGS}, English). The
-   * `heading`, `approve-label` and `decline-label` attributes win over it when set.
+   * `heading`, `approve-label` and `decline-label` attributes win over it when set. A key the
+   * host's object lacks (one written for an earlier version) takes the English default.
    *
    * @example
    * ```ts
