@@ -79,6 +79,7 @@ const DE: GuideWords = {
     decline: 'Abbrechen',
     empty: 'Noch kein Plan.',
     status: { pending: 'Offen', in_progress: 'Läuft', completed: 'Erledigt' },
+    evidence: { checked: 'Erledigt, geprüft', unchecked: 'Erledigt (ungeprüft)', held: 'Noch nicht erledigt: kein Zeichen davon', declined: 'Abgelehnt' },
     hintKeys:
       'Ändere den Plan vorher, wenn du magst: ↑ und ↓ wählen einen Schritt, Tab erreicht seine Knöpfe; Enter bearbeitet ihn, Entf entfernt ihn, Alt+↑ und Alt+↓ verschieben ihn.',
     hintTouch: 'Ändere den Plan vorher, wenn du magst: Tippe auf einen Schritt, um ihn zu bearbeiten, zu verschieben oder zu entfernen.',
@@ -97,6 +98,7 @@ const DE: GuideWords = {
     notStarted: 'Nicht gestartet',
     stopped: 'Angehalten',
     stoppedByError: 'Wegen eines Fehlers angehalten',
+    unverified: 'Beendet, Schritte nicht erledigt',
     quote: (text) => `„${text}“`,
     say: {
       review: (steps, approveLabel) =>
@@ -114,6 +116,10 @@ const DE: GuideWords = {
       stoppedByError: (message) => `Angehalten: ${message}`,
       now: (text) => `Jetzt: ${text}.`,
       done: (text) => `Erledigt: ${text}.`,
+      doneUnchecked: (text) => `Erledigt (ungeprüft): ${text}.`,
+      held: (text) => `Noch nicht erledigt: ${text}. Kein Zeichen davon.`,
+      stepDeclined: (text) => `Abgelehnt: ${text}.`,
+      unverified: (steps) => `Beendet, Schritte nicht erledigt${steps.length ? `: ${steps.map((step) => `„${step}“`).join(', ')}` : ''}.`,
       moved: (text, step, steps) => `„${text}“ ist jetzt Schritt ${step} von ${steps}.`,
       emptyText: 'Ein Schritt braucht Text: Der alte Text bleibt.',
       changed: (text) => `Schritt geändert in „${text}“.`,
@@ -186,6 +192,7 @@ const JA: GuideWords = {
     decline: 'キャンセル',
     empty: 'まだ計画はありません。',
     status: { pending: '未着手', in_progress: '進行中', completed: '完了' },
+    evidence: { checked: '完了（確認済み）', unchecked: '完了（未確認）', held: '未完了：その形跡がありません', declined: '拒否済み' },
     hintKeys: '必要なら先に計画を変更できます。↑と↓でステップを選び、Tabでそのボタンへ。Enterで編集、Deleteで削除、Alt+↑とAlt+↓で移動します。',
     hintTouch: '必要なら先に計画を変更できます。ステップをタップすると編集・移動・削除できます。',
     editStep: (step) => `ステップ${step}を編集`,
@@ -203,6 +210,7 @@ const JA: GuideWords = {
     notStarted: '未開始',
     stopped: '停止',
     stoppedByError: 'エラーで停止',
+    unverified: '未完了の手順を残して終了',
     quote: (text) => `「${text}」`,
     say: {
       review: (steps, approveLabel) => `計画を確認してください: ${steps}ステップ。必要なら変更して、「${approveLabel}」を選んでください。`,
@@ -219,6 +227,10 @@ const JA: GuideWords = {
       stoppedByError: (message) => `停止しました: ${message}`,
       now: (text) => `現在: ${text}。`,
       done: (text) => `完了: ${text}。`,
+      doneUnchecked: (text) => `完了（未確認）: ${text}。`,
+      held: (text) => `未完了: ${text}。その形跡がありません。`,
+      stepDeclined: (text) => `拒否済み: ${text}。`,
+      unverified: (steps) => `未完了の手順を残して終了しました${steps.length ? `: ${steps.map((step) => `「${step}」`).join('、')}` : ''}。`,
       moved: (text, step, steps) => `「${text}」を${steps}ステップ中${step}番目に移動しました。`,
       emptyText: 'ステップにはテキストが必要です。元のテキストを残しました。',
       changed: (text) => `ステップを「${text}」に変更しました。`,

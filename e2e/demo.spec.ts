@@ -146,6 +146,10 @@ test("the trial form is sent only with the user's Allow: Deny leaves it unsent, 
   await page.getByRole('button', { name: 'Deny', exact: true }).click();
   await expect(page.locator('#run-status')).toHaveText(/^Tour finished/, { timeout: 20_000 });
   await expect(page.locator('#trial-result')).toHaveText('');
+  // The declined step says so in the panel, and is not counted done (issue 32).
+  const declined = page.locator('plan-panel li[data-evidence="declined"]');
+  await expect(declined.locator('.status')).toHaveText(['Declined']);
+  await expect(page.locator('plan-panel .meta')).not.toHaveText(/^(\d+) of \1 done/);
   expect(await page.evaluate(() => (window as unknown as { __refused: string[] }).__refused)).toEqual([
     expect.stringMatching(/^click irreversible: the user declined/),
   ]);

@@ -7,7 +7,8 @@ export type PanelRisk = 'read' | 'write' | 'irreversible';
 
 /**
  * Every word `<plan-panel>` shows or announces, so that a host can give it another language: set
- * `panel.strings` to a whole object, or spread {@link PLAN_PANEL_STRINGS} and change a few.
+ * `panel.strings` to a whole object, or spread {@link PLAN_PANEL_STRINGS} and change a few. A key
+ * the host's object lacks (one written for an earlier version) takes the English default.
  * Functions take what the text is about (counts, a step's text, a step's number). Step texts and
  * model text reach them as plain strings and are shown as text, never as HTML.
  */
@@ -22,6 +23,12 @@ export interface PlanPanelStrings {
   empty: string;
   /** Each status, written out beside the step. */
   status: Record<TodoStatus, string>;
+  /**
+   * What a run found about a step, written out in place of its status: `checked` (done, and the
+   * SDK checked it), `unchecked` (done on the model's word), `held` (the model called it done, its
+   * check did not hold: still open), `declined` (the user declined its action: not done).
+   */
+  evidence: Record<'checked' | 'unchecked' | 'held' | 'declined', string>;
   /** The review hint for a keyboard (pointer: fine). */
   hintKeys: string;
   /** The review hint for a touch screen (pointer: coarse). */
@@ -45,6 +52,8 @@ export interface PlanPanelStrings {
   notStarted: string;
   stopped: string;
   stoppedByError: string;
+  /** The meta line when a run ended with steps the model called done unconfirmed (reason `unverified`). */
+  unverified: string;
   /** Quotes a step's or the model's text, the language's way. */
   quote: (text: string) => string;
   /** What the live region says. */
@@ -63,6 +72,14 @@ export interface PlanPanelStrings {
     stoppedByError: (message: string) => string;
     now: (text: string) => string;
     done: (text: string) => string;
+    /** A step completed on the model's word (no check). */
+    doneUnchecked: (text: string) => string;
+    /** A step the model called done whose check did not hold. */
+    held: (text: string) => string;
+    /** A step whose action the user declined. */
+    stepDeclined: (text: string) => string;
+    /** A run ended `unverified`: `steps` are the texts of the steps left unconfirmed. */
+    unverified: (steps: readonly string[]) => string;
     moved: (text: string, step: number, steps: number) => string;
     emptyText: string;
     changed: (text: string) => string;
@@ -110,6 +127,7 @@ export const PLAN_PANEL_STRINGS: PlanPanelStrings = {
   decline: 'Decline',
   empty: 'No plan yet.',
   status: { pending: 'Pending', in_progress: 'In progress', completed: 'Done' },
+  evidence: { checked: 'Done, checked', unchecked: 'Done (not checked)', held: 'Not done yet: no sign it happened', declined: 'Declined' },
   hintKeys: 'Change the plan first if you like: ↑ and ↓ pick a step, Tab reaches its buttons; Enter edits it, Delete removes it, Alt+↑ and Alt+↓ move it.',
   hintTouch: 'Change the plan first if you like: tap a step to edit, move or remove it.',
   editStep: (step) => `Edit step ${step}`,
@@ -127,6 +145,7 @@ export const PLAN_PANEL_STRINGS: PlanPanelStrings = {
   notStarted: 'Not started',
   stopped: 'Stopped',
   stoppedByError: 'Stopped by an error',
+  unverified: 'Ended with steps not done',
   quote: (text) => `“${text}”`,
   say: {
     review: (steps, approveLabel) => `Review the plan: ${steps} ${steps === 1 ? 'step' : 'steps'}. Change them if you like, then choose “${approveLabel}”.`,
@@ -143,6 +162,10 @@ export const PLAN_PANEL_STRINGS: PlanPanelStrings = {
     stoppedByError: (message) => `Stopped: ${message}`,
     now: (text) => `Now: ${text}.`,
     done: (text) => `Done: ${text}.`,
+    doneUnchecked: (text) => `Done (not checked): ${text}.`,
+    held: (text) => `Not done yet: ${text}. No sign it happened.`,
+    stepDeclined: (text) => `Declined: ${text}.`,
+    unverified: (steps) => `Ended with steps not done${steps.length ? `: ${steps.map((step) => `“${step}”`).join(', ')}` : ''}.`,
     moved: (text, step, steps) => `Moved “${text}” to step ${step} of ${steps}.`,
     emptyText: 'A step needs some text: the old text was kept.',
     changed: (text) => `Step changed to “${text}”.`,

@@ -3,7 +3,7 @@
  * inherit through the shadow boundary) or restyle parts with `::part(item)` and friends. The
  * defaults meet WCAG 2.1 AA on the default background: every text at 4.5:1 or more (muted
  * #5b6476 5.9:1, accent #2f5bd3 5.9:1 and 5.3:1 on the current step's #eef3ff, done #1a7a43
- * 5.4:1), focus rings and control boundaries at 3:1 or more (`--plan-panel-focus` #2f5bd3,
+ * 5.4:1, held #8a3b00 and declined #b3261e 5.8:1 or more), focus rings and control boundaries at 3:1 or more (`--plan-panel-focus` #2f5bd3,
  * `--plan-panel-control-border` #7c8598 3.7:1). A host that themes them keeps those ratios.
  *
  * @example
@@ -45,11 +45,15 @@ li:focus-visible { box-shadow: 0 0 0 2px var(--plan-panel-focus, #2f5bd3); }
 li[aria-current] { background: var(--plan-panel-current-bg, #eef3ff); }
 .mark { text-align: center; font-weight: 700; color: var(--plan-panel-muted, #5b6476); }
 li[data-status='in_progress'] .mark { color: var(--plan-panel-accent, #2f5bd3); }
-li[data-status='completed'] .mark { color: var(--plan-panel-done, #1a7a43); }
-li[data-status='completed'] .text { color: var(--plan-panel-muted, #5b6476); text-decoration: line-through; }
+/* data-evidence, what a run found: ✓ on the model's word is light; held and declined are not struck through. */
+li[data-evidence='checked'] :is(.mark, .status) { color: var(--plan-panel-done, #1a7a43); }
+li[data-evidence='unchecked'] .mark { font-weight: 400; }
+li[data-evidence$='checked'] .text { color: var(--plan-panel-muted, #5b6476); text-decoration: line-through; }
 .status { grid-column: 3; grid-row: 1; font-size: 0.8em; color: var(--plan-panel-muted, #5b6476); white-space: nowrap; }
 li[data-status='in_progress'] .status { color: var(--plan-panel-accent, #2f5bd3); font-weight: 600; }
-li[data-status='completed'] .status { color: var(--plan-panel-done, #1a7a43); }
+li[data-evidence='held'] :is(.mark, .status) { color: var(--plan-panel-changed, #8a3b00); font-weight: 600; }
+li[data-evidence='held'] .status { grid-column: 2 / -1; grid-row: auto; white-space: normal; }
+li[data-evidence='declined'] :is(.mark, .status) { color: var(--plan-panel-danger, #b3261e); }
 .empty { margin: 0; color: var(--plan-panel-muted, #5b6476); }
 button {
   font: inherit;

@@ -24,7 +24,10 @@ import { PLAN_PANEL_CSS } from './plan-panel-style.js';
 import { PLAN_PANEL_STRINGS, type PlanPanelStrings } from './plan-panel-strings.js';
 import { RunController } from './run-controller.js';
 
-const STATUS_MARK: Record<TodoStatus, string> = { pending: '○', in_progress: '▸', completed: '✓' };
+/** What a row shows of a todo: its status, or what a run found about it (see {@link shownAs}). */
+type Shown = Exclude<TodoStatus, 'completed'> | keyof PlanPanelStrings['evidence'];
+// Done on evidence and done on the model's word differ in shape, not only in colour (✔ is kept text, not emoji).
+const MARK: Record<Shown, string> = { pending: '○', in_progress: '▸', checked: '✔\uFE0E', unchecked: '✓', held: '!', declined: '⊘' };
 const NAV_KEYS = new Set(['ArrowDown', 'ArrowUp', 'ArrowRight', 'ArrowLeft', 'Home', 'End']);
 const CONTROLS = [
   { action: 'edit', mark: '✎', label: (words: PlanPanelStrings, n: number) => words.editStep(n) },
@@ -34,7 +37,7 @@ const CONTROLS = [
 ] as const;
 type ControlAction = (typeof CONTROLS)[number]['action'];
 /** The run's state in the meta line: a key of the strings, so that it follows a change of language. */
-type RunNote = '' | 'planning' | 'finished' | 'notStarted' | 'stopped' | 'stoppedByError';
+type RunNote = '' | 'planning' | 'finished' | 'notStarted' | 'stopped' | 'stoppedByError' | 'unverified';
 
 /** Whether a failed run ended before its plan was made (the todos shown are the previous plan's). */
 const beforePlan = (end: RunState['end']): boolean => end?.reason === 'error' && (end.during === 'starting' || end.during === 'planning');
@@ -102,10 +105,16 @@ const Base = (typeof HTMLElement === 'undefined' ? class {} : HTMLElement) as ty
  * passes `focus: false` to `review()` and `requestApproval()`: the panel then moves the focus only
  * when the control under it goes away.
  *
+ * Which ticks are facts: a step done on evidence (its check held: `todo.evidence` `checked`)
+ * shows ✔︎ "Done, checked", one done on the model's word ✓ "Done (not checked)"; a step the model
+ * called done whose check did not hold shows ! "Not done yet: …", one whose action the user
+ * declined ⊘ "Declined", never done. The row's `data-evidence` says which (`checked`,
+ * `unchecked`, `held`, `declined`; absent otherwise).
+ *
  * Screen readers: the todo in progress carries `aria-current="step"`; each status is written out,
  * not only coloured; a todo the model rewrote says "changed by the model"; a polite live region
- * announces new plans, started and finished steps, review changes, approvals and the end of a
- * run (the `announce` attribute leaves the run's own news to a host that announces it). All text
+ * announces new plans, started, finished, held and declined steps, review changes, approvals and
+ * the end of a run (the `announce` attribute leaves the run's own news to a host that announces it). All text
  * is set with `textContent`, never parsed as HTML. Every word comes from `strings`.
  *
  * Theming: `--plan-panel-bg`, `--plan-panel-fg`, `--plan-panel-muted`, `--plan-panel-accent`,
@@ -273,7 +282,8 @@ export class PlanPanelElement extends Base {
 
   /**
    * Every word the panel shows and announces (default {@link PLAN_PANEL_STRINGS}, English). The
-   * `heading`, `approve-label` and `decline-label` attributes win over it when set.
+   * `heading`, `approve-label` and `decline-label` attributes win over it when set. A key the
+   * host's object lacks (one written for an earlier version) takes the English default.
    *
    * @example
    * ```ts
@@ -285,7 +295,7 @@ export class PlanPanelElement extends Base {
   }
 
   set strings(strings: PlanPanelStrings | null | undefined) {
-    this.#strings = strings ?? PLAN_PANEL_STRINGS;
+    this.#strings = withDefaults(strings, PLAN_PANEL_STRINGS);
     this.#renderLabels();
     this.#render();
     this.#approval.refresh();
@@ -467,7 +477,10 @@ export class PlanPanelElement extends Base {
       // The summary streaming in is the plan's from here on, or there is none.
       this.#streamed = null;
       const { end } = state;
-      if (end.reason !== 'error') this.#announce(end.reason === 'declined' ? words.notStarted : words.finished(end.summary), 'run');
+      if (end.reason === 'unverified') {
+        const texts = (end.unverified ?? []).flatMap(({ id }) => this.#todos().find((todo) => todo.id === id)?.description ?? []);
+        this.#announce(words.unverified(texts), 'run');
+      } else if (end.reason !== 'error') this.#announce(end.reason === 'declined' ? words.notStarted : words.finished(end.summary), 'run');
       else {
         const aborted = isPlanloopError(end.error, 'aborted');
         // No new plan was made: the todos shown are the previous plan's, and so is how it ended.
@@ -487,7 +500,7 @@ export class PlanPanelElement extends Base {
     if (!planned) return { note: '', turn: null };
     if (planned.phase === 'running') return { note: '', turn: planned.turn > 0 ? planned : null };
     if (!end) return { note: '', turn: null };
-    if (end.reason !== 'error') return { note: end.reason === 'declined' ? 'notStarted' : 'finished', turn: null };
+    if (end.reason !== 'error') return { note: end.reason === 'declined' ? 'notStarted' : end.reason === 'unverified' ? 'unverified' : 'finished', turn: null };
     return { note: isPlanloopError(end.error, 'aborted') ? 'stopped' : 'stoppedByError', turn: null };
   }
 
@@ -547,9 +560,12 @@ export class PlanPanelElement extends Base {
       // The mark "changed by the model" is read right after the text it is about.
       const [mark, text, changed, status] = Array.from(item.children) as HTMLElement[];
       const controls = this.#controls(item, this.#review !== null && todo.status === 'pending');
-      if (mark) mark.textContent = STATUS_MARK[todo.status];
+      const shown = shownAs(todo);
+      if (mark) mark.textContent = MARK[shown];
       if (text && !text.querySelector('input') && text.textContent !== todo.description) text.textContent = todo.description;
-      if (status) status.textContent = this.#strings.status[todo.status];
+      if (status) status.textContent = shown === 'pending' || shown === 'in_progress' ? this.#strings.status[shown] : this.#strings.evidence[shown];
+      if (shown === todo.status) delete item.dataset.evidence;
+      else item.dataset.evidence = shown;
       // A todo the model rewrote after the plan was announced (set by the loop, cleared when the
       // user approves or edits it): said in words beside the text, so that it is heard too.
       const rewritten = (todo as { rewritten?: unknown }).rewritten === true;
@@ -638,7 +654,8 @@ export class PlanPanelElement extends Base {
   #renderMeta(): void {
     const todos = this.#todos();
     const words = this.#strings;
-    const progress = todos.length > 0 ? words.progress(todos.filter((todo) => todo.status === 'completed').length, todos.length) : '';
+    const done = todos.filter((todo) => shownAs(todo) === 'checked' || shownAs(todo) === 'unchecked').length;
+    const progress = todos.length > 0 ? words.progress(done, todos.length) : '';
     const run = this.#runNote();
     const turn = run.turn ? words.turn(run.turn.turn, run.turn.maxTurns) : '';
     this.#meta.textContent = [progress, turn, run.note ? words[run.note] : ''].filter(Boolean).join(' · ');
@@ -873,18 +890,47 @@ export class PlanPanelElement extends Base {
   }
 }
 
-/** "Now: …" and "Done: …" lines for todos whose status changed between two states. */
+/**
+ * How a row shows a todo: what a run found about it, else its status. A declined todo never
+ * reads as done; a completed one is `checked` only on evidence, else `unchecked` (the model's
+ * word); `held` is shown while the todo is open.
+ */
+function shownAs(todo: TodoItem): Shown {
+  if (todo.evidence === 'declined') return 'declined';
+  if (todo.status === 'completed') return todo.evidence === 'checked' ? 'checked' : 'unchecked';
+  return todo.evidence === 'held' ? 'held' : todo.status;
+}
+
+/** "Now: …", "Done: …", "Not done yet: …" and "Declined: …" lines for todos shown otherwise between two states. */
 function statusNews(previous: PlanState, state: PlanState, words: PlanPanelStrings): string[] {
   if (state.todos === previous.todos) return [];
-  const before = new Map(previous.todos.map((todo) => [todo.id, todo.status]));
-  const news: string[] = [];
-  for (const todo of state.todos) {
+  const before = new Map(previous.todos.map((todo) => [todo.id, shownAs(todo)]));
+  const say = words.say;
+  const lines: Partial<Record<Shown, (text: string) => string>> = {
+    in_progress: say.now,
+    checked: say.done,
+    unchecked: say.doneUnchecked,
+    held: say.held,
+    declined: say.stepDeclined,
+  };
+  return state.todos.flatMap((todo) => {
+    const shown = shownAs(todo);
     const was = before.get(todo.id);
-    if (was === undefined || was === todo.status) continue;
-    if (todo.status === 'completed') news.push(words.say.done(todo.description));
-    else if (todo.status === 'in_progress') news.push(words.say.now(todo.description));
-  }
-  return news;
+    const line = lines[shown];
+    return was === undefined || was === shown || !line ? [] : [line(todo.description)];
+  });
+}
+
+/**
+ * `given` with every key it lacks taken from `defaults`, at every depth: a host's strings written
+ * for an earlier version (without the words added since) show those in English instead of failing.
+ */
+function withDefaults<T>(given: T | null | undefined, defaults: T): T {
+  if (typeof given !== 'object' || given === null || typeof defaults !== 'object' || defaults === null) return given ?? defaults;
+  const [host, base] = [given, defaults] as unknown as Array<Record<string, unknown>>;
+  const merged = { ...base, ...host };
+  for (const key of Object.keys(base as object)) merged[key] = withDefaults(host?.[key], base?.[key]);
+  return merged as T;
 }
 
 /**

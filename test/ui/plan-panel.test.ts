@@ -126,7 +126,9 @@ describe('<plan-panel>', () => {
     expect(items(panel).map((item) => item.dataset.status)).toEqual(['completed', 'in_progress', 'pending']);
     expect(items(panel)[0]?.hasAttribute('aria-current')).toBe(false);
     expect(items(panel)[1]?.getAttribute('aria-current')).toBe('step');
-    expect(panel.announcement).toBe('Done: Open the pricing page. Now: Explain the three tiers.');
+    // Completed on the model's word (no check): said so.
+    expect(panel.announcement).toBe('Done (not checked): Open the pricing page. Now: Explain the three tiers.');
+    expect(items(panel)[0]?.querySelector('.status')?.textContent).toBe('Done (not checked)');
     expect(meta(panel)).toBe('1 of 3 done');
     const live = shadow(panel).querySelector('[aria-live]');
     expect(live?.getAttribute('aria-live')).toBe('polite');
@@ -560,7 +562,7 @@ describe('<plan-panel> shows the plan state', () => {
     const turn = plan.transaction();
     turn.adjust({ remove: ['t3'] }, { inProgress: 't1' });
     expect(items(panel).map((entry) => entry.dataset.status)).toEqual(['completed', 'in_progress', 'pending']);
-    expect(panel.announcement).toBe('Done: Wrap up. Now: Open the pricing page.');
+    expect(panel.announcement).toBe('Done (not checked): Wrap up. Now: Open the pricing page.');
     turn.rollback();
     expect(items(panel).map((entry) => entry.dataset.status)).toEqual(['pending', 'pending', 'pending']);
     expect(meta(panel)).toBe('0 of 3 done');
@@ -813,5 +815,156 @@ describe('<plan-panel> requestApproval', () => {
     expect(panel.approving).toBe(true);
     panel.remove();
     await expect(answer).resolves.toEqual({ approved: false, reason: 'The plan panel left the page.' });
+  });
+});
+
+describe('<plan-panel> shows which ticks are facts (issue 32)', () => {
+  const row = (item: HTMLLIElement) => ({
+    mark: item.querySelector('.mark')?.textContent,
+    status: item.querySelector('.status')?.textContent,
+    evidence: item.dataset.evidence,
+  });
+  const turn = (todo: string, actions: unknown[], extra: { remove?: string[]; last?: boolean } = {}) => ({
+    turn_planning: { todo_id: todo, does: `Work on ${todo}`, is_last_turn: extra.last === true },
+    todo_adjust: { remove: extra.remove ?? [], replace: [] },
+    actions,
+  });
+  const TRIAL = {
+    task_summary: 'Start a trial',
+    todos: [
+      { intent: 'narrate', description: 'Explain the tiers' },
+      { intent: 'click', description: 'Start the trial', check: 'see status "Trial started"' },
+      { intent: 'finish', description: 'Wrap up', check: 'none' },
+    ],
+  };
+  /** A run of TRIAL on a page whose trial button does nothing; every announcement is kept, in order. */
+  function trialRun(turns: ScriptedResponses, options: { decline?: boolean } = {}) {
+    const plan = new Plan({ llm: createLLMRouter({ default: createScriptedProvider(turns), plan: createScriptedProvider([TRIAL]) }) });
+    const panel = mount(plan);
+    const heard: string[] = [];
+    new MutationObserver(() => heard.push(panel.announcement)).observe(shadow(panel).querySelector('[aria-live]') as Node, {
+      childList: true,
+      characterData: true,
+      subtree: true,
+    });
+    const run = startRun(plan, {
+      task: 'Start a trial',
+      tools: { start_trial: { description: 'start the trial', risk: options.decline ? 'irreversible' : 'write', run: () => undefined } },
+      page: { url: () => '/', check: () => ({ ok: false, missing: 'no status "Trial started" is visible' }) },
+      ...(options.decline ? { approval: { ask: () => false, level: 'irreversible' as const } } : {}),
+      bounds: { turnSlack: 4 },
+    });
+    return { plan, panel, heard, run };
+  }
+
+  it('a step done on evidence, one done on the model’s word, one held open and one declined each look and read differently', () => {
+    const plan = new Plan();
+    plan.todos.reset([
+      { intent: 'navigate', description: 'Open the pricing page' },
+      { intent: 'narrate', description: 'Explain the tiers' },
+      { intent: 'click', description: 'Start the trial' },
+      { intent: 'fill', description: 'Fill in the email' },
+      { intent: 'finish', description: 'Wrap up' },
+    ]);
+    plan.todos.edit('t1', { status: 'completed', evidence: 'checked' });
+    plan.todos.edit('t2', { status: 'completed' });
+    plan.todos.edit('t3', { evidence: 'held' });
+    plan.todos.edit('t4', { evidence: 'declined' });
+    const panel = mount(plan);
+    const rows = items(panel).map(row);
+    expect(rows).toEqual([
+      { mark: '✔︎', status: 'Done, checked', evidence: 'checked' },
+      { mark: '✓', status: 'Done (not checked)', evidence: 'unchecked' },
+      { mark: '!', status: 'Not done yet: no sign it happened', evidence: 'held' },
+      { mark: '⊘', status: 'Declined', evidence: 'declined' },
+      { mark: '○', status: 'Pending', evidence: undefined },
+    ]);
+    expect(new Set(rows.map((each) => each.mark)).size).toBe(5);
+    // The status is read with the step (the mark is hidden from screen readers).
+    expect(texts(panel)[3]).toBe('⊘Fill in the emailDeclined');
+    expect(items(panel)[0]?.querySelector('.mark')?.getAttribute('aria-hidden')).toBe('true');
+    expect(meta(panel)).toBe('2 of 5 done');
+    // Evidence the run clears (a new status without it) goes from the row too.
+    plan.todos.edit('t3', { status: 'in_progress' });
+    expect(row(items(panel)[2] as HTMLLIElement)).toEqual({ mark: '▸', status: 'In progress', evidence: undefined });
+    // A declined step never reads as done, even with a status of completed.
+    plan.todos.edit('t4', { status: 'completed', evidence: 'declined' });
+    expect(row(items(panel)[3] as HTMLLIElement)).toEqual({ mark: '⊘', status: 'Declined', evidence: 'declined' });
+    expect(meta(panel)).toBe('2 of 5 done');
+  });
+
+  it('a run whose check fails: the step is held open, the news says so, and the end line names it', async () => {
+    const { plan, panel, heard, run } = trialRun([
+      turn('t1', [{ type: 'narrate', text: 'Three tiers.' }]),
+      turn('t2', [{ type: 'tool', name: 'start_trial', args: {} }], { remove: ['t1'] }),
+      // Naming t3 completes t2 only if the page shows the trial started: it does not.
+      turn('t3', [{ type: 'task_finish', summary: 'Trial started.' }], { remove: ['t2'], last: true }),
+      turn('t3', [{ type: 'task_finish', summary: 'Trial started.' }], { last: true }),
+    ]);
+    const result = await run.result;
+    expect(result.reason).toBe('unverified');
+    expect(plan.todos.get('t2')?.evidence).toBe('held');
+    expect(heard).toContain('Done: Explain the tiers. Now: Start the trial.');
+    expect(heard.some((line) => line.startsWith('Not done yet: Start the trial. No sign it happened.'))).toBe(true);
+    expect(heard.some((line) => /Done( \(not checked\))?: Start the trial/.test(line))).toBe(false);
+    expect(row(items(panel)[1] as HTMLLIElement)).toMatchObject({ status: 'Not done yet: no sign it happened', evidence: 'held' });
+    expect(row(items(panel)[0] as HTMLLIElement)).toMatchObject({ status: 'Done, checked', evidence: 'checked' });
+    expect(items(panel).map((item) => item.dataset.evidence)).toEqual(['checked', 'held', 'unchecked']);
+    expect(meta(panel)).toBe('2 of 3 done · Ended with steps not done');
+    expect(panel.announcement).toBe('Ended with steps not done: “Start the trial”.');
+  });
+
+  it('a run whose action the user declined: the step reads Declined, never Done, and the news says so', async () => {
+    const { plan, panel, heard, run } = trialRun(
+      [
+        turn('t1', [{ type: 'narrate', text: 'Three tiers.' }]),
+        turn('t2', [{ type: 'tool', name: 'start_trial', args: {} }], { remove: ['t1'] }),
+        turn('t3', [{ type: 'task_finish', summary: 'Trial started.' }], { remove: ['t2'], last: true }),
+      ],
+      { decline: true },
+    );
+    await run.result;
+    expect(plan.todos.get('t2')).toMatchObject({ status: 'pending', evidence: 'declined' });
+    expect(texts(panel)[1]).toBe('⊘Start the trialDeclined');
+    expect(heard.some((line) => line.includes('Declined: Start the trial.'))).toBe(true);
+    expect(heard.some((line) => /Done[^:]*: Start the trial/.test(line))).toBe(false);
+  });
+
+  it('a host’s strings written without the new words (an older version’s) still work, in English for those', async () => {
+    const plan = new Plan();
+    plan.todos.reset([
+      { intent: 'navigate', description: 'Open the pricing page' },
+      { intent: 'click', description: 'Start the trial' },
+    ]);
+    const panel = mount(plan);
+    const { evidence: _e, unverified: _u, say, approval, ...rest } = PLAN_PANEL_STRINGS;
+    const { doneUnchecked: _d, held: _h, stepDeclined: _s, unverified: _su, ...oldSay } = say;
+    const { notAnnounced: _n, consequence: _c, ...oldApproval } = approval;
+    panel.strings = {
+      ...rest,
+      status: { pending: 'Offen', in_progress: 'Läuft', completed: 'Erledigt' },
+      say: oldSay,
+      approval: oldApproval,
+    } as unknown as PlanPanelStrings;
+    plan.todos.edit('t1', { status: 'completed', evidence: 'checked' });
+    plan.todos.edit('t2', { evidence: 'held' });
+    expect(items(panel).map(row)).toEqual([
+      { mark: '✔︎', status: 'Done, checked', evidence: 'checked' },
+      { mark: '!', status: 'Not done yet: no sign it happened', evidence: 'held' },
+    ]);
+    expect(panel.announcement).toBe('Not done yet: Start the trial. No sign it happened.');
+    plan.todos.edit('t2', { status: 'in_progress' });
+    expect(items(panel)[1]?.querySelector('.status')?.textContent).toBe('Läuft');
+    // The approval box's words of 0.2.x fall back too.
+    void panel.requestApproval({
+      kind: 'action',
+      tool: 'click',
+      args: {},
+      risk: 'write',
+      detail: 'Send the form',
+      todo: { id: 't2', description: 'Open the pricing page' },
+      consequence: 'send',
+    });
+    expect(shadow(panel).querySelector('.approval')?.textContent).toContain('Not what the step said: “Open the pricing page” does not say it');
   });
 });
