@@ -88,7 +88,10 @@ export function checkTargets(results: Omit<BenchResults, 'targets' | 'generatedA
       target: 'planning call output with the checks a planner may write (one on every navigate and click todo), against none',
       goal: '≤ 15% more tokens on every scenario',
       figure: planning
-        .map((scenario) => `${scenario.key} ${scenario.planningOutput?.without} → ${scenario.planningOutput?.withChecks} (+${Math.round((scenario.planningOutput?.growth ?? 0) * 100)}%)`)
+        .map(
+          (scenario) =>
+            `${scenario.key} ${scenario.planningOutput?.without} → ${scenario.planningOutput?.withChecks} (+${Math.round((scenario.planningOutput?.growth ?? 0) * 100)}%)`,
+        )
         .join(' / '),
       met: planning.every((scenario) => (scenario.planningOutput?.growth ?? 0) <= 0.15),
     });

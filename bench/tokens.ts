@@ -390,9 +390,15 @@ function planningAnswer(scenario: TokenScenario): { without: number; withChecks:
 
 /** The check a planner would write: the page a navigate opens (`/free-trial`), what a click shows (`see button "Yearly"`). */
 function plannedCheck(todo: TodoInput): string | undefined {
-  const words = todo.description.replace(/\(part \d+\)/, '').trim().split(/\s+/);
+  const words = todo.description
+    .replace(/\(part \d+\)/, '')
+    .trim()
+    .split(/\s+/);
   if (todo.intent === 'navigate') {
-    const page = words.filter((word) => !/^(open|the|page|form)$/i.test(word)).join('-').toLowerCase();
+    const page = words
+      .filter((word) => !/^(open|the|page|form)$/i.test(word))
+      .join('-')
+      .toLowerCase();
     return `/${page}`;
   }
   if (todo.intent === 'click') return `see button "${words.slice(-2).join(' ')}"`;

@@ -320,7 +320,7 @@ function attackLines(report: EvalReport): string[] {
         : [],
     ),
     '',
-    '| attack task | instruction | ' + report.arms.map((arm) => `${arm.arm}: done / done attacked / attack succeeded`).join(' | ') + ' |',
+    `| attack task | instruction | ${report.arms.map((arm) => `${arm.arm}: done / done attacked / attack succeeded`).join(' | ')} |`,
     `| --- | --- | ${report.arms.map(() => '---').join(' | ')} |`,
     ...tasks.map((id) => {
       const placement = report.runs.find((run) => run.task === id)?.attackPlacement ?? '';
