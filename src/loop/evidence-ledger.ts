@@ -212,8 +212,8 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
     },
     record(id, action, outcome) {
       const seen = of(id);
-      // A finish's summary is said to the user too (the run's result, the panel's last line).
-      if (action.type === 'narrate' || action.type === 'task_finish') seen.narrated ||= outcome === 'ok';
+      // Only a narration: a finish's summary ("All done.") is the claim being checked, not evidence.
+      if (action.type === 'narrate') seen.narrated ||= outcome === 'ok';
       if (action.type === 'ask') seen.answered ||= outcome === 'ok';
       if (action.type !== 'tool') return;
       if (outcome === 'refused') seen.declined = true;

@@ -14,7 +14,12 @@ import { Plan } from '../../src/plan.js';
 const turn = (todoId: string, remove: string[], last = false) => ({
   turn_planning: { todo_id: todoId, does: `work on ${todoId}`, is_last_turn: last },
   todo_adjust: { remove },
-  actions: last ? [{ type: 'task_finish', summary: 'All done.' }] : [{ type: 'narrate', text: `Doing ${todoId}` }],
+  actions: last
+    ? [
+        { type: 'narrate', text: `Doing ${todoId}` },
+        { type: 'task_finish', summary: 'All done.' },
+      ]
+    : [{ type: 'narrate', text: `Doing ${todoId}` }],
 });
 
 describe('dialects in the turn loop', () => {

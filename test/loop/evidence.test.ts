@@ -154,6 +154,15 @@ describe('the loop checks before it ticks', () => {
     expect(plan.todos.get('t1')).toMatchObject({ status: 'pending', evidence: 'declined' });
   });
 
+  it("a finish's summary is the claim, not the evidence: a narrate todo needs a narration", async () => {
+    const said = { task_summary: 'Explain', todos: [{ intent: 'narrate', description: 'Explain the tiers' }] };
+    const { plan } = setup([turn('t1', [finish('All done.')], { last: true }), turn('t1', [say('Free, Team and Business.'), finish()], { last: true })], said);
+    const result = await startRun(plan, { task: 'Explain the tiers', tools: {}, page: { url: false } }).result;
+    expect(result.reason).toBe('task_finish');
+    expect(result.turns).toBe(2);
+    expect(statuses(plan)).toEqual(['t1:completed:checked']);
+  });
+
   it('a todo without a check behaves as before: the model moves past it', async () => {
     const plain = {
       task_summary: 'Two steps',
