@@ -197,7 +197,9 @@ export function editTodos(
     const mark = retold && !('rewritten' in written) ? { rewritten: false } : {};
     // A finding is about the status it was made for: a new status without one clears it.
     const finding = written.status !== undefined && written.status !== current.status && !('evidence' in written) ? { evidence: null } : {};
-    const seed = readTodoSeed({ ...current, ...written, ...mark, ...finding, id: current.id }, `[${index}]`, issues, limits);
+    // `null` removes a check or a finding (definedEntries dropped it from `written`).
+    const removed = { ...(patch.check === null ? { check: null } : {}), ...(patch.evidence === null ? { evidence: null } : {}) };
+    const seed = readTodoSeed({ ...current, ...written, ...mark, ...finding, ...removed, id: current.id }, `[${index}]`, issues, limits);
     const item = freeze({ ...seed, id: current.id } as TodoItem);
     edited.push(item);
     if (sameTodo(item, current)) return; // nothing to change: no event, no save

@@ -289,22 +289,22 @@ export async function recheckHeld(ledger: EvidenceLedger, plan: EvidencePlan, he
 /**
  * When a turn asks to finish: checks every open todo, and returns the open todos with a check and
  * without their evidence (declined todos aside: they stay open and say so), for the finish rules
- * (`RunPosition.unverified`), and `settle`, which completes the turn's todo on its evidence (never
- * one whose action the user declined; on the model's word when it has no check) and every other
- * open todo whose check held, as the turn ends.
+ * (`RunPosition.unverified`), and `settle(finished)`, which completes every open todo whose check
+ * held and, when the finish was taken, the turn's todo (on the model's word when it has no check;
+ * never one whose action the user declined), as the turn ends.
  *
  * @example
  * ```ts
  * declare const ledger: EvidenceLedger;
  * const { unverified, settle } = await assessFinish(ledger, plan, 't4'); // unverified: [{ id: 't2', missing: 'nothing was said for it' }]
- * settle();
+ * settle(unverified.length === 0);
  * ```
  */
 export async function assessFinish(
   ledger: EvidenceLedger,
   plan: EvidencePlan,
   current: string | undefined,
-): Promise<{ unverified: UnverifiedTodo[]; settle: () => void }> {
+): Promise<{ unverified: UnverifiedTodo[]; settle: (finished: boolean) => void }> {
   const open = plan.todos.list().filter((todo) => todo.status !== 'completed');
   const outcomes = new Map(await Promise.all(open.map(async (todo) => [todo.id, await ledger.check(todo)] as const)));
   const verdict = (id: string): CompletionVerdict => completionVerdict(id, outcomes.get(id) ?? { status: 'none' }, ledger.declined(id));
@@ -315,8 +315,9 @@ export async function assessFinish(
   });
   return {
     unverified,
-    settle: () => {
-      const still = done.filter((id) => plan.todos.get(id)?.status !== 'completed');
+    settle: (finished) => {
+      // What held is completed either way (what did not is marked held); a todo without a check only when the finish was taken.
+      const still = done.filter((id) => plan.todos.get(id)?.status !== 'completed' && (finished || outcomes.get(id)?.status !== 'none' || ledger.declined(id)));
       if (still.length > 0) plan.adjust({ remove: still }, { verdict });
     },
   };

@@ -280,7 +280,7 @@ async function playTurns(
     const completed = adjust.completed.length > 0 ? `Completed ${adjust.completed.join(', ')}.` : 'No todo completed.';
     step('reflect', `${completed}${adjust.replaced.length > 0 ? ` Rewrote ${adjust.replaced.join(', ')}.` : ''}${finishing ? ' Finishing.' : ''}`);
     run.emit('turn-end', { runId, turn, envelope, adjust, observations: [...observations], ...usage });
-    assessed?.settle();
+    assessed?.settle(verdict.next === 'end' && verdict.completeCurrent);
   }
   return {
     reason: verdict.reason,

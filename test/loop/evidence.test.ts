@@ -235,3 +235,21 @@ describe('checks from the planner and the host', () => {
     expect(plan.todos.list().every((todo) => todo.status === 'completed' && todo.evidence === undefined)).toBe(true);
   });
 });
+
+describe('the edges of a finish', () => {
+  it('a run that ends unverified leaves the turn’s own todo open, even one without a check', async () => {
+    const { state, tools, check } = site();
+    const { plan } = setup([turn('t4', [finish()], { last: true }), turn('t4', [finish()], { last: true })]);
+    const result = await startRun(plan, { task: 'Start a trial', tools, page: { url: () => state.page, check } }).result;
+    expect(result.reason).toBe('unverified');
+    expect(plan.todos.get('t4')?.status).not.toBe('completed');
+  });
+
+  it('todos.edit with null removes a check and a finding', () => {
+    const plan = new Plan({ sync: false });
+    plan.setTaskPlan({ task_summary: 'x', todos: [{ intent: 'click', description: 'Go', check: { kind: 'tool', name: 'go' } }] });
+    plan.todos.edit('t1', { evidence: 'held' });
+    plan.todos.edit('t1', { check: null, evidence: null });
+    expect(plan.todos.get('t1')).toEqual({ id: 't1', intent: 'click', description: 'Go', status: 'pending' });
+  });
+});
