@@ -21,7 +21,7 @@
  * @example
  * ```ts
  * const check: TodoCheck = { kind: 'visible', role: 'status', name: 'Trial started' };
- * plan.setTaskPlan({ task_summary: 'Start a trial', todos: [{ intent: 'click', description: 'Start the trial', check }] });
+ * plan.setTaskPlan({ summary: 'Start a trial', todos: [{ intent: 'click', description: 'Start the trial', check }] });
  * ```
  */
 export type TodoCheck =
@@ -46,10 +46,18 @@ export const TODO_CHECK_KINDS = ['url', 'visible', 'field', 'narrated', 'tool', 
 export const MAX_CHECK_TEXT = 200;
 
 /** Field names whose value is a secret: a check may only ask whether such a field is filled. */
-export const SECRET_FIELD_NAME = /(^|[^a-z])(pass(word|phrase|code)?|passwd|pwd|secret|token|api ?key|otp|one.?time|cvc|cvv|csc|ssn|pin|iban|card|security ?code)([^a-z]|$)/i;
+export const SECRET_FIELD_NAME =
+  /(^|[^a-z])(pass(word|phrase|code)?|passwd|pwd|secret|token|api ?key|otp|one.?time|cvc|cvv|csc|ssn|pin|iban|card|security ?code)([^a-z]|$)/i;
 
 /** The text fields of each kind (`?`: optional). */
-const TEXT_FIELDS: Record<string, string[]> = { url: ['pattern'], visible: ['name', 'role?'], field: ['field', 'value?'], narrated: [], tool: ['name'], none: [] };
+const TEXT_FIELDS: Record<string, string[]> = {
+  url: ['pattern'],
+  visible: ['name', 'role?'],
+  field: ['field', 'value?'],
+  narrated: [],
+  tool: ['name'],
+  none: [],
+};
 
 /**
  * Reads a check in its object form, adding what is wrong to `issues` under `path`; returns the
@@ -73,11 +81,13 @@ export function readTodoCheck(value: unknown, path: string, issues: Array<{ path
     const key = field.replace('?', '');
     const text = record[key];
     if (text === undefined && key !== field) continue;
-    if (typeof text !== 'string' || !text.trim() || text.length > MAX_CHECK_TEXT) return fail(`${path}.${key}`, `must be text of 1 to ${MAX_CHECK_TEXT} characters`);
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_CHECK_TEXT)
+      return fail(`${path}.${key}`, `must be text of 1 to ${MAX_CHECK_TEXT} characters`);
     check[key] = text.replace(/\s+/g, ' ').trim();
   }
   if (check.pattern?.[0] !== undefined && check.pattern[0] !== '/') return fail(`${path}.pattern`, 'must be a path such as /pricing');
-  if (check.value !== undefined && SECRET_FIELD_NAME.test(check.field ?? '')) return fail(`${path}.value`, 'must be left out for a secret field (the check is then that it is filled)');
+  if (check.value !== undefined && SECRET_FIELD_NAME.test(check.field ?? ''))
+    return fail(`${path}.value`, 'must be left out for a secret field (the check is then that it is filled)');
   if (check.role) check.role = check.role.toLowerCase();
   return check as unknown as TodoCheck;
 }
