@@ -25,7 +25,7 @@ test('the built package plans, saves and restores a plan across a reload', async
     plan.adjust({ remove: ['t1'] }, { inProgress: 't2' });
     plan.markdown.create({ title: 'Notes', content: 'Seen pricing.' });
     await plan.flush();
-    return { summary: taskPlan.task_summary, todos: plan.todos.list() };
+    return { summary: taskPlan.summary, todos: plan.todos.list() };
   }, DIST);
   expect(made.summary).toBe('A short tour');
   expect(made.todos.map((todo: { id: string; status: string }) => `${todo.id}:${todo.status}`)).toEqual(['t1:completed', 't2:in_progress']);

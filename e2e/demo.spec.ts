@@ -319,7 +319,7 @@ test('Stop while a new ask is being planned leaves the earlier tour as it was, r
     const plan = window.__demo!.plan;
     plan.setTaskPlan({
       task: 'Show me the docs',
-      task_summary: 'I will show you the docs.',
+      summary: 'I will show you the docs.',
       todos: [
         { intent: 'navigate', description: 'Open the Docs page (/docs)' },
         { intent: 'narrate', description: 'Go through the quick start' },

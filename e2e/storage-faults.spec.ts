@@ -270,7 +270,7 @@ async function firstTab(context: BrowserContext, adapter: 'local' | 'idb', extra
   await page.evaluate(async () => {
     window.tab.plan.setTaskPlan({
       task: 'Tour',
-      task_summary: 'A tour under faults',
+      summary: 'A tour under faults',
       todos: [1, 2, 3, 4, 5].map((n) => ({ intent: 'narrate', description: `run ${n}` })),
     });
     await window.tab.plan.flush();

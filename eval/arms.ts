@@ -56,7 +56,7 @@ function shared(input: ArmInput, plan: Plan, bounds: RunOptions['bounds'], promp
 /** A plan with one todo, the task: the loop runs without a plan to follow. */
 function taskOnlyPlan(input: ArmInput): Plan {
   const plan = new Plan({ llm: input.llm, sync: false });
-  plan.setTaskPlan({ task_summary: input.task.slice(0, 500), todos: [{ intent: 'finish', description: input.task.slice(0, 1000) }], task: input.task });
+  plan.setTaskPlan({ summary: input.task.slice(0, 500), todos: [{ intent: 'finish', description: input.task.slice(0, 1000) }], task: input.task });
   return plan;
 }
 

@@ -6,8 +6,7 @@
  *
  * Why one file of ~600 lines: it is the catalogue of planloop's errors, read as one by a host that
  * branches on them: the codes, one constructor shape, and the cross-realm brand every class shares
- * (`isPlanloopError`, `isInstance`). About a fifth of it is the 0.1 constructor shapes, kept as
- * deprecated overloads until 0.3.0; it shrinks when they go.
+ * (`isPlanloopError`, `isInstance`).
  */
 
 /**
@@ -192,16 +191,9 @@ export class ValidationError extends PlanloopError {
 
   readonly issues: readonly ValidationIssue[];
 
-  constructor(code: 'invalid_input', message: string, options?: ValidationErrorOptions);
-  /** @deprecated since 0.2.0, use `new ValidationError('invalid_input', message, { issues, cause })`; removed in 0.3.0 */
-  constructor(message: string, issues: readonly ValidationIssue[], options?: PlanloopErrorOptions);
-  constructor(...args: [string, unknown, object?]) {
-    const [code, message, options] =
-      args[0] === 'invalid_input' && typeof args[1] === 'string'
-        ? (args as [string, string, ValidationErrorOptions?])
-        : ['invalid_input', args[0], { ...(args[2] as PlanloopErrorOptions | undefined), issues: args[1] as readonly ValidationIssue[] }];
-    super(code as 'invalid_input', message, options);
-    this.issues = options?.issues ?? [];
+  constructor(code: 'invalid_input', message: string, options: ValidationErrorOptions = {}) {
+    super(code, message, options);
+    this.issues = options.issues ?? [];
   }
 }
 
@@ -229,19 +221,10 @@ export class PlannerOutputError extends PlanloopError {
   readonly raw: string;
   readonly issues: readonly ValidationIssue[];
 
-  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options?: ModelOutputErrorOptions);
-  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
-  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
-  constructor(
-    code: 'planner_output_invalid' | 'planner_output_truncated',
-    message: string,
-    options: ModelOutputErrorOptions = {},
-    legacy: PlanloopErrorOptions = {},
-  ) {
-    const all = { ...legacy, ...options };
-    super(code, message, all);
-    this.raw = all.raw ?? '';
-    this.issues = all.issues ?? [];
+  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options: ModelOutputErrorOptions = {}) {
+    super(code, message, options);
+    this.raw = options.raw ?? '';
+    this.issues = options.issues ?? [];
   }
 }
 
@@ -262,19 +245,10 @@ export class EnvelopeError extends PlanloopError {
   readonly raw: string;
   readonly issues: readonly ValidationIssue[];
 
-  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options?: ModelOutputErrorOptions);
-  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, cause })`; removed in 0.3.0 */
-  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, details: ModelOutputErrorOptions, options: PlanloopErrorOptions);
-  constructor(
-    code: 'envelope_invalid' | 'envelope_insert_forbidden',
-    message: string,
-    options: ModelOutputErrorOptions = {},
-    legacy: PlanloopErrorOptions = {},
-  ) {
-    const all = { ...legacy, ...options };
-    super(code, message, all);
-    this.raw = all.raw ?? '';
-    this.issues = all.issues ?? [];
+  constructor(code: 'envelope_invalid' | 'envelope_insert_forbidden', message: string, options: ModelOutputErrorOptions = {}) {
+    super(code, message, options);
+    this.raw = options.raw ?? '';
+    this.issues = options.issues ?? [];
   }
 }
 
@@ -315,22 +289,7 @@ export class ProviderError extends PlanloopError {
   readonly retryAfterMs: number | undefined;
   readonly provider: string;
 
-  constructor(code: 'provider_error' | 'provider_unavailable', message: string, options: ProviderErrorOptions);
-  /** @deprecated since 0.2.0, use `new ProviderError(code, message, { provider, retryable, status, cause, ... })`; removed in 0.3.0 */
-  constructor(
-    message: string,
-    details: { provider: string; status?: number; body?: string; retryable: boolean; retryAfterMs?: number },
-    options?: PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' },
-  );
-  constructor(...args: [string, unknown, object?]) {
-    const [code, message, options] =
-      typeof args[1] === 'string'
-        ? (args as unknown as ['provider_error' | 'provider_unavailable', string, ProviderErrorOptions])
-        : legacyProviderArgs(
-            args[0],
-            args[1] as ProviderErrorOptions,
-            args[2] as (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined,
-          );
+  constructor(code: 'provider_error' | 'provider_unavailable', message: string, options: ProviderErrorOptions) {
     super(code, message, options);
     this.provider = options.provider;
     this.status = options.status;
@@ -338,16 +297,6 @@ export class ProviderError extends PlanloopError {
     this.retryable = options.retryable;
     this.retryAfterMs = options.retryAfterMs;
   }
-}
-
-/** The arguments of 0.1's `new ProviderError(message, details, { code, cause })`, in today's order. */
-function legacyProviderArgs(
-  message: string,
-  details: ProviderErrorOptions,
-  options: (PlanloopErrorOptions & { code?: 'provider_error' | 'provider_unavailable' }) | undefined,
-): ['provider_error' | 'provider_unavailable', string, ProviderErrorOptions] {
-  const { code, ...rest } = options ?? {};
-  return [code ?? 'provider_error', message, { ...details, ...rest }];
 }
 
 /** What a {@link RefusalError} is built from. */
@@ -385,20 +334,12 @@ export class RefusalError extends PlanloopError {
   /** The provider's `name`, when it has one. */
   readonly provider: string | undefined;
 
-  constructor(code: 'model_refused', message: string | undefined, options: RefusalErrorOptions);
-  /** @deprecated since 0.2.0, use `new RefusalError('model_refused', undefined, { refusal, text, provider, cause })`; removed in 0.3.0 */
-  constructor(details: { refusal: string; text?: string; provider?: string | undefined }, options?: PlanloopErrorOptions);
-  constructor(...args: [unknown, unknown?, object?]) {
-    const options: RefusalErrorOptions =
-      args[0] === 'model_refused'
-        ? (args[2] as RefusalErrorOptions)
-        : { ...(args[1] as PlanloopErrorOptions | undefined), ...(args[0] as RefusalErrorOptions) };
-    const given = args[0] === 'model_refused' ? (args[1] as string | undefined) : undefined;
+  constructor(code: 'model_refused', message: string | undefined, options: RefusalErrorOptions) {
     const who = options.provider ? `The model (${options.provider})` : 'The model';
     const words = options.refusal.trim();
     super(
-      'model_refused',
-      given ??
+      code,
+      message ??
         `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`,
       options,
     );
@@ -443,14 +384,7 @@ export function refusalOf(error: unknown): string | undefined {
 export class AbortError extends PlanloopError {
   protected static override readonly brand: symbol = brandOf('AbortError');
 
-  constructor(code: 'aborted' | 'timeout', message?: string | undefined, options?: PlanloopErrorOptions);
-  /** @deprecated since 0.2.0, use `new AbortError(code, message, { cause })`; removed in 0.3.0 */
-  constructor(message?: string, options?: PlanloopErrorOptions & { code?: 'aborted' | 'timeout' });
-  constructor(...args: [unknown?, unknown?, object?]) {
-    const current = args[0] === 'aborted' || args[0] === 'timeout';
-    const code = current ? (args[0] as 'aborted' | 'timeout') : ((args[1] as { code?: 'aborted' | 'timeout' } | undefined)?.code ?? 'aborted');
-    const message = (current ? args[1] : args[0]) as string | undefined;
-    const options = (current ? args[2] : args[1]) as PlanloopErrorOptions | undefined;
+  constructor(code: 'aborted' | 'timeout', message?: string | undefined, options?: PlanloopErrorOptions) {
     super(code, message ?? (code === 'timeout' ? 'The operation timed out.' : 'The operation was aborted.'), options);
   }
 }
@@ -484,24 +418,8 @@ export class ConflictError extends PlanloopError {
   /** The model's version, which was not stored: to show the user, or to apply by hand. */
   readonly proposed: { readonly title: string; readonly content: string } | undefined;
 
-  constructor(code: 'edit_conflict', message: string, options: ConflictErrorOptions);
-  /** @deprecated since 0.2.0, use `new ConflictError('edit_conflict', message, { id, conflicts, proposed })`; removed in 0.3.0 */
-  constructor(
-    id: string,
-    message: string,
-    conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>,
-    proposed?: { title: string; content: string },
-  );
-  constructor(...args: [string, string, unknown?, unknown?]) {
-    const options: ConflictErrorOptions =
-      args[0] === 'edit_conflict' && typeof args[2] === 'object' && args[2] !== null && !Array.isArray(args[2])
-        ? (args[2] as ConflictErrorOptions)
-        : {
-            id: args[0],
-            conflicts: args[2] as ConflictErrorOptions['conflicts'],
-            proposed: args[3] as ConflictErrorOptions['proposed'],
-          };
-    super('edit_conflict', args[1], options);
+  constructor(code: 'edit_conflict', message: string, options: ConflictErrorOptions) {
+    super(code, message, options);
     this.id = options.id;
     this.conflicts = options.conflicts ?? [];
     this.proposed = options.proposed;
@@ -536,15 +454,11 @@ export class EditError extends PlanloopError {
   /** The provider's `name`, when it has one. */
   readonly provider: string | undefined;
 
-  constructor(code: EditErrorCode, message: string, options?: EditErrorOptions);
-  /** @deprecated since 0.2.0, pass `cause` with the details: `(code, message, { raw, issues, provider, cause })`; removed in 0.3.0 */
-  constructor(code: EditErrorCode, message: string, details: EditErrorOptions, options: PlanloopErrorOptions);
-  constructor(code: EditErrorCode, message: string, options: EditErrorOptions = {}, legacy: PlanloopErrorOptions = {}) {
-    const all = { ...legacy, ...options };
-    super(code, message, all);
-    this.raw = all.raw ?? '';
-    this.issues = all.issues ?? [];
-    this.provider = all.provider;
+  constructor(code: EditErrorCode, message: string, options: EditErrorOptions = {}) {
+    super(code, message, options);
+    this.raw = options.raw ?? '';
+    this.issues = options.issues ?? [];
+    this.provider = options.provider;
   }
 }
 
@@ -631,15 +545,8 @@ export class StorageError extends PlanloopError {
   /** Why it failed, when known; `undefined` for failures the adapter cannot classify. */
   readonly reason: StorageErrorReason | undefined;
 
-  constructor(code: 'storage_error', message: string, options: StorageErrorOptions);
-  /** @deprecated since 0.2.0, use `new StorageError('storage_error', message, { operation, raw, reason, cause })`; removed in 0.3.0 */
-  constructor(operation: 'load' | 'save', message: string, details?: { raw?: unknown; reason?: StorageErrorReason }, options?: PlanloopErrorOptions);
-  constructor(...args: [string, string, object?, object?]) {
-    const options: StorageErrorOptions =
-      args[0] === 'storage_error'
-        ? (args[2] as StorageErrorOptions)
-        : { ...(args[3] as PlanloopErrorOptions | undefined), ...(args[2] as object | undefined), operation: args[0] as 'load' | 'save' };
-    super('storage_error', args[1], options);
+  constructor(code: 'storage_error', message: string, options: StorageErrorOptions) {
+    super(code, message, options);
     this.operation = options.operation;
     this.raw = options.raw;
     this.reason = options.reason;

@@ -14,14 +14,12 @@ export type { AdjustResult } from './envelope/apply.js';
 export interface TaskPlan {
   /** The one-sentence summary (which becomes `plan.summary`; the model writes it as `task_summary`). */
   summary: string;
-  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
-  task_summary: string;
   todos: TodoItem[];
 }
 
 /**
  * What `plan.setTaskPlan` takes: a summary, todos (ids assigned when missing, statuses `pending`
- * unless given) and optionally the task they are for. `summary` wins over `task_summary`.
+ * unless given) and optionally the task they are for.
  *
  * @example
  * ```ts
@@ -31,8 +29,6 @@ export interface TaskPlan {
 export interface TaskPlanInput {
   /** The one-sentence summary. Default `''`. */
   summary?: string | undefined;
-  /** @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
-  task_summary?: string | undefined;
   todos: readonly TodoSeed[];
   /** The task the plan is for. Default `''`. */
   task?: string | undefined;
@@ -80,8 +76,6 @@ export interface PlanEventMap {
     readonly todos: TodoItem[];
     /** How many markdown documents the plan holds now. */
     readonly docCount: number;
-    /** @deprecated since 0.2.0, use `docCount`; removed in 0.3.0 */
-    readonly markdownCount: number;
     readonly restored: boolean;
   };
   /** makeTodos produced a new plan. */

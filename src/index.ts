@@ -164,12 +164,6 @@ export {
   type ParseTurnEnvelopeOptions,
   type SafeParseTurnEnvelopeResult,
 } from './envelope/parse.js';
-export {
-  /** @deprecated since 0.2.0, use validateTodoAdjust from planloop/loop; removed in 0.3.0 */
-  parseTodoAdjust,
-  /** @deprecated since 0.2.0, use safeValidateTodoAdjust from planloop/loop; removed in 0.3.0 */
-  safeParseTodoAdjust,
-} from './envelope/todo-adjust.js';
 
 // The turn loop: a run (`startRun`), or one promise (`runWebAgent`). Its parts, for a hand-written
 // loop with the same safety (the gate, playTurn, the finish rules, the turn prompt), are on `planloop/loop`.

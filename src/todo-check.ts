@@ -21,7 +21,7 @@
  * @example
  * ```ts
  * const check: TodoCheck = { kind: 'visible', role: 'status', name: 'Trial started' };
- * plan.setTaskPlan({ task_summary: 'Start a trial', todos: [{ intent: 'click', description: 'Start the trial', check }] });
+ * plan.setTaskPlan({ summary: 'Start a trial', todos: [{ intent: 'click', description: 'Start the trial', check }] });
  * ```
  */
 export type TodoCheck =

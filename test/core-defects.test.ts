@@ -79,7 +79,7 @@ describe('length caps (issue 16.10)', () => {
       { task_summary: 'A short tour', todos: ['Say hi'] },
     ]);
     const plan = new Plan({ llm });
-    expect((await plan.makeTodos({ task: 'hi' })).task_summary).toBe('A short tour');
+    expect((await plan.makeTodos({ task: 'hi' })).summary).toBe('A short tour');
     expect(llm.calls[1]?.messages.at(-1)?.content).toMatch(/task_summary must have at most 500 characters/);
   });
 

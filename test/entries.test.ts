@@ -45,7 +45,7 @@ const MOVED_TO_LOOP = [
   'ACTION_RISKS',
   'DEFAULT_ACTION_POLICY',
 ];
-const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_VERSION', 'parseSnapshot', 'safeParseSnapshot'];
+const MOVED_TO_STORAGE = ['validateSnapshot', 'safeValidateSnapshot', 'SNAPSHOT_VERSION'];
 
 describe('entries', () => {
   it('the root holds what most hosts import, and at most 35 values (it had 47; replayTour and TourError came with recorded tours, startRun with the run object)', () => {

@@ -75,67 +75,6 @@ describe('errors are built one way', () => {
     expect(new RefusalError('model_refused', 'Declined.', { refusal: '' }).message).toBe('Declined.');
     expect(new AbortError('aborted', 'Stopped by the user.').message).toBe('Stopped by the user.');
   });
-
-  describe('the 0.1 constructor shapes still work (deprecated, removed in 0.3.0)', () => {
-    it('ValidationError(message, issues, options)', () => {
-      const error = new ValidationError('Bad.', [{ path: 'a', message: 'b' }], { cause });
-      expect(error).toMatchObject({ code: 'invalid_input', message: 'Bad.', issues: [{ path: 'a', message: 'b' }], cause });
-    });
-    it('PlannerOutputError, EnvelopeError and EditError(code, message, details, options)', () => {
-      expect(new PlannerOutputError('planner_output_truncated', 'Cut.', { raw: 'r' }, { cause })).toMatchObject({
-        code: 'planner_output_truncated',
-        raw: 'r',
-        cause,
-      });
-      expect(new EnvelopeError('envelope_insert_forbidden', 'No insert.', { raw: 'r' }, { cause })).toMatchObject({
-        code: 'envelope_insert_forbidden',
-        raw: 'r',
-        cause,
-      });
-      expect(new EditError('edit_refused', 'No.', { raw: 'r', provider: 'p' }, { cause })).toMatchObject({
-        code: 'edit_refused',
-        raw: 'r',
-        provider: 'p',
-        cause,
-      });
-    });
-    it('ProviderError(message, details, { code, cause })', () => {
-      const error = new ProviderError('Gone.', { provider: 'p', retryable: false }, { code: 'provider_unavailable', cause });
-      expect(error).toMatchObject({ code: 'provider_unavailable', message: 'Gone.', provider: 'p', retryable: false, cause });
-      expect(new ProviderError('HTTP 429', { provider: 'p', status: 429, retryable: true })).toMatchObject({ code: 'provider_error', status: 429 });
-    });
-    it('RefusalError(details, options)', () => {
-      expect(new RefusalError({ refusal: 'No.', text: 't' }, { cause })).toMatchObject({ code: 'model_refused', refusal: 'No.', text: 't', cause });
-    });
-    it('AbortError(message?, { code, cause })', () => {
-      expect(new AbortError()).toMatchObject({ code: 'aborted', message: 'The operation was aborted.' });
-      expect(new AbortError('Too slow.', { code: 'timeout', cause })).toMatchObject({ code: 'timeout', message: 'Too slow.', cause });
-    });
-    it('ConflictError(id, message, conflicts, proposed)', () => {
-      const proposed = { title: 'T', content: 'C' };
-      expect(new ConflictError('m2', 'Edited.', [{ field: 'content', line: 3 }], proposed)).toMatchObject({
-        code: 'edit_conflict',
-        id: 'm2',
-        conflicts: [{ field: 'content', line: 3 }],
-        proposed,
-      });
-    });
-    it('StorageError(operation, message, details, options)', () => {
-      expect(new StorageError('load', 'Corrupt.', { raw: 'x', reason: 'corrupt' }, { cause })).toMatchObject({
-        code: 'storage_error',
-        operation: 'load',
-        raw: 'x',
-        reason: 'corrupt',
-        cause,
-      });
-    });
-    it('the graph errors: GraphValidationError(issues), StateWriteOnceError(path, detail), ToolCallError(index, tool, cause), TurnLimitError(turns, state)', () => {
-      expect(new GraphValidationError([{ index: -1, kind: 'malformed_call', message: 'not a list' }]).message).toContain('the plan: not a list');
-      expect(new StateWriteOnceError('state.b', 'taken')).toMatchObject({ code: 'state_write_once', path: 'state.b' });
-      expect(new ToolCallError(1, 'fill', cause)).toMatchObject({ code: 'tool_failed', index: 1, tool: 'fill', cause });
-      expect(new TurnLimitError(4, { a: 1 })).toMatchObject({ code: 'turn_limit', turns: 4, state: { a: 1 } });
-    });
-  });
 });
 
 describe('isPlanloopError and isInstance', () => {

@@ -35,7 +35,8 @@ function failingBackup(stored: unknown) {
       current = structuredClone(snapshot);
     },
     backup(raw: unknown, reason: string) {
-      if (adapter.backupFails) throw new StorageError('save', 'could not be set aside (the quota is full)', { raw, reason: 'backup_failed' });
+      if (adapter.backupFails)
+        throw new StorageError('storage_error', 'could not be set aside (the quota is full)', { operation: 'save', raw, reason: 'backup_failed' });
       memory.backup!(raw, reason);
     },
     get stored() {
@@ -96,7 +97,7 @@ describe('a stored plan that cannot be set aside is never written over until the
     let stored: unknown = '{"todos": [oops';
     const adapter: PlanStorageAdapter = {
       load: () => {
-        throw new StorageError('load', 'not JSON', { raw: stored, reason: 'corrupt' });
+        throw new StorageError('storage_error', 'not JSON', { operation: 'load', raw: stored, reason: 'corrupt' });
       },
       save: (snapshot) => void (stored = snapshot),
     };

@@ -293,7 +293,7 @@ describe('two tabs on one plan', () => {
     const b = await site.tab();
     const changes: string[] = [];
     b.plan.on('todos-change', ({ change }) => changes.push(change.type));
-    a.plan.setTaskPlan({ task_summary: 'A new tour', task: 'Tour', todos: [{ intent: 'navigate', description: 'new plan' }] });
+    a.plan.setTaskPlan({ summary: 'A new tour', task: 'Tour', todos: [{ intent: 'navigate', description: 'new plan' }] });
     await until(() => b.plan.summary === 'A new tour', 'B to see the replan');
     expect(descriptions(b.plan)).toEqual(['new plan']);
     expect(b.plan.task).toBe('Tour');

@@ -338,7 +338,7 @@ describe('Plan review fixes', () => {
     const plan = new Plan({
       storage: {
         load: () => {
-          throw new StorageError('load', 'not JSON', { raw: '{oops' });
+          throw new StorageError('storage_error', 'not JSON', { operation: 'load', raw: '{oops' });
         },
         save: () => {},
       },
@@ -412,7 +412,6 @@ describe('Plan.summary and setTaskPlan', () => {
     const taskPlan = plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
     expect(taskPlan).toEqual({
       summary: 'A look at pricing',
-      task_summary: 'A look at pricing',
       todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }],
     });
     expect(plan.summary).toBe('A look at pricing');
@@ -436,8 +435,8 @@ describe('Plan.summary and setTaskPlan', () => {
 
   it('changes nothing, summary included, when the todos are invalid', () => {
     const plan = new Plan();
-    plan.setTaskPlan({ task_summary: 'Kept', todos: [{ intent: 'narrate', description: 'Kept step' }] });
-    expect(() => plan.setTaskPlan({ task_summary: 'New', todos: [{ intent: 'narrate', description: ' ' }] })).toThrow(/\[0\]\.description must not be empty/);
+    plan.setTaskPlan({ summary: 'Kept', todos: [{ intent: 'narrate', description: 'Kept step' }] });
+    expect(() => plan.setTaskPlan({ summary: 'New', todos: [{ intent: 'narrate', description: ' ' }] })).toThrow(/\[0\]\.description must not be empty/);
     expect(plan.summary).toBe('Kept');
     expect(plan.todos.list().map((todo) => todo.description)).toEqual(['Kept step']);
   });
@@ -446,7 +445,7 @@ describe('Plan.summary and setTaskPlan', () => {
     const plan = new Plan();
     plan.on('todos-change', ({ change }) => {
       if (change.type === 'reset' && change.items.length === 0) {
-        plan.setTaskPlan({ task: 'Fallback', task_summary: 'A fallback tour', todos: [{ intent: 'narrate', description: 'Say hello' }] });
+        plan.setTaskPlan({ task: 'Fallback', summary: 'A fallback tour', todos: [{ intent: 'narrate', description: 'Say hello' }] });
       }
     });
     plan.todos.reset([]);
@@ -462,7 +461,7 @@ describe('Plan.summary and setTaskPlan', () => {
     });
     plan.setTaskPlan({
       task: 'Tour',
-      task_summary: 'Two steps',
+      summary: 'Two steps',
       todos: [
         { intent: 'narrate', description: 'One' },
         { intent: 'narrate', description: 'Two' },
@@ -479,7 +478,7 @@ describe('Plan.task', () => {
     const storage = createMemoryAdapter();
     const plan = new Plan({ storage });
     await plan.ready;
-    plan.setTaskPlan({ task: ' Show the prices ', task_summary: 'Prices', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
+    plan.setTaskPlan({ task: ' Show the prices ', summary: 'Prices', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
     expect(plan.task).toBe('Show the prices');
     await plan.flush();
     const reloaded = new Plan({ storage });

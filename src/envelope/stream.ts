@@ -269,13 +269,13 @@ export function createEnvelopeStreamParser(options: EnvelopeStreamOptions = {}):
   return {
     push(delta) {
       if (final)
-        throw new ValidationError('Cannot push to an envelope stream parser after end(): make a new parser per reply.', [
-          { path: 'delta', message: 'came after end()' },
-        ]);
+        throw new ValidationError('invalid_input', 'Cannot push to an envelope stream parser after end(): make a new parser per reply.', {
+          issues: [{ path: 'delta', message: 'came after end()' }],
+        });
       if (typeof delta !== 'string') {
-        throw new ValidationError(`An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, [
-          { path: 'delta', message: 'must be a string' },
-        ]);
+        throw new ValidationError('invalid_input', `An envelope stream parser takes text deltas, not ${describeValue(delta)}.`, {
+          issues: [{ path: 'delta', message: 'must be a string' }],
+        });
       }
       text += delta;
       scanner.push(delta);

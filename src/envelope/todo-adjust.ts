@@ -115,27 +115,3 @@ export function invalid(issues: ValidationIssue[]): EnvelopeError {
     { issues },
   );
 }
-
-/**
- * The former name of {@link validateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link validateTodoAdjust}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * validateTodoAdjust(value); // instead of parseTodoAdjust(value)
- * ```
- */
-export const parseTodoAdjust: typeof validateTodoAdjust = validateTodoAdjust;
-
-/**
- * The former name of {@link safeValidateTodoAdjust}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link safeValidateTodoAdjust}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * safeValidateTodoAdjust(value); // instead of safeParseTodoAdjust(value)
- * ```
- */
-export const safeParseTodoAdjust: typeof safeValidateTodoAdjust = safeValidateTodoAdjust;

@@ -55,19 +55,13 @@ export class GraphValidationError extends PlanloopError {
 
   readonly issues: readonly GraphIssue[];
 
-  constructor(code: 'graph_invalid', message: string | undefined, options: PlanloopErrorOptions & { issues: readonly GraphIssue[] });
-  /** @deprecated since 0.2.0, use `new GraphValidationError('graph_invalid', undefined, { issues, cause })`; removed in 0.3.0 */
-  constructor(issues: readonly GraphIssue[], options?: PlanloopErrorOptions);
-  constructor(...args: [unknown, unknown?, object?]) {
-    const options = (args[0] === 'graph_invalid' ? args[2] : { ...(args[1] as PlanloopErrorOptions | undefined), issues: args[0] }) as PlanloopErrorOptions & {
-      issues: readonly GraphIssue[];
-    };
-    const given = args[0] === 'graph_invalid' ? (args[1] as string | undefined) : undefined;
+  constructor(code: 'graph_invalid', message: string | undefined, options: PlanloopErrorOptions & { issues: readonly GraphIssue[] }) {
     const { issues } = options;
     const lines = issues.map((issue) => `- ${issue.index < 0 ? 'the plan' : `call ${issue.index}`}${issue.path ? ` (${issue.path})` : ''}: ${issue.message}`);
     super(
-      'graph_invalid',
-      given ?? `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
+      code,
+      message ??
+        `The tool-call plan has ${issues.length} problem${issues.length === 1 ? '' : 's'}; fix them and send the whole plan again:\n${lines.join('\n')}`,
       options,
     );
     this.issues = issues;
@@ -103,16 +97,8 @@ export class StateWriteOnceError extends PlanloopError {
 
   readonly path: string;
 
-  constructor(code: 'state_write_once', message: string | undefined, options: PlanloopErrorOptions & { path: string; detail: string });
-  /** @deprecated since 0.2.0, use `new StateWriteOnceError('state_write_once', undefined, { path, detail })`; removed in 0.3.0 */
-  constructor(path: string, detail: string);
-  constructor(...args: [string, unknown, object?]) {
-    const options = (args[0] === 'state_write_once' && typeof args[2] === 'object' ? args[2] : { path: args[0], detail: args[1] }) as PlanloopErrorOptions & {
-      path: string;
-      detail: string;
-    };
-    const given = args[0] === 'state_write_once' && typeof args[2] === 'object' ? (args[1] as string | undefined) : undefined;
-    super('state_write_once', given ?? `Cannot write ${options.path}: ${options.detail}. State is write-once; write the value to a new path instead.`, options);
+  constructor(code: 'state_write_once', message: string | undefined, options: PlanloopErrorOptions & { path: string; detail: string }) {
+    super(code, message ?? `Cannot write ${options.path}: ${options.detail}. State is write-once; write the value to a new path instead.`, options);
     this.path = options.path;
   }
 }
@@ -135,21 +121,13 @@ export class ToolCallError extends PlanloopError {
   readonly index: number;
   readonly tool: string;
 
-  constructor(code: 'tool_failed', message: string | undefined, options: { index: number; tool: string; cause: unknown });
-  /** @deprecated since 0.2.0, use `new ToolCallError('tool_failed', undefined, { index, tool, cause })`; removed in 0.3.0 */
-  constructor(index: number, tool: string, cause: unknown);
-  constructor(...args: [unknown, unknown, unknown]) {
-    const options = (args[0] === 'tool_failed' ? args[2] : { index: args[0], tool: args[1], cause: args[2] }) as {
-      index: number;
-      tool: string;
-      cause: unknown;
-    };
-    const given = args[0] === 'tool_failed' ? (args[1] as string | undefined) : undefined;
+  constructor(code: 'tool_failed', message: string | undefined, options: { index: number; tool: string; cause: unknown }) {
     const { index, tool, cause } = options;
     const reason = cause instanceof Error ? cause.message : String(cause);
     super(
-      'tool_failed',
-      given ?? `Call ${index} (${tool}) failed: ${reason}. To keep the run going, give the call an error path: "_outputPath": "†state.result || †state.error".`,
+      code,
+      message ??
+        `Call ${index} (${tool}) failed: ${reason}. To keep the run going, give the call an error path: "_outputPath": "†state.result || †state.error".`,
       { cause },
     );
     this.index = index;
@@ -174,19 +152,12 @@ export class TurnLimitError extends PlanloopError {
   readonly turns: number;
   readonly state: Record<string, unknown>;
 
-  constructor(code: 'turn_limit', message: string | undefined, options: PlanloopErrorOptions & { turns: number; state: Record<string, unknown> });
-  /** @deprecated since 0.2.0, use `new TurnLimitError('turn_limit', undefined, { turns, state })`; removed in 0.3.0 */
-  constructor(turns: number, state: Record<string, unknown>);
-  constructor(...args: [unknown, unknown, object?]) {
-    const options = (args[0] === 'turn_limit' ? args[2] : { turns: args[0], state: args[1] }) as PlanloopErrorOptions & {
-      turns: number;
-      state: Record<string, unknown>;
-    };
-    const given = args[0] === 'turn_limit' ? (args[1] as string | undefined) : undefined;
+  constructor(code: 'turn_limit', message: string | undefined, options: PlanloopErrorOptions & { turns: number; state: Record<string, unknown> }) {
     const { turns } = options;
     super(
-      'turn_limit',
-      given ?? `The replanning loop stopped after ${turns} turn${turns === 1 ? '' : 's'} without an output. Raise maxTurns or give the model a narrower task.`,
+      code,
+      message ??
+        `The replanning loop stopped after ${turns} turn${turns === 1 ? '' : 's'} without an output. Raise maxTurns or give the model a narrower task.`,
       options,
     );
     this.turns = turns;

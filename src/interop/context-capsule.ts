@@ -147,27 +147,3 @@ export function renderContextCapsule(capsule: ContextCapsule): string {
   section('Next', capsule.nextActions);
   return lines.join('\n');
 }
-
-/**
- * The former name of {@link validateContextCapsule}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link validateContextCapsule}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * validateContextCapsule(value); // instead of parseContextCapsule(value)
- * ```
- */
-export const parseContextCapsule: typeof validateContextCapsule = validateContextCapsule;
-
-/**
- * The former name of {@link safeValidateContextCapsule}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link safeValidateContextCapsule}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * safeValidateContextCapsule(value); // instead of safeParseContextCapsule(value)
- * ```
- */
-export const safeParseContextCapsule: typeof safeValidateContextCapsule = safeValidateContextCapsule;

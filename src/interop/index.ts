@@ -67,10 +67,6 @@ export {
   createContextCapsule,
   validateContextCapsule,
   safeValidateContextCapsule,
-  /** @deprecated since 0.2.0, use validateContextCapsule; removed in 0.3.0 */
-  parseContextCapsule,
-  /** @deprecated since 0.2.0, use safeValidateContextCapsule; removed in 0.3.0 */
-  safeParseContextCapsule,
   renderContextCapsule,
   type ContextCapsule,
   type ContextCapsuleInput,

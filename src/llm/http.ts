@@ -172,7 +172,7 @@ export function parseJSONData<T>(text: string, provider: string): T {
  * @example
  * ```ts
  * declare const event: { event: string; data: string }; // one server-sent event
- * if (event.event === 'error') throw new ProviderError('The stream sent an error.', { provider: 'anthropic', retryable: false }, { cause: errorEventData(event.data) });
+ * if (event.event === 'error') throw new ProviderError('provider_error', 'The stream sent an error.', { provider: 'anthropic', retryable: false, cause: errorEventData(event.data) });
  * ```
  */
 export function errorEventData(data: string): unknown {

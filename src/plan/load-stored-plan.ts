@@ -147,7 +147,6 @@ async function finishHydration(
   core.events.emit('plan-hydrate', {
     todos: state.todos.map((todo) => ({ ...todo })),
     docCount: state.docs.length,
-    markdownCount: state.docs.length,
     restored: stored !== undefined,
   });
   if (p.changedBeforeHydration) p.saves?.request();

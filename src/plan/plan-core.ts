@@ -115,9 +115,7 @@ export class PlanCore {
 
   /** `plan.setTaskPlan` (origin `host`), and what `makeTodos` does with the model's answer. */
   setTaskPlan(taskPlan: TaskPlanInput, origin: 'host' | 'make-todos'): TaskPlan {
-    // `summary` wins; `task_summary` is its former name (deprecated, read until 0.3.0).
-    const given = taskPlan.summary ?? taskPlan.task_summary;
-    const summary = typeof given === 'string' ? given : '';
+    const summary = typeof taskPlan.summary === 'string' ? taskPlan.summary : '';
     const task = typeof taskPlan.task === 'string' ? taskPlan.task.trim() : '';
     let items: TodoItem[] = [];
     this.update((state) => {
@@ -126,9 +124,9 @@ export class PlanCore {
       return { state: { ...step.state, summary, task }, meta: { origin, todos: { type: 'reset', items: items.map(copy) } } };
     });
     const copies = (): TodoItem[] => items.map(copy);
-    this.events.emit('plan-create', { plan: { summary, task_summary: summary, todos: copies() } });
+    this.events.emit('plan-create', { plan: { summary, todos: copies() } });
     this.events.emit('plan-update', { todos: copies(), source: 'make-todos' });
-    return { summary, task_summary: summary, todos: copies() };
+    return { summary, todos: copies() };
   }
 
   /** `plan.transaction()`: see there. */

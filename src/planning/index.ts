@@ -8,10 +8,6 @@ export {
   planTodos,
   validatePlanInput,
   safeValidatePlanInput,
-  /** @deprecated since 0.2.0, use validatePlanInput; removed in 0.3.0 */
-  parsePlanInput,
-  /** @deprecated since 0.2.0, use safeValidatePlanInput; removed in 0.3.0 */
-  safeParsePlanInput,
   readSitemap,
   type PlanInput,
   type PlannedTodos,

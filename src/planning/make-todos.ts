@@ -13,7 +13,7 @@ import { validatePlanInput, type PlanInput } from './plan-input.js';
 import { SummaryStream } from './summary-stream.js';
 
 export type { BrandPrompt, PersonaInput, SelectionContext, SitemapConfig, SitemapPage } from './prompts.js';
-export { parsePlanInput, readSitemap, safeParsePlanInput, safeValidatePlanInput, validatePlanInput, type PlanInput } from './plan-input.js';
+export { readSitemap, safeValidatePlanInput, validatePlanInput, type PlanInput } from './plan-input.js';
 
 /** Options of `makeTodos`. */
 export interface MakeTodosOptions {
@@ -40,8 +40,6 @@ export interface PlannerConfig {
 export interface PlannedTodos {
   /** The one-sentence summary (the model writes it as `task_summary`). */
   summary: string;
-  /** The same summary under its former name. @deprecated since 0.2.0, use `summary`; removed in 0.3.0 */
-  task_summary: string;
   todos: TodoSeed[];
 }
 
@@ -140,7 +138,7 @@ async function askForPlan(
         const from = result.summary.startsWith(summary.text) ? summary.text.length : 0;
         emitSummary(result.summary.slice(from), result.summary);
       }
-      return { summary: result.summary, task_summary: result.summary, todos: result.items };
+      return { summary: result.summary, todos: result.items };
     }
     failure = result;
   }

@@ -162,27 +162,3 @@ function isLanguageTag(tag: string): boolean {
     return false;
   }
 }
-
-/**
- * The former name of {@link validatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link validatePlanInput}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * validatePlanInput(value); // instead of parsePlanInput(value)
- * ```
- */
-export const parsePlanInput: typeof validatePlanInput = validatePlanInput;
-
-/**
- * The former name of {@link safeValidatePlanInput}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link safeValidatePlanInput}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * safeValidatePlanInput(value); // instead of safeParsePlanInput(value)
- * ```
- */
-export const safeParsePlanInput: typeof safeValidatePlanInput = safeValidatePlanInput;

@@ -8,13 +8,7 @@ export {
   validateSnapshot,
   safeValidateSnapshot,
   SNAPSHOT_VERSION,
-  /** @deprecated since 0.2.0, use validateSnapshot; removed in 0.3.0 */
-  parseSnapshot,
-  /** @deprecated since 0.2.0, use safeValidateSnapshot; removed in 0.3.0 */
-  safeParseSnapshot,
   type PlanSnapshot,
   type PlanStorageAdapter,
   type SnapshotValidation,
-  /** @deprecated since 0.2.0, use SnapshotValidation; removed in 0.3.0 */
-  type SnapshotParseResult,
 } from './snapshot.js';

@@ -158,38 +158,3 @@ function firstDuplicate(ids: string[]): string | undefined {
   }
   return undefined;
 }
-
-/**
- * The former name of {@link SnapshotValidation}.
- *
- * @deprecated since 0.2.0, use {@link SnapshotValidation}; removed in 0.3.0
- * @example
- * ```ts
- * let result: SnapshotValidation; // instead of SnapshotParseResult
- * ```
- */
-export type SnapshotParseResult = SnapshotValidation;
-
-/**
- * The former name of {@link validateSnapshot}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link validateSnapshot}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * validateSnapshot(value); // instead of parseSnapshot(value)
- * ```
- */
-export const parseSnapshot: typeof validateSnapshot = validateSnapshot;
-
-/**
- * The former name of {@link safeValidateSnapshot}: a `parse*` name now means "reads text", and this checks a value.
- *
- * @deprecated since 0.2.0, use {@link safeValidateSnapshot}; removed in 0.3.0
- * @example
- * ```ts
- * declare const value: unknown;
- * safeValidateSnapshot(value); // instead of safeParseSnapshot(value)
- * ```
- */
-export const safeParseSnapshot: typeof safeValidateSnapshot = safeValidateSnapshot;

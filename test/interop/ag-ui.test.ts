@@ -198,7 +198,7 @@ describe('applyAGUIState: a frontend edits the plan', () => {
   const seeded = () => {
     const plan = new Plan();
     plan.setTaskPlan({
-      task_summary: 'A look at pricing',
+      summary: 'A look at pricing',
       task: 'Show me the prices',
       todos: [
         { intent: 'navigate', description: 'Open pricing' },

@@ -6,8 +6,8 @@ import { createScriptedProvider } from '../../src/llm/scripted.js';
 
 const request: LLMRequest = { messages: [{ role: 'user', content: 'hi' }] };
 const busy = (retryAfterMs?: number) =>
-  new ProviderError('busy', { provider: 'test', status: 429, retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
-const fatal = () => new ProviderError('bad key', { provider: 'test', status: 401, retryable: false });
+  new ProviderError('provider_error', 'busy', { provider: 'test', status: 429, retryable: true, ...(retryAfterMs === undefined ? {} : { retryAfterMs }) });
+const fatal = () => new ProviderError('provider_error', 'bad key', { provider: 'test', status: 401, retryable: false });
 
 function fakeSleep() {
   const waits: number[] = [];

@@ -44,7 +44,7 @@ describe('createScriptedProvider', () => {
   });
 
   it('throws a scripted Error from its call', async () => {
-    const failure = new ProviderError('rate limited', { provider: 'test', status: 429, retryable: true });
+    const failure = new ProviderError('provider_error', 'rate limited', { provider: 'test', status: 429, retryable: true });
     const llm = createScriptedProvider([failure, 'ok']);
     await expect(llm.generate(ask('a'))).rejects.toBe(failure);
     expect((await llm.generate(ask('b'))).text).toBe('ok');

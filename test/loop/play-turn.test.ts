@@ -23,7 +23,7 @@ async function startedPlan(options: { sync?: boolean } = {}) {
   await plan.ready;
   plan.setTaskPlan({
     task: 'Tour the pricing page',
-    task_summary: 'A tour of pricing',
+    summary: 'A tour of pricing',
     todos: [
       { intent: 'navigate', description: 'Open pricing', check: { kind: 'none' }, status: 'completed' },
       { intent: 'narrate', description: 'Show the tiers', check: { kind: 'none' }, status: 'completed' },

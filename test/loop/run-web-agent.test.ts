@@ -498,7 +498,7 @@ describe('runWebAgent', () => {
   it('does not announce again a resumed plan that had started', async () => {
     const storage = createMemoryAdapter();
     const { plan } = setup(TOUR, { storage });
-    plan.setTaskPlan({ task_summary: 'Half done', todos: PLAN.todos });
+    plan.setTaskPlan({ summary: 'Half done', todos: PLAN.todos });
     plan.adjust({ remove: ['t1'] });
     let announced = 0;
     await runWebAgent({ plan, task: 'Tour', tools, announcePlan: () => (announced++, true) });
@@ -508,7 +508,7 @@ describe('runWebAgent', () => {
   it('plans afresh for a new task instead of resuming what an earlier run left undone', async () => {
     const storage = createMemoryAdapter();
     const first = setup(TOUR, { storage });
-    first.plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    first.plan.setTaskPlan({ task: 'Tour the pricing page', summary: 'A tour', todos: PLAN.todos });
     first.plan.adjust({ remove: ['t1'] });
     await first.plan.flush();
 
@@ -520,14 +520,14 @@ describe('runWebAgent', () => {
     expect(reloaded.plan.task).toBe('What is the refund policy?');
 
     const again = setup(TOUR, { storage });
-    again.plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    again.plan.setTaskPlan({ task: 'Tour the pricing page', summary: 'A tour', todos: PLAN.todos });
     await runWebAgent({ plan: again.plan, task: 'Something else', tools, resume: true });
     expect(again.planner.calls).toHaveLength(0); // resume: true resumes whatever the task
   });
 
   it('refuses a planInput without a task with a ValidationError, not a TypeError, when a plan for another task is stored', async () => {
     const { plan, planner } = setup(TOUR);
-    plan.setTaskPlan({ task: 'Tour the pricing page', task_summary: 'A tour', todos: PLAN.todos });
+    plan.setTaskPlan({ task: 'Tour the pricing page', summary: 'A tour', todos: PLAN.todos });
     const planInput = { sitemap: 'pricing, docs' } as unknown as RunWebAgentOptions['planInput'];
     await expect(runWebAgent({ plan, task: 'Refunds?', planInput, tools })).rejects.toBeInstanceOf(ValidationError);
     expect(planner.calls).toHaveLength(0);
@@ -545,7 +545,7 @@ describe('runWebAgent', () => {
 
   it('resumes a stored plan after a reload, without planning again', async () => {
     const storage = createMemoryAdapter();
-    const first = setup([TOUR[0], TOUR[1], new ProviderError('tab closed', { provider: 'test', retryable: false })], { storage });
+    const first = setup([TOUR[0], TOUR[1], new ProviderError('provider_error', 'tab closed', { provider: 'test', retryable: false })], { storage });
     await expect(runWebAgent({ plan: first.plan, task: 'Tour', tools })).rejects.toBeInstanceOf(ProviderError);
     await first.plan.flush();
     expect(statuses(storage.snapshot?.todos ?? [])).toEqual(['t1:completed', 't2:in_progress', 't3:pending', 't4:pending']);
@@ -582,7 +582,7 @@ describe('runWebAgent', () => {
     for (const bad of [{ maxTurnSlack: Number.NaN }, { maxTurnSlack: -1 }, { maxTurnSlack: Infinity }, { stallTurns: 1.5 }, { memorySize: Number.NaN }]) {
       // Without the check a NaN bound never ends: stop the model after 20 turns so the test fails instead.
       const { plan, planner, model } = setup((_request, call) =>
-        call < 20 ? turn('t1', [], [say('Still here.')]) : new ProviderError('runaway', { provider: 'test', retryable: false }),
+        call < 20 ? turn('t1', [], [say('Still here.')]) : new ProviderError('provider_error', 'runaway', { provider: 'test', retryable: false }),
       );
       const error = await runWebAgent({ plan, task: 'Tour', tools, ...bad }).catch((caught: unknown) => caught);
       expect(error).toBeInstanceOf(ValidationError);

@@ -210,7 +210,7 @@ describe('editDocument', () => {
   });
 
   test('provider failures propagate: planloop errors as they are, others wrapped with the provider name', async () => {
-    const limited = new ProviderError('rate limited', { provider: 'test', status: 429, retryable: true });
+    const limited = new ProviderError('provider_error', 'rate limited', { provider: 'test', status: 429, retryable: true });
     expect(await rejection(editDocument(createScriptedProvider(limited), SHORT_DOC, 'Shorten.'))).toBe(limited);
     const broken: LLMProvider & { name: string } = {
       name: 'my-llm',

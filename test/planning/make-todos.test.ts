@@ -299,7 +299,7 @@ describe('makeTodos: malformed planner output', () => {
       return;
     }
     const result = await call;
-    expect(result.task_summary).toBe(expected.summary);
+    expect(result.summary).toBe(expected.summary);
     expect(result.todos.map((todo) => [todo.intent, todo.description, ...(todo.expected_turn === undefined ? [] : [todo.expected_turn])])).toEqual(
       expected.todos,
     );
@@ -315,7 +315,7 @@ describe('makeTodos', () => {
     const { plan, named } = setup(GOOD);
     plan.todos.create({ intent: 'narrate', description: 'An old todo' });
     const result = await plan.makeTodos({ task: 'Show me the prices' });
-    expect(result.task_summary).toBe(GOOD.task_summary);
+    expect(result.summary).toBe(GOOD.task_summary);
     expect(result.todos).toEqual([
       { id: 't2', intent: 'navigate', description: 'Open the pricing page', status: 'pending', expected_turn: 1 },
       { id: 't3', intent: 'narrate', description: 'Explain the three tiers', status: 'pending', expected_turn: 2 },
@@ -342,7 +342,7 @@ describe('makeTodos', () => {
     const { plan, named } = setup({ task_summary: summary, todos: GOOD.todos }, { chunkSize: 3 });
     const seen: Array<[string, string]> = [];
     const result = await plan.makeTodos({ task: 'Preise?', locale: 'de' }, { onSummaryDelta: (delta, text) => seen.push([delta, text]) });
-    expect(result.task_summary).toBe(summary);
+    expect(result.summary).toBe(summary);
     expect(seen.length).toBeGreaterThan(3);
     expect(seen.map(([delta]) => delta).join('')).toBe(summary);
     expect(seen.at(-1)?.[1]).toBe(summary);
@@ -380,7 +380,7 @@ describe('makeTodos', () => {
         const events: string[] = [];
         plan.on('summary-delta', ({ delta }) => events.push(delta));
         const result = await plan.makeTodos({ task: 'Tour' }, { onSummaryDelta: (delta) => deltas.push(delta) });
-        expect(deltas.join('')).toBe(result.task_summary);
+        expect(deltas.join('')).toBe(result.summary);
         expect(events).toEqual(deltas);
       }),
       { numRuns: 200 },
@@ -399,7 +399,7 @@ describe('makeTodos', () => {
       const { plan, named } = setup([answer], { chunkSize: 4 });
       const seen: Array<[string, string]> = [];
       const result = await plan.makeTodos({ task: 'Tour' }, { onSummaryDelta: (delta, text) => seen.push([delta, text]) });
-      expect(result.task_summary).toBe(GOOD.task_summary);
+      expect(result.summary).toBe(GOOD.task_summary);
       const restart = seen.map(([delta, text]) => delta === '' && text === '').lastIndexOf(true);
       expect(
         seen
@@ -484,7 +484,7 @@ describe('makeTodos: retries', () => {
     await expect(none.plan.makeTodos({ task: 'Tour' }, { retries: 0 })).rejects.toMatchObject({ code: 'planner_output_invalid' });
     expect(none.llm.calls).toHaveLength(1);
     const two = setup(['bad', 'bad', GOOD_TEXT]);
-    await expect(two.plan.makeTodos({ task: 'Tour' }, { retries: 2 })).resolves.toMatchObject({ task_summary: GOOD.task_summary });
+    await expect(two.plan.makeTodos({ task: 'Tour' }, { retries: 2 })).resolves.toMatchObject({ summary: GOOD.task_summary });
     expect(two.llm.calls).toHaveLength(3);
   });
 
@@ -557,11 +557,11 @@ describe('makeTodos: failures', () => {
 
   test('timeoutMs 0 turns the timeout off', async () => {
     const { plan } = setup(GOOD, { delayMs: 5 });
-    await expect(plan.makeTodos({ task: 'Tour' }, { timeoutMs: 0 })).resolves.toMatchObject({ task_summary: GOOD.task_summary });
+    await expect(plan.makeTodos({ task: 'Tour' }, { timeoutMs: 0 })).resolves.toMatchObject({ summary: GOOD.task_summary });
   });
 
   test('a provider error propagates as is and changes nothing', async () => {
-    const failure = new ProviderError('HTTP 503 from the model server', { provider: 'test', status: 503, retryable: true });
+    const failure = new ProviderError('provider_error', 'HTTP 503 from the model server', { provider: 'test', status: 503, retryable: true });
     const { llm, plan, named } = setup([failure]);
     expect(await rejection(plan.makeTodos({ task: 'Tour' }))).toBe(failure);
     expect(llm.calls).toHaveLength(1);

@@ -16,7 +16,7 @@ class DotDotDuck {
   async run(task: string): Promise<TaskPlan | null> {
     try {
       const taskPlan = await this.config.webAgent.planner!({ task });
-      this.events.push({ kind: 'plan', summary: taskPlan.task_summary });
+      this.events.push({ kind: 'plan', summary: taskPlan.summary });
       return taskPlan;
     } catch (error) {
       this.events.push({ kind: 'error', error });
@@ -69,7 +69,7 @@ describe('seed 004 examples', () => {
 
     expect(dddk.plan).toBe(plan);
     const taskPlan = await dddk.run('Introduce the pricing page');
-    expect(taskPlan?.task_summary).toBe("I'll introduce /commercial.");
+    expect(taskPlan?.summary).toBe("I'll introduce /commercial.");
     expect(taskPlan?.todos.map((todo) => todo.id)).toEqual(['t1', 't2', 't3', 't4']);
     expect(dddk.events).toEqual([{ kind: 'plan', summary: "I'll introduce /commercial." }]);
     // The strategic context went into the one planning call, once.
@@ -86,7 +86,7 @@ describe('seed 004 examples', () => {
 
     const taskPlan: TaskPlan = await plan.makeTodos(input);
 
-    expect(taskPlan.task_summary).toBe("I'll introduce /try.");
+    expect(taskPlan.summary).toBe("I'll introduce /try.");
     expect(taskPlan.todos[0]).toEqual({ id: 't1', intent: 'navigate', description: 'Open /try', status: 'pending', expected_turn: 1 });
     expect(plan.todos.list()).toEqual(taskPlan.todos);
   });

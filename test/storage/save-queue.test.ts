@@ -17,7 +17,7 @@ function flakyStore() {
     save: () => {
       if (failuresLeft > 0) {
         failuresLeft -= 1;
-        throw new StorageError('save', 'disk full', { reason: 'quota' });
+        throw new StorageError('storage_error', 'disk full', { operation: 'save', reason: 'quota' });
       }
       saved.push(state);
     },

@@ -162,7 +162,7 @@ describe('<plan-panel>', () => {
     expect(panel.announcement).toBe('Finished. Toured pricing.');
     // The next run fails in a turn: stopped by that error.
     plan.todos.reset(seedTodos);
-    const failing = runnable([new ProviderError('model offline', { provider: 'test', retryable: false })], []);
+    const failing = runnable([new ProviderError('provider_error', 'model offline', { provider: 'test', retryable: false })], []);
     const other = mount(failing);
     failing.setTaskPlan({ summary: 'Tour the pricing page.', todos: seedTodos, task: 'Tour pricing' });
     await startRun(failing, { task: 'Tour pricing' }).result.catch(() => undefined);
@@ -171,7 +171,7 @@ describe('<plan-panel>', () => {
   });
 
   it('puts the summary back when planning a new plan fails, and says it is planning meanwhile', async () => {
-    const planning = heldPlanner('I will show you the d', new ProviderError('model offline', { provider: 'test', retryable: false }));
+    const planning = heldPlanner('I will show you the d', new ProviderError('provider_error', 'model offline', { provider: 'test', retryable: false }));
     const plan = runnable([], planning.planner);
     seed(plan);
     const panel = mount(plan);
@@ -189,7 +189,10 @@ describe('<plan-panel>', () => {
     expect(panel.announcement).toBe('No new plan: model offline');
 
     // A planning call that succeeds keeps its summary, also when a turn fails later.
-    const next = runnable([new ProviderError('model offline', { provider: 'test', retryable: false })], [{ task_summary: 'Docs tour.', todos: seedTodos }]);
+    const next = runnable(
+      [new ProviderError('provider_error', 'model offline', { provider: 'test', retryable: false })],
+      [{ task_summary: 'Docs tour.', todos: seedTodos }],
+    );
     panel.plan = next;
     await startRun(next, { task: 'Show me the docs' }).result.catch(() => undefined);
     expect(panel.summary).toBe('Docs tour.');
@@ -201,7 +204,7 @@ describe('<plan-panel>', () => {
     const planner = createFunctionProvider(async function* (request) {
       const call = (planned += 1);
       if (call === 1) yield JSON.stringify({ task_summary: 'Tour the pricing page.', todos: seedTodos });
-      else if (call === 2) throw new ProviderError('openai-compatible answered HTTP 401', { provider: 'test', retryable: false });
+      else if (call === 2) throw new ProviderError('provider_error', 'openai-compatible answered HTTP 401', { provider: 'test', retryable: false });
       else {
         yield '{"task_summary":"Docs tour, ';
         await new Promise((_resolve, reject) => request.signal?.addEventListener('abort', () => reject(request.signal?.reason)));
@@ -374,7 +377,7 @@ describe('<plan-panel> follows the plan summary on resets', () => {
   it('drops an old summary when the host resets to other todos, and shows a new plan summary', () => {
     const plan = new Plan();
     const panel = mount(plan);
-    plan.setTaskPlan({ task_summary: 'A look at pricing', todos: [{ intent: 'narrate', description: 'Explain tiers' }] });
+    plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'narrate', description: 'Explain tiers' }] });
     expect(shadow(panel).querySelector('.summary')?.textContent).toBe('A look at pricing');
     plan.todos.reset([{ intent: 'narrate', description: 'From a checklist' }]);
     expect(shadow(panel).querySelector('.summary')?.textContent).toBe('');
@@ -385,7 +388,7 @@ describe('<plan-panel> review: the user shapes the plan before it runs', () => {
   const planned = () => {
     const plan = new Plan();
     plan.setTaskPlan({
-      task_summary: 'A look at pricing',
+      summary: 'A look at pricing',
       todos: [
         { intent: 'navigate', description: 'Open the pricing page', expected_turn: 1 },
         { intent: 'narrate', description: 'Explain the three tiers', expected_turn: 2 },
@@ -574,7 +577,7 @@ describe('<plan-panel> without a mouse (issue 24)', () => {
   const planned = () => {
     const plan = new Plan();
     plan.setTaskPlan({
-      task_summary: 'A look at pricing',
+      summary: 'A look at pricing',
       todos: [
         { intent: 'navigate', description: 'Open the pricing page' },
         { intent: 'narrate', description: 'Explain the three tiers', check: { kind: 'none' as const } },
@@ -676,7 +679,7 @@ describe('<plan-panel> without a mouse (issue 24)', () => {
     const panel = mount(plan);
     panel.announce = 'steps';
     expect(panel.getAttribute('announce')).toBe('steps');
-    plan.setTaskPlan({ task_summary: 'A look', todos: seedTodos });
+    plan.setTaskPlan({ summary: 'A look', todos: seedTodos });
     expect(panel.announcement).toBe('');
     // A run that ends (here: not started) is the host's news.
     await expect(startRun(plan, { task: 'A look', start: { resume: false, announce: () => false } }).result).resolves.toMatchObject({ reason: 'declined' });
