@@ -31,7 +31,7 @@ describe('todo checks: the object form', () => {
 
   it('is kept on a todo, compared by value, and a malformed one leaves the plan as it was', () => {
     const plan = new Plan({ sync: false });
-    plan.setTaskPlan({ task_summary: 'Trial', todos: [{ intent: 'click', description: 'Start', check: { kind: 'visible', name: 'Started' } }] });
+    plan.setTaskPlan({ summary: 'Trial', todos: [{ intent: 'click', description: 'Start', check: { kind: 'visible', name: 'Started' } }] });
     expect(plan.todos.get('t1')?.check).toEqual({ kind: 'visible', name: 'Started' });
     const before = plan.todos.list();
     expect(() => plan.todos.edit('t1', { check: { kind: 'url', pattern: 'nope' } })).toThrow(ValidationError);

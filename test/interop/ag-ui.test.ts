@@ -288,7 +288,7 @@ describe('applyAGUIState: a frontend edits the plan', () => {
 describe('evidence in the AG-UI state', () => {
   it('streams what the run found, and never takes a mark back from the frontend', () => {
     const plan = new Plan({ sync: false });
-    plan.setTaskPlan({ task_summary: 'Trial', todos: [{ intent: 'click', description: 'Start the trial' }] });
+    plan.setTaskPlan({ summary: 'Trial', todos: [{ intent: 'click', description: 'Start the trial' }] });
     plan.todos.edit('t1', { evidence: 'declined' });
     expect(toAGUIState(plan.state).todos[0]).toMatchObject({ id: 't1', evidence: 'declined' });
     // A frontend that sends the todo back as checked and done: the user's edit completes it, the mark is not the frontend's to set.

@@ -247,7 +247,7 @@ describe('the edges of a finish', () => {
 
   it('todos.edit with null removes a check and a finding', () => {
     const plan = new Plan({ sync: false });
-    plan.setTaskPlan({ task_summary: 'x', todos: [{ intent: 'click', description: 'Go', check: { kind: 'tool', name: 'go' } }] });
+    plan.setTaskPlan({ summary: 'x', todos: [{ intent: 'click', description: 'Go', check: { kind: 'tool', name: 'go' } }] });
     plan.todos.edit('t1', { evidence: 'held' });
     plan.todos.edit('t1', { check: null, evidence: null });
     expect(plan.todos.get('t1')).toEqual({ id: 't1', intent: 'click', description: 'Go', status: 'pending' });
