@@ -17,61 +17,52 @@ import { MAX_CHECK_TEXT, readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from
 export type TodoCheckInput = TodoCheck | string;
 
 /** The shapes a compact check may take, for messages. */
-const SHAPES = '"/path", "see <role> <name>", "field <name> filled", "field <name> = <value>", "said", "tool <name>" or "none"';
+const SHAPES = '"/path", "see <role> "<name>"", "field <name> filled", "field <name> = <value>", "said", "tool <name>" or "none"';
+
+/** Quotes around a name or value (optional). */
+const Q = `["'“‘”’]?`;
+
+/** The compact forms, each read into the object form (which `readTodoCheck` then checks). */
+const FORMS: ReadonlyArray<readonly [RegExp, (match: RegExpExecArray) => Record<string, string>]> = [
+  [/^(?:(?:url|at) )?(\/\S*)$/i, (m) => ({ kind: 'url', pattern: m[1] as string })],
+  [/^(?:said|narrated|none)$/i, (m) => ({ kind: /none/i.test(m[0]) ? 'none' : 'narrated' })],
+  [/^tool (\S+)$/i, (m) => ({ kind: 'tool', name: m[1] as string })],
+  // `see button "Start trial"`: a word before a quoted name is its role.
+  [/^see (?:([a-z]+) )?["'“‘](.+)["'”’]$/i, (m) => ({ kind: 'visible', name: m[2] as string, ...(m[1] ? { role: m[1] } : {}) })],
+  [/^see (.+)$/i, (m) => ({ kind: 'visible', name: m[1] as string })],
+  [new RegExp(`^field ${Q}(.+?)${Q} filled$`, 'i'), (m) => ({ kind: 'field', field: m[1] as string })],
+  [new RegExp(`^field ${Q}(.+?)${Q} = ${Q}(.+?)${Q}$`, 'i'), (m) => ({ kind: 'field', field: m[1] as string, value: m[2] as string })],
+];
 
 /**
  * Reads the compact form of a check, as a planner writes it: `/pricing` (or `url /pricing`),
- * `see button "Start trial"` (a role, then the name in quotes) or `see Start trial`, `field "Email" filled`, `field Plan = Team`,
- * `said`, `tool subscribe`, `none`. Quotes around a name or value are optional. A value for a field
- * named like a secret (password, card, code…) is refused: such a field can only be checked as filled
- * (and `checkPage` never compares a value that looks secret). Returns `{ ok: false, message }` for anything else, saying what to write.
+ * `see button "Start trial"` (a role, then the name in quotes) or `see Start trial`,
+ * `field "Email" filled`, `field Plan = Team`, `said`, `tool subscribe`, `none`. A value for a
+ * field named like a secret (password, card, code…) is refused: such a field can only be checked
+ * as filled (and `checkPage` never compares a value that looks secret). Returns
+ * `{ ok: false, message }` for anything else, saying what to write.
  *
  * @example
  * ```ts
  * parseTodoCheck('see button "Start trial"'); // { ok: true, check: { kind: 'visible', role: 'button', name: 'Start trial' } }
- * parseTodoCheck('looks done'); // { ok: false, message: '"looks done" is no check …' }
+ * parseTodoCheck('looks done'); // { ok: false, message: '"looks done" is no check: write …' }
  * ```
  */
 export function parseTodoCheck(text: string): { ok: true; check: TodoCheck } | { ok: false; message: string } {
   const line = typeof text === 'string' ? text.replace(/\s+/g, ' ').trim() : '';
-  const bad = (why: string) => ({ ok: false as const, message: `"${clip(line, 40)}" is no check (${why}); write ${SHAPES}` });
-  if (!line) return bad('it is empty');
-  if (line.length > MAX_CHECK_TEXT) return { ok: false, message: `a check has at most ${MAX_CHECK_TEXT} characters` };
-  const space = line.indexOf(' ');
-  const word = (space < 0 ? line : line.slice(0, space)).toLowerCase();
-  const rest = space < 0 ? '' : line.slice(space + 1);
-  let object: Record<string, unknown>;
-  if (line.startsWith('/')) object = { kind: 'url', pattern: line };
-  else if (word === 'url' || word === 'at') {
-    if (!rest.startsWith('/')) return bad('a path starts with "/"');
-    object = { kind: 'url', pattern: rest };
-  } else if (word === 'said' || word === 'narrated' || word === 'none') {
-    if (rest) return bad(`"${word}" takes nothing after it`);
-    object = { kind: word === 'none' ? 'none' : 'narrated' };
-  } else if (word === 'tool') {
-    if (!rest || /\s/.test(rest)) return bad('"tool" takes one tool name');
-    object = { kind: 'tool', name: rest };
-  } else if (word === 'see') {
-    // `see button "Start trial"`: a word before a quoted name is its role.
-    const roled = /^([a-z]+) +(["“‘'].*)$/i.exec(rest);
-    const role = roled?.[1]?.toLowerCase();
-    const name = unquote(roled?.[2] ?? rest);
-    if (!name) return bad('"see" needs a name');
-    object = role ? { kind: 'visible', role, name } : { kind: 'visible', name };
-  } else if (word === 'field') {
-    const at = rest.indexOf(' = ');
-    const filled = /\s+filled$/i.exec(rest);
-    const field = unquote(at >= 0 ? rest.slice(0, at) : filled ? rest.slice(0, filled.index) : '');
-    if (!field) return bad('write "field <name> filled" or "field <name> = <value>"');
-    const value = at >= 0 ? unquote(rest.slice(at + 3)) : undefined;
-    if (value !== undefined && SECRET_FIELD_NAME.test(field)) {
-      return { ok: false, message: `a check never holds a secret: write "field ${clip(field, 40)} filled"` };
+  for (const [form, read] of FORMS) {
+    const match = form.exec(line);
+    if (!match) continue;
+    const object = read(match);
+    if (object.value !== undefined && SECRET_FIELD_NAME.test(object.field ?? '')) {
+      return { ok: false, message: `a check never holds a secret: write "field ${object.field} filled"` };
     }
-    object = value === undefined ? { kind: 'field', field } : { kind: 'field', field, value };
-  } else return bad(`it starts with "${clip(word, 20)}"`);
-  const issues: Array<{ path: string; message: string }> = [];
-  const check = readTodoCheck(object, 'check', issues);
-  return check ? { ok: true, check } : { ok: false, message: `"${clip(line, 40)}": ${issues.map((issue) => issue.message).join('; ')}` };
+    const issues: Array<{ path: string; message: string }> = [];
+    const check = readTodoCheck(object, 'check', issues);
+    if (check) return { ok: true, check };
+    return { ok: false, message: `"${line.slice(0, 40)}": ${issues.map((issue) => issue.message).join('; ')}` };
+  }
+  return { ok: false, message: `"${line.slice(0, 40)}" is no check: write ${SHAPES}` };
 }
 
 /**
@@ -182,12 +173,6 @@ function addressParts(text: string): { path: string; query: string | undefined; 
     query: queryAt < 0 ? undefined : beforeHash.slice(queryAt),
     hash: hashAt < 0 ? undefined : text.slice(hashAt),
   };
-}
-
-function unquote(text: string): string {
-  const trimmed = text.trim();
-  const quoted = /^(["'“‘])(.*)(["'”’])$/.exec(trimmed);
-  return (quoted ? (quoted[2] ?? '') : trimmed).trim();
 }
 
 function clip(text: string, max: number): string {
