@@ -4,9 +4,12 @@
  * and how to fix it. (Set-up mistakes such as `createLLMRouter` without a `default` throw a plain
  * `TypeError`.)
  *
- * Why one file of ~600 lines: it is the catalogue of planloop's errors, read as one by a host that
- * branches on them: the codes, one constructor shape, and the cross-realm brand every class shares
- * (`isPlanloopError`, `isInstance`).
+ * This file is the catalogue of planloop's errors, read as one by a host that branches on them:
+ * the codes, one constructor shape, the cross-realm brand every class shares (`isPlanloopError`,
+ * `isInstance`), and the classes the plan's core throws. The classes only a model call or a tour
+ * throws are beside it, so that a page importing `Plan` does not load them at start:
+ * `model-errors.ts` (`ProviderError`, `RefusalError`, `PlannerOutputError`, `EditError`,
+ * `ConflictError`), `loop/tour-error.ts` (`TourError`) and `graph/errors.ts`.
  */
 
 /**
@@ -160,8 +163,18 @@ export class PlanloopError extends Error {
   }
 }
 
-/** The brand of the planloop error class called `name`, the same in every realm. */
-function brandOf(name: string): symbol {
+/**
+ * The brand of the planloop error class called `name`, the same in every realm: what a subclass
+ * sets as its static `brand`, for `isInstance`.
+ *
+ * @example
+ * ```ts
+ * class MyError extends PlanloopError {
+ *   protected static override readonly brand: symbol = brandOf('MyError');
+ * }
+ * ```
+ */
+export function brandOf(name: string): symbol {
   return Symbol.for(`planloop.error.${name}`);
 }
 
@@ -197,35 +210,12 @@ export class ValidationError extends PlanloopError {
   }
 }
 
-/** What a {@link PlannerOutputError}, an {@link EnvelopeError} or an {@link EditError} is built from. */
+/** What a `PlannerOutputError`, an {@link EnvelopeError} or an `EditError` is built from. */
 export interface ModelOutputErrorOptions extends PlanloopErrorOptions {
   /** The model's text. Default `''`. */
   raw?: string | undefined;
   /** What was wrong with it, with paths. Default `[]`. */
   issues?: readonly ValidationIssue[] | undefined;
-}
-
-/**
- * The planner's (or another structured call's) model output was unusable, after retries.
- * Keeps the raw text so hosts can log it.
- *
- * @example
- * ```ts
- * try { await plan.makeTodos({ task: 'Tour pricing' }); }
- * catch (error) { if (PlannerOutputError.isInstance(error)) console.log(error.code, error.raw); }
- * ```
- */
-export class PlannerOutputError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('PlannerOutputError');
-
-  readonly raw: string;
-  readonly issues: readonly ValidationIssue[];
-
-  constructor(code: 'planner_output_invalid' | 'planner_output_truncated', message: string, options: ModelOutputErrorOptions = {}) {
-    super(code, message, options);
-    this.raw = options.raw ?? '';
-    this.issues = options.issues ?? [];
-  }
 }
 
 /**
@@ -252,123 +242,6 @@ export class EnvelopeError extends PlanloopError {
   }
 }
 
-/** What a {@link ProviderError} is built from. */
-export interface ProviderErrorOptions extends PlanloopErrorOptions {
-  /** The provider's `name`. */
-  provider: string;
-  /** The HTTP status, when there was one. */
-  status?: number | undefined;
-  /** An excerpt of the response body. */
-  body?: string | undefined;
-  /** Whether trying again can help (429 and 5xx, network errors). */
-  retryable: boolean;
-  /** Milliseconds the server asked us to wait (from `Retry-After`), when it said. */
-  retryAfterMs?: number | undefined;
-}
-
-/**
- * A model provider failed (code `provider_error`, or `provider_unavailable` when the platform
- * lacks what the provider needs). `status` is the HTTP status when there was one, `body` an
- * excerpt of the response, and `retryable` says whether trying again can help (429 and 5xx,
- * network errors).
- *
- * @example
- * ```ts
- * declare function scheduleRetry(afterMs: number | undefined): void;
- * try { await provider.generate(request); }
- * catch (error) { if (ProviderError.isInstance(error) && error.retryable) scheduleRetry(error.retryAfterMs); }
- * ```
- */
-export class ProviderError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('ProviderError');
-
-  readonly status: number | undefined;
-  readonly body: string | undefined;
-  readonly retryable: boolean;
-  /** Milliseconds the server asked us to wait (from `Retry-After`), when it said. */
-  readonly retryAfterMs: number | undefined;
-  readonly provider: string;
-
-  constructor(code: 'provider_error' | 'provider_unavailable', message: string, options: ProviderErrorOptions) {
-    super(code, message, options);
-    this.provider = options.provider;
-    this.status = options.status;
-    this.body = options.body;
-    this.retryable = options.retryable;
-    this.retryAfterMs = options.retryAfterMs;
-  }
-}
-
-/** What a {@link RefusalError} is built from. */
-export interface RefusalErrorOptions extends PlanloopErrorOptions {
-  /** The model's words declining (or the API's explanation); `''` when it gave none. */
-  refusal: string;
-  /** Any text the model wrote before it stopped. Default `''`. */
-  text?: string | undefined;
-  /** The provider's `name`, when it has one. */
-  provider?: string | undefined;
-}
-
-/**
- * The model declined to answer (code `model_refused`): whichever provider said so (Anthropic's
- * `stop_reason: "refusal"`, OpenAI's `refusal` or `content_filter`, the AI SDK's `content-filter`),
- * this is what `makeTodos` and `runWebAgent` throw, with the model's words in `refusal` (the API's
- * own explanation when the model wrote none; `''` when there is neither). Nothing was changed.
- * Asking the same again rarely helps, so nothing retries it. `editWithInstruction` reports the
- * same as its own `EditError` `edit_refused` (words in `raw`, this error as `cause`):
- * {@link refusalOf} reads both. Built with `message` `undefined`, it words its message itself.
- *
- * @example
- * ```ts
- * try { await plan.makeTodos({ task }); }
- * catch (error) { if (RefusalError.isInstance(error)) console.log(`The model declined: ${error.refusal}`); }
- * ```
- */
-export class RefusalError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('RefusalError');
-
-  /** The model's words declining (or the API's explanation); `''` when it gave none. */
-  readonly refusal: string;
-  /** Any text the model wrote before it stopped. */
-  readonly text: string;
-  /** The provider's `name`, when it has one. */
-  readonly provider: string | undefined;
-
-  constructor(code: 'model_refused', message: string | undefined, options: RefusalErrorOptions) {
-    const who = options.provider ? `The model (${options.provider})` : 'The model';
-    const words = options.refusal.trim();
-    super(
-      code,
-      message ??
-        `${who} declined to answer${words ? `: ${words.slice(0, 300)}` : ' (it gave no reason)'}. Nothing was changed; rephrase the request or use another model.`,
-      options,
-    );
-    this.refusal = options.refusal;
-    this.text = options.text ?? '';
-    this.provider = options.provider;
-  }
-}
-
-/**
- * The model's words when `error` says the model declined (a {@link RefusalError}, or an edit's
- * `EditError` with code `edit_refused`), else `undefined`: one check for a guide that says "the
- * model declined" instead of showing an error. Works across realms.
- *
- * @example
- * ```ts
- * try { await plan.makeTodos({ task }); }
- * catch (error) {
- *   const words = refusalOf(error);
- *   if (words !== undefined) console.log(`The model declined${words ? `: ${words}` : '.'}`);
- * }
- * ```
- */
-export function refusalOf(error: unknown): string | undefined {
-  if (RefusalError.isInstance(error)) return error.refusal;
-  if (EditError.isInstance(error) && error.code === 'edit_refused') return error.raw;
-  return undefined;
-}
-
 /**
  * The operation was aborted (code `aborted`) or timed out (code `timeout`). Nothing was changed.
  * Built with `message` `undefined`, it says "The operation was aborted." (or "timed out.").
@@ -386,118 +259,6 @@ export class AbortError extends PlanloopError {
 
   constructor(code: 'aborted' | 'timeout', message?: string | undefined, options?: PlanloopErrorOptions) {
     super(code, message ?? (code === 'timeout' ? 'The operation timed out.' : 'The operation was aborted.'), options);
-  }
-}
-
-/** What a {@link ConflictError} is built from. */
-export interface ConflictErrorOptions extends PlanloopErrorOptions {
-  /** The document's id. */
-  id: string;
-  /** Where the two versions overlapped, when a merge was tried. Default `[]`. */
-  conflicts?: ReadonlyArray<{ field: 'title' | 'content'; line?: number }> | undefined;
-  /** The model's version, which was not stored. */
-  proposed?: { title: string; content: string } | undefined;
-}
-
-/**
- * A document was edited or deleted while the model was rewriting it; the newer document was kept.
- *
- * @example
- * ```ts
- * declare function reloadEditor(id: string): void;
- * try { plan.markdown.edit('m1', { content: 'New text' }); }
- * catch (error) { if (ConflictError.isInstance(error)) reloadEditor(error.id); }
- * ```
- */
-export class ConflictError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('ConflictError');
-
-  readonly id: string;
-  /** Where the two versions overlapped, when a merge was tried (`line` is 1-based in the current text). */
-  readonly conflicts: ReadonlyArray<{ field: 'title' | 'content'; line?: number }>;
-  /** The model's version, which was not stored: to show the user, or to apply by hand. */
-  readonly proposed: { readonly title: string; readonly content: string } | undefined;
-
-  constructor(code: 'edit_conflict', message: string, options: ConflictErrorOptions) {
-    super(code, message, options);
-    this.id = options.id;
-    this.conflicts = options.conflicts ?? [];
-    this.proposed = options.proposed;
-  }
-}
-
-/** The codes of {@link EditError}. */
-export type EditErrorCode = 'edit_refused' | 'edit_empty' | 'edit_truncated' | 'edit_invalid' | 'edit_anchor_missing' | 'edit_anchor_ambiguous';
-
-/** What an {@link EditError} is built from. */
-export interface EditErrorOptions extends ModelOutputErrorOptions {
-  /** The provider's `name`, when it has one. */
-  provider?: string | undefined;
-}
-
-/**
- * The model's answer to an edit instruction was unusable, after retries; the document is unchanged.
- * Keeps the raw text of the last answer and, when known, the provider's name.
- *
- * @example
- * ```ts
- * try { await plan.markdown.editWithInstruction('m1', 'Shorten the intro.'); }
- * catch (error) { if (EditError.isInstance(error) && error.code === 'edit_refused') console.log(error.raw); }
- * ```
- */
-export class EditError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('EditError');
-
-  declare readonly code: EditErrorCode;
-  readonly raw: string;
-  readonly issues: readonly ValidationIssue[];
-  /** The provider's `name`, when it has one. */
-  readonly provider: string | undefined;
-
-  constructor(code: EditErrorCode, message: string, options: EditErrorOptions = {}) {
-    super(code, message, options);
-    this.raw = options.raw ?? '';
-    this.issues = options.issues ?? [];
-    this.provider = options.provider;
-  }
-}
-
-/** Why a replayed step could not be done: its target is gone or ambiguous, its todo's check failed, or the user refused it. */
-export type TourStepFailure = 'not-found' | 'ambiguous' | 'check-failed' | 'refused';
-
-/** What a {@link TourError} is built from. */
-export interface TourErrorOptions extends PlanloopErrorOptions {
-  /** `tour_invalid`: every problem found, with its path (`todos[2].steps[0].target.role`). Default `[]`. */
-  issues?: readonly ValidationIssue[] | undefined;
-  /** `tour_step_failed`: the step, by its todo's id in the tour and its index among the todo's steps, and why. */
-  step?: { readonly todoId: string; readonly index: number; readonly reason: TourStepFailure } | undefined;
-}
-
-/**
- * A recorded tour that cannot be used: `tour_invalid` before anything ran (a malformed or
- * oversized tour, a URL the tools must never open; `issues[0].path` is the first problem), or
- * `tour_step_failed` when a replay without a model reached a step it cannot do (`step` says which
- * and why; the todos played before it stay done).
- *
- * @example
- * ```ts
- * declare const stored: string;
- * declare const locators: TourLocators;
- * try { await replayTour(parseTour(stored), { plan, tools, page: { locators } }); }
- * catch (error) { if (TourError.isInstance(error)) console.log(error.code, error.issues[0]?.path ?? error.step); }
- * ```
- */
-export class TourError extends PlanloopError {
-  protected static override readonly brand: symbol = brandOf('TourError');
-
-  declare readonly code: 'tour_invalid' | 'tour_step_failed';
-  readonly issues: readonly ValidationIssue[];
-  readonly step: TourErrorOptions['step'];
-
-  constructor(code: 'tour_invalid' | 'tour_step_failed', message: string, options: TourErrorOptions = {}) {
-    super(code, message, options);
-    this.issues = options.issues ?? [];
-    this.step = options.step;
   }
 }
 

@@ -71,33 +71,19 @@ export function readText(value: unknown, path: string, issues: ValidationIssue[]
 }
 
 /**
- * A whole number of at least 1.
+ * A whole number of at least `min` (default 0: counters, timestamps; 1 for a turn number).
  *
  * @example
  * ```ts
  * const issues: ValidationIssue[] = [];
- * readPositiveInt(2, 'expected_turn', issues); // 2
- * readPositiveInt(1.5, 'expected_turn', issues); // issues: must be an integer, not the fraction 1.5
+ * readInteger(2, 'expected_turn', issues, 1); // 2
+ * readInteger(1.5, 'expected_turn', issues, 1); // issues: must be an integer, not the fraction 1.5
+ * readInteger(-1, 'lastIds.todos', issues); // issues: must be at least 0
  * ```
  */
-export function readPositiveInt(value: unknown, path: string, issues: ValidationIssue[]): number {
+export function readInteger(value: unknown, path: string, issues: ValidationIssue[], min = 0): number {
   if (typeof value !== 'number' || !Number.isSafeInteger(value)) wrongType(issues, path, value, 'an integer');
-  else if (value < 1) push(issues, path, 'must be greater than 0');
-  return value as number;
-}
-
-/**
- * A whole number of at least 0 (counters, timestamps).
- *
- * @example
- * ```ts
- * const issues: ValidationIssue[] = [];
- * readCount(12, 'lastIds.todos', issues); // 12
- * ```
- */
-export function readCount(value: unknown, path: string, issues: ValidationIssue[]): number {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value)) wrongType(issues, path, value, 'an integer');
-  else if (value < 0) push(issues, path, 'must be at least 0');
+  else if (value < min) push(issues, path, `must be at least ${min}`);
   return value as number;
 }
 

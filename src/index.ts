@@ -60,31 +60,31 @@ export {
   PlanloopError,
   isPlanloopError,
   ValidationError,
-  PlannerOutputError,
   EnvelopeError,
-  ProviderError,
   AbortError,
-  ConflictError,
   StorageError,
-  EditError,
-  RefusalError,
-  TourError,
-  refusalOf,
-  type EditErrorCode,
   type PlanloopErrorCode,
   type PlanloopErrorOptions,
   type ValidationErrorOptions,
   type ModelOutputErrorOptions,
+  type StorageErrorOptions,
+  type StorageErrorReason,
+  type ValidationIssue,
+} from './errors.js';
+export {
+  PlannerOutputError,
+  ProviderError,
+  ConflictError,
+  EditError,
+  RefusalError,
+  refusalOf,
+  type EditErrorCode,
   type ProviderErrorOptions,
   type RefusalErrorOptions,
   type ConflictErrorOptions,
   type EditErrorOptions,
-  type StorageErrorOptions,
-  type StorageErrorReason,
-  type TourErrorOptions,
-  type TourStepFailure,
-  type ValidationIssue,
-} from './errors.js';
+} from './model-errors.js';
+export { TourError, type TourErrorOptions, type TourStepFailure } from './loop/tour-error.js';
 
 // Storage
 export { createMemoryAdapter, type MemoryAdapter } from './storage/memory.js';

@@ -117,6 +117,23 @@ const FORBIDDEN_UPWARD: Record<string, string[]> = {
     'ui/',
     'dom/',
   ],
+  // The errors only a model call throws: beside errors.ts, as low (llm/ imports them).
+  'model-errors.ts': [
+    'abort.ts',
+    'llm/',
+    'artifacts/',
+    'envelope/',
+    'planning/',
+    'loop/',
+    'storage/',
+    'sync/',
+    'plan/',
+    'plan.ts',
+    'interop/',
+    'graph/',
+    'ui/',
+    'dom/',
+  ],
   'abort.ts': ['llm/', 'artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/', 'dom/'],
   'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
 };

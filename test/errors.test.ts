@@ -2,21 +2,8 @@ import { buildSync } from 'esbuild';
 import { fileURLToPath } from 'node:url';
 import { createContext, runInContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import {
-  AbortError,
-  ConflictError,
-  EditError,
-  EnvelopeError,
-  isPlanloopError,
-  PlanloopError,
-  PlannerOutputError,
-  ProviderError,
-  RefusalError,
-  StorageError,
-  ValidationError,
-  asStorageError,
-  refusalOf,
-} from '../src/errors.js';
+import { AbortError, EnvelopeError, isPlanloopError, PlanloopError, StorageError, ValidationError, asStorageError } from '../src/errors.js';
+import { ConflictError, EditError, PlannerOutputError, ProviderError, RefusalError, refusalOf } from '../src/model-errors.js';
 import { GraphValidationError, StateWriteOnceError, ToolCallError, TurnLimitError } from '../src/graph/errors.js';
 import { toAbortError } from '../src/abort.js';
 import { withRetry } from '../src/llm/retry.js';
@@ -105,7 +92,7 @@ describe('isPlanloopError and isInstance', () => {
     // `instanceof` fails there, as it does for an error from an iframe or another copy of planloop.
     const bundle = buildSync({
       stdin: {
-        contents: "export * from './src/errors.ts'; export * from './src/graph/errors.ts';",
+        contents: "export * from './src/errors.ts'; export * from './src/model-errors.ts'; export * from './src/graph/errors.ts';",
         resolveDir: fileURLToPath(new URL('..', import.meta.url)),
         loader: 'ts',
       },

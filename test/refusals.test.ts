@@ -8,7 +8,7 @@
 import { generateText } from 'ai';
 import { MockLanguageModelV3 } from 'ai/test';
 import { describe, expect, it } from 'vitest';
-import { EditError, RefusalError, refusalOf } from '../src/errors.js';
+import { EditError, RefusalError, refusalOf } from '../src/model-errors.js';
 import { createFunctionProvider } from '../src/llm/function-provider.js';
 import { createScriptedProvider } from '../src/llm/scripted.js';
 import { runWebAgent } from '../src/loop/run-web-agent.js';

@@ -1,6 +1,6 @@
 import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { pathOf, readCount, readRecord, readText } from '../guards.js';
+import { readRecord, readText } from '../guards.js';
 import type { MarkdownChange, MarkdownDoc, PlanState, PlanStateHost } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { nextIds } from './id-sequence.js';
@@ -37,26 +37,6 @@ export interface MarkdownChangeEvent {
  * ```
  */
 export const MARKDOWN_TITLE_MAX = 200;
-
-/**
- * Checks a stored document and pushes what is wrong under `path`.
- *
- * @example
- * ```ts
- * const issues: ValidationIssue[] = [];
- * readMarkdownDoc({ id: 'm1', title: 'Notes', content: '', updatedAt: 1 }, 'markdownDocs[0]', issues);
- * ```
- */
-export function readMarkdownDoc(value: unknown, path: string, issues: ValidationIssue[]): MarkdownDoc {
-  const record = readRecord(value, path, issues);
-  if (!record) return { id: '', title: '', content: '', updatedAt: 0 };
-  return {
-    id: readText(record.id, pathOf(path, 'id'), issues),
-    title: readText(record.title, pathOf(path, 'title'), issues, { max: MARKDOWN_TITLE_MAX }),
-    content: readText(record.content, pathOf(path, 'content'), issues, { nonEmpty: false }),
-    updatedAt: readCount(record.updatedAt, pathOf(path, 'updatedAt'), issues),
-  };
-}
 
 /**
  * Reads a create input or a patch (`partial`); throws {@link ValidationError}.

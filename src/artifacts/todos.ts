@@ -1,6 +1,6 @@
 import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
-import { definedEntries, isRecord, pathOf, readOneOf, readPositiveInt, readRecord, readText } from '../guards.js';
+import { definedEntries, isRecord, pathOf, readInteger, readOneOf, readRecord, readText } from '../guards.js';
 import { readTodoCheck, sameTodoCheck, type TodoCheck } from '../todo-check.js';
 import {
   TODO_EVIDENCE,
@@ -88,7 +88,7 @@ export function readTodoSeed(value: unknown, path: string, issues: ValidationIss
     status: record.status === undefined ? 'pending' : readOneOf(record.status, TODO_STATUSES, pathOf(path, 'status'), issues),
   };
   if (record.id !== undefined) item.id = readText(record.id, pathOf(path, 'id'), issues, cap('id'));
-  if (record.expected_turn !== undefined) item.expected_turn = readPositiveInt(record.expected_turn, pathOf(path, 'expected_turn'), issues);
+  if (record.expected_turn !== undefined) item.expected_turn = readInteger(record.expected_turn, pathOf(path, 'expected_turn'), issues, 1);
   // Only a clear mark is kept: anything else (false, a string from storage) means not rewritten.
   if (record.rewritten === true) item.rewritten = true;
   if (record.check !== undefined && record.check !== null) {

@@ -1,5 +1,5 @@
 import { EnvelopeError, type ValidationIssue } from '../errors.js';
-import { definedEntries, isRecord, pathOf, readArray, readPositiveInt, readRecord, readText } from '../guards.js';
+import { definedEntries, isRecord, pathOf, readInteger, readArray, readRecord, readText } from '../guards.js';
 import { formatIssues } from '../validation.js';
 import { ENVELOPE_LIMITS, FORBIDDEN_ADJUST_KEYS, type TodoAdjust, type TodoReplace } from './schema.js';
 
@@ -85,7 +85,7 @@ export function readReplace(value: unknown, path: string, issues: ValidationIssu
   const replace: TodoReplace = { id: readText(fields.id, pathOf(path, 'id'), issues, { max: ENVELOPE_LIMITS.name }) };
   if (fields.description !== undefined) replace.description = readText(fields.description, pathOf(path, 'description'), issues);
   if (fields.intent !== undefined) replace.intent = readText(fields.intent, pathOf(path, 'intent'), issues);
-  if (fields.expected_turn !== undefined) replace.expected_turn = readPositiveInt(fields.expected_turn, pathOf(path, 'expected_turn'), issues);
+  if (fields.expected_turn !== undefined) replace.expected_turn = readInteger(fields.expected_turn, pathOf(path, 'expected_turn'), issues, 1);
   return replace;
 }
 

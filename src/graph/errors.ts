@@ -1,9 +1,4 @@
-import { PlanloopError, type PlanloopErrorOptions } from '../errors.js';
-
-/** The brand of the graph error class called `name`, the same in every realm. */
-function brandOf(name: string): symbol {
-  return Symbol.for(`planloop.error.${name}`);
-}
+import { brandOf, PlanloopError, type PlanloopErrorOptions } from '../errors.js';
 
 /** What kind of problem a {@link GraphIssue} is, for hosts that branch on it. */
 export type GraphIssueKind =

@@ -1,6 +1,7 @@
 import { safeParse, type z } from 'zod/mini';
 import { TypedEmitter } from '../emitter.js';
-import { PlannerOutputError, ValidationError, type ValidationIssue } from '../errors.js';
+import { ValidationError, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError } from '../model-errors.js';
 import { throwIfAborted, untilAborted } from '../abort.js';
 import { resolveProvider, type LLMMessage, type LLMSource } from '../llm/provider.js';
 import { parseModelJson } from '../llm/model-json.js';

@@ -1,6 +1,7 @@
-import { PlanloopError, ProviderError, RefusalError } from '../errors.js';
+import { PlanloopError } from '../errors.js';
+import { ProviderError, RefusalError } from '../model-errors.js';
 import { throwIfAborted, toAbortError, untilAborted } from '../abort.js';
-import { streamOrGenerate, type FinishReason, type LLMProvider, type LLMRequest, type LLMUsage } from './provider.js';
+import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMUsage } from './provider.js';
 
 /** Options of {@link callModel}. */
 export interface CallModelOptions {
@@ -138,5 +139,29 @@ export function withTimeout(signal: AbortSignal | undefined, timeoutMs: number |
       clearTimeout(timer);
       signal?.removeEventListener('abort', onAbort);
     },
+  };
+}
+
+/**
+ * Streams a request when the provider can, else yields `generate`'s answer as one delta and a
+ * finish. Lets callers write one code path.
+ *
+ * @example
+ * ```ts
+ * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') console.log(chunk.delta);
+ * ```
+ */
+export async function* streamOrGenerate(provider: LLMProvider, request: LLMRequest): AsyncIterable<LLMChunk> {
+  if (provider.stream) {
+    yield* provider.stream(request);
+    return;
+  }
+  const result = await provider.generate(request);
+  if (result.text) yield { type: 'text-delta', delta: result.text };
+  yield {
+    type: 'finish',
+    finishReason: result.finishReason ?? 'stop',
+    ...(result.refusal !== undefined ? { refusal: result.refusal } : {}),
+    ...(result.usage ? { usage: result.usage } : {}),
   };
 }

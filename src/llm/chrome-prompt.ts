@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError, ValidationError } from '../errors.js';
+import { PlanloopError, ValidationError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted, toAbortError } from '../abort.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
 import { isDescribedInPrompt } from './json-instruction.js';

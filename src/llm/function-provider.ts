@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted, untilAborted } from '../abort.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 import { readStream } from './read-stream.js';

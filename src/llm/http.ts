@@ -1,4 +1,5 @@
-import { PlanloopError, ProviderError } from '../errors.js';
+import { PlanloopError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted, toAbortError } from '../abort.js';
 import { readStream } from './read-stream.js';
 

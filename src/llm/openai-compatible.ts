@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted } from '../abort.js';
 import { createDeltaNormalizer } from './delta-normalizer.js';
 import { errorEventData, joinURL, parseJSONData, postJSON, readJSON, responseBytes, truncatedStream, type FetchLike } from './http.js';

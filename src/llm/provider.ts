@@ -120,27 +120,3 @@ export function resolveProvider(source: LLMSource, role: LLMRole): LLMProvider {
   if (isProvider(source)) return source;
   return source.route(role);
 }
-
-/**
- * Streams a request when the provider can, else yields `generate`'s answer as one delta and a
- * finish. Lets callers write one code path.
- *
- * @example
- * ```ts
- * for await (const chunk of streamOrGenerate(provider, request)) if (chunk.type === 'text-delta') console.log(chunk.delta);
- * ```
- */
-export async function* streamOrGenerate(provider: LLMProvider, request: LLMRequest): AsyncIterable<LLMChunk> {
-  if (provider.stream) {
-    yield* provider.stream(request);
-    return;
-  }
-  const result = await provider.generate(request);
-  if (result.text) yield { type: 'text-delta', delta: result.text };
-  yield {
-    type: 'finish',
-    finishReason: result.finishReason ?? 'stop',
-    ...(result.refusal !== undefined ? { refusal: result.refusal } : {}),
-    ...(result.usage ? { usage: result.usage } : {}),
-  };
-}

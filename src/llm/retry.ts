@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted, toAbortError } from '../abort.js';
 import type { LLMChunk, LLMProvider, LLMRequest, LLMResult } from './provider.js';
 

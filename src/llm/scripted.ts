@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted } from '../abort.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';
 import { abortableSleep } from './retry.js';

@@ -1,4 +1,4 @@
-import { ProviderError } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
 import { throwIfAborted, toAbortError } from '../abort.js';
 import { contentText, mapFinishReason, mapUsage, type ChatPayload } from './openai-compatible.js';
 import type { FinishReason, LLMChunk, LLMProvider, LLMRequest, LLMResult, LLMUsage } from './provider.js';

@@ -1,7 +1,9 @@
 import type { Locator } from '../dom/locator.js';
 import { throwIfAborted, untilAborted } from '../abort.js';
 import { ENVELOPE_LIMITS, type TurnAction } from '../envelope/schema.js';
-import { EnvelopeError, ProviderError, TourError, ValidationError, type TourStepFailure, type ValidationIssue } from '../errors.js';
+import { EnvelopeError, ValidationError, type ValidationIssue } from '../errors.js';
+import { ProviderError } from '../model-errors.js';
+import { TourError, type TourStepFailure } from './tour-error.js';
 import type { Observation, ReasoningPhase, RunFinishReason } from '../events.js';
 import { pathOf } from '../guards.js';
 import { resolveProvider, type LLMChunk, type LLMMessage, type LLMProvider, type LLMUsage } from '../llm/provider.js';

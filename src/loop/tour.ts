@@ -8,7 +8,8 @@
  */
 
 import type { Locator } from '../dom/locator.js';
-import { TourError, type ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors.js';
+import { TourError } from './tour-error.js';
 import { describeValue, isRecord, pathOf, readArray, readRecord, readText } from '../guards.js';
 
 /**

@@ -4,7 +4,7 @@
  * `plan.ts` commits the result.
  */
 import type { EditWithInstructionOptions } from '../artifacts/markdown.js';
-import { ConflictError } from '../errors.js';
+import { ConflictError } from '../model-errors.js';
 import type { LLMProvider } from '../llm/provider.js';
 import type { MarkdownDoc } from '../plan-state.js';
 import { editDocument } from '../planning/edit-with-instruction.js';

@@ -1,4 +1,5 @@
-import type { EditErrorCode, ValidationIssue } from '../errors.js';
+import type { ValidationIssue } from '../errors.js';
+import type { EditErrorCode } from '../model-errors.js';
 import { parseModelJson } from '../llm/model-json.js';
 import type { FinishReason } from '../llm/provider.js';
 import { applyEditBlocks, parseEditBlocks, type BlockFailure, type EditBlock } from './edit-blocks.js';

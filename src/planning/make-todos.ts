@@ -1,7 +1,8 @@
 import { TODO_LIMITS } from '../artifacts/todo-limits.js';
 import { readTodoCheckInput } from '../todo-check-text.js';
 import type { TodoSeed } from '../artifacts/todos.js';
-import { PlannerOutputError, ValidationError, reportError, type ValidationIssue } from '../errors.js';
+import { ValidationError, reportError, type ValidationIssue } from '../errors.js';
+import { PlannerOutputError } from '../model-errors.js';
 import { throwIfAborted } from '../abort.js';
 import { isRecord, readText } from '../guards.js';
 import { callModel, withTimeout } from '../llm/call.js';

@@ -1,10 +1,10 @@
 import { advancedPast } from '../artifacts/id-sequence.js';
-import { readMarkdownDoc } from '../artifacts/markdown.js';
+import { MARKDOWN_TITLE_MAX } from '../artifacts/markdown.js';
 import { readTodoSeed } from '../artifacts/todos.js';
 import { readTodoCheck } from '../todo-check.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
-import { describeValue, isRecord, readArray, readCount, readRecord } from '../guards.js';
-import { EMPTY_PLAN_STATE, type PlanState, type TodoItem } from '../plan-state.js';
+import { describeValue, isRecord, pathOf, readArray, readInteger, readRecord, readText } from '../guards.js';
+import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanState, type TodoItem } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { readSyncMeta } from '../sync/clock.js';
 import { SNAPSHOT_VERSION, type PlanSnapshot } from './snapshot-format.js';
@@ -66,7 +66,7 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
     return fail(`Stored plan has format version ${version}, newer than this planloop reads (${SNAPSHOT_VERSION}); upgrade planloop. The data was kept aside.`);
   }
   const issues: ValidationIssue[] = [];
-  if (version !== undefined) readCount(version, 'version', issues);
+  if (version !== undefined) readInteger(version, 'version', issues);
   // A check this version cannot read (written by a later one, or damaged) is left out of its todo
   // and listed in `dropped`: the todo itself is still good.
   const badChecks: ValidationIssue[] = [];
@@ -101,8 +101,8 @@ export function safeValidateSnapshot(raw: unknown): SnapshotValidation {
     const counterIssues: ValidationIssue[] = [];
     const record = readRecord(lastIds, 'lastIds', counterIssues);
     const counters = record && {
-      todos: readCount(record.todos, 'lastIds.todos', counterIssues),
-      markdown: readCount(record.markdown, 'lastIds.markdown', counterIssues),
+      todos: readInteger(record.todos, 'lastIds.todos', counterIssues),
+      markdown: readInteger(record.markdown, 'lastIds.markdown', counterIssues),
     };
     if (counters && counterIssues.length === 0) data.lastIds = counters;
     else dropped.push(...counterIssues);
@@ -157,4 +157,16 @@ function firstDuplicate(ids: string[]): string | undefined {
     seen.add(id);
   }
   return undefined;
+}
+
+/** Checks a stored document and pushes what is wrong under `path`. */
+function readMarkdownDoc(value: unknown, path: string, issues: ValidationIssue[]): MarkdownDoc {
+  const record = readRecord(value, path, issues);
+  if (!record) return { id: '', title: '', content: '', updatedAt: 0 };
+  return {
+    id: readText(record.id, pathOf(path, 'id'), issues),
+    title: readText(record.title, pathOf(path, 'title'), issues, { max: MARKDOWN_TITLE_MAX }),
+    content: readText(record.content, pathOf(path, 'content'), issues, { nonEmpty: false }),
+    updatedAt: readInteger(record.updatedAt, pathOf(path, 'updatedAt'), issues),
+  };
 }

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { MarkdownChangeEvent } from '../../src/artifacts/markdown.js';
-import { ConflictError, PlanloopError, ValidationError } from '../../src/errors.js';
+import { PlanloopError, ValidationError } from '../../src/errors.js';
+import { ConflictError } from '../../src/model-errors.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import type { LLMRequest } from '../../src/llm/provider.js';
 import { Plan } from '../../src/plan.js';

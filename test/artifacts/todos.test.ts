@@ -103,7 +103,7 @@ describe('plan.todos validation', () => {
     }
     expect(error).toBeInstanceOf(ValidationError);
     const issues = (error as ValidationError).issues.map((issue) => `${issue.path} ${issue.message}`);
-    expect(issues).toEqual(['[1].intent must not be empty', '[2].description must not be empty', '[2].expected_turn must be greater than 0']);
+    expect(issues).toEqual(['[1].intent must not be empty', '[2].description must not be empty', '[2].expected_turn must be at least 1']);
     expect((error as ValidationError).code).toBe('invalid_input');
     expect(todos.list()).toEqual([]);
   });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { PlannerOutputError } from '../../src/errors.js';
+import { PlannerOutputError } from '../../src/model-errors.js';
 import { TurnLimitError } from '../../src/graph/errors.js';
 import { runReplanningLoop } from '../../src/graph/replan.js';
 import { createLLMRouter } from '../../src/llm/provider.js';

@@ -1,8 +1,9 @@
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { describe, expect, it } from 'vitest';
-import { AbortError, RefusalError, refusalOf } from '../../src/errors.js';
-import { callModel, withTimeout } from '../../src/llm/call.js';
+import { AbortError } from '../../src/errors.js';
+import { RefusalError, refusalOf } from '../../src/model-errors.js';
+import { callModel, streamOrGenerate, withTimeout } from '../../src/llm/call.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import type { LLMChunk, LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
@@ -124,5 +125,17 @@ describe('callModel: refusals', () => {
     expect(await provider.generate(request)).toEqual({ text: '', finishReason: 'refusal' });
     const error = await callModel(provider, request).catch((caught: unknown) => caught);
     expect(error).toMatchObject({ code: 'model_refused', refusal: '' });
+  });
+});
+
+describe('streamOrGenerate', () => {
+  it('falls back to generate for providers that cannot stream', async () => {
+    const chunks: LLMChunk[] = [];
+    const provider = { generate: async () => ({ text: 'hi', usage: { outputTokens: 1 } }) };
+    for await (const c of streamOrGenerate(provider, { messages: [] })) chunks.push(c);
+    expect(chunks).toEqual([
+      { type: 'text-delta', delta: 'hi' },
+      { type: 'finish', finishReason: 'stop', usage: { outputTokens: 1 } },
+    ]);
   });
 });

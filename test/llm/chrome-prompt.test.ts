@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError, ProviderError, ValidationError } from '../../src/errors.js';
+import { AbortError, ValidationError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import {
   createChromePromptProvider,
   type ChromeLanguageModel,

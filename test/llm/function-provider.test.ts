@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { AbortError, ProviderError } from '../../src/errors.js';
+import { AbortError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../src/llm/provider.js';
 

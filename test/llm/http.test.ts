@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import { parseRetryAfter, postJSON } from '../../src/llm/http.js';
 
 describe('parseRetryAfter', () => {

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, it } from 'vitest';
-import { AbortError, ProviderError } from '../../src/errors.js';
+import { AbortError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../src/llm/provider.js';
 import { chunkedFetch, sendJSON, sseEvent, startServer, writeSSE, type TestHandler, type TestServer } from '../helpers/sse-server.js';

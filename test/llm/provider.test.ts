@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createLLMRouter, resolveProvider, streamOrGenerate, type LLMChunk } from '../../src/llm/provider.js';
+import { createLLMRouter, resolveProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 
 describe('createLLMRouter', () => {
@@ -17,17 +17,5 @@ describe('createLLMRouter', () => {
 
   it('needs a default provider', () => {
     expect(() => createLLMRouter({} as never)).toThrow(/default/);
-  });
-});
-
-describe('streamOrGenerate', () => {
-  it('falls back to generate for providers that cannot stream', async () => {
-    const chunks: LLMChunk[] = [];
-    const provider = { generate: async () => ({ text: 'hi', usage: { outputTokens: 1 } }) };
-    for await (const c of streamOrGenerate(provider, { messages: [] })) chunks.push(c);
-    expect(chunks).toEqual([
-      { type: 'text-delta', delta: 'hi' },
-      { type: 'finish', finishReason: 'stop', usage: { outputTokens: 1 } },
-    ]);
   });
 });

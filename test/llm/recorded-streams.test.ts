@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ProviderError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import { createAnthropicProvider } from '../../src/llm/anthropic.js';
 import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.js';
 import type { FinishReason, LLMProvider, LLMUsage } from '../../src/llm/provider.js';

@@ -1,5 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
-import { AbortError, ProviderError } from '../../src/errors.js';
+import { AbortError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import type { LLMChunk, LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createWebLLMProvider, type WebLLMEngine } from '../../src/llm/webllm.js';
-import { ProviderError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import type { ChatPayload } from '../../src/llm/openai-compatible.js';
 
 /** A stand-in for WebLLM's MLCEngine: OpenAI-shaped answers, in process, interruptible. */

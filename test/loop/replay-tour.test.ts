@@ -1,7 +1,8 @@
 // @vitest-environment happy-dom
 import { afterEach, describe, expect, it } from 'vitest';
 import { createTourLocators, outlinePage, renderOutline, resolveTarget } from '../../src/dom/index.js';
-import { AbortError, isPlanloopError, TourError, ValidationError } from '../../src/errors.js';
+import { AbortError, isPlanloopError, ValidationError } from '../../src/errors.js';
+import { TourError } from '../../src/loop/tour-error.js';
 import { createLLMRouter, type LLMProvider, type LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider } from '../../src/llm/scripted.js';
 import type { LoopTool } from '../../src/loop/dispatch-action.js';

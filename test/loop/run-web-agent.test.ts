@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { TodoItem } from '../../src/artifacts/todos.js';
-import { AbortError, EnvelopeError, isPlanloopError, ProviderError, ValidationError } from '../../src/errors.js';
+import { AbortError, EnvelopeError, isPlanloopError, ValidationError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import { createLLMRouter, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';

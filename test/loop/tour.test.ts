@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { isPlanloopError, TourError } from '../../src/errors.js';
+import { isPlanloopError } from '../../src/errors.js';
+import { TourError } from '../../src/loop/tour-error.js';
 import { parseTour, safeParseTour, safeValidateTour, TOUR_LIMITS, validateTour, type Tour } from '../../src/loop/tour.js';
 
 // A tour comes back from storage or the network: validated whole before anything runs, with

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, test } from 'vitest';
-import type { EditErrorCode } from '../../src/errors.js';
+import type { EditErrorCode } from '../../src/model-errors.js';
 import type { FinishReason } from '../../src/llm/provider.js';
 import { createEditPreview, readEditAnswer, type EditAnswerForm } from '../../src/planning/edit-answer.js';
 import { LONG_DOC, SHORT_DOC } from '../helpers/markdown-docs.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { afterEach, describe, expect, test } from 'vitest';
-import { ConflictError, EditError, type PlanloopError, ProviderError, ValidationError } from '../../src/errors.js';
+import { type PlanloopError, ValidationError } from '../../src/errors.js';
+import { ConflictError, EditError, ProviderError } from '../../src/model-errors.js';
 import { createOpenAICompatibleProvider } from '../../src/llm/openai-compatible.js';
 import { createLLMRouter, type LLMChunk, type LLMProvider } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, test, vi } from 'vitest';
-import { AbortError, type PlanloopError, PlannerOutputError, ProviderError, ValidationError } from '../../src/errors.js';
+import { AbortError, type PlanloopError, ValidationError } from '../../src/errors.js';
+import { PlannerOutputError, ProviderError } from '../../src/model-errors.js';
 import type { PlanEvents } from '../../src/events.js';
 import type { LLMChunk, LLMProvider, LLMRequest } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';

@@ -4,7 +4,7 @@ import { Plan } from '../../src/plan.js';
 import { createMemoryAdapter } from '../../src/storage/memory.js';
 import { PLAN_PANEL_STRINGS, PlanPanelElement, definePlanPanel, type PanelApprovalRequest, type PlanPanelStrings } from '../../src/ui/index.js';
 import { emitPlanEvent } from '../../src/plan/emit-plan-event.js';
-import { ProviderError } from '../../src/errors.js';
+import { ProviderError } from '../../src/model-errors.js';
 import { createFunctionProvider } from '../../src/llm/function-provider.js';
 import { createLLMRouter } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';

@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest';
 import { createOfflineModel } from '../../../demo/offline-model/offline-model.js';
 import { createPace } from '../../../demo/pace.js';
 import { TOUR_HANDBOOK } from '../../../demo/tour-handbook.js';
-import { EditError } from '../../../src/errors.js';
+import { EditError } from '../../../src/model-errors.js';
 import type { LLMProvider, LLMRequest } from '../../../src/llm/provider.js';
 import { EDITS_MIN_CHARS, editDocument } from '../../../src/planning/edit-with-instruction.js';
 
