@@ -75,14 +75,16 @@ export const SIZE_BUDGETS: Readonly<Record<string, number>> = { core: 15_000, 'P
  * What all chunks together may not grow past (gzip, with each bundler), in bytes: the larger
  * figure of the two bundlers when the core went past its start budget (issue 25: 39.5 KB for the
  * core, 38 KB for `Plan` alone), so that the start budget is met by moving code out of the page's
- * start, not by moving it from one column to the other.
+ * start, not by moving it from one column to the other; plus, in 0.3.0, what todo checks added to
+ * the plan itself (their object form at start, their compact text in the planner's chunk, the
+ * evidence marks: about 1 KB measured with both bundlers).
  *
  * @example
  * ```ts
  * size.totalGzip <= TOTAL_LIMITS[size.name];
  * ```
  */
-export const TOTAL_LIMITS: Readonly<Record<string, number>> = { core: 39_500, 'Plan only': 38_000 };
+export const TOTAL_LIMITS: Readonly<Record<string, number>> = { core: 40_500, 'Plan only': 39_000 };
 
 /** The entries `npm run bench` measures: the core, each provider, each storage adapter, the subpaths, and everything. */
 export const BUNDLE_ENTRIES: BundleEntry[] = [

@@ -75,19 +75,18 @@ export function readTodoCheck(value: unknown, path: string, issues: Array<{ path
   const record = (typeof value === 'object' && value !== null ? value : {}) as Record<string, unknown>;
   const fields = Object.hasOwn(TEXT_FIELDS, record.kind as string) ? TEXT_FIELDS[record.kind as string] : undefined;
   const fail = (where: string, message: string): undefined => void issues.push({ path: where, message });
-  if (!fields) return fail(path, `must be { kind: ${TODO_CHECK_KINDS.join(' | ')}, … } (parseTodoCheck reads the compact text)`);
+  if (!fields) return fail(path, `must be a check object with a kind (${Object.keys(TEXT_FIELDS)})`);
   const check: Record<string, string> = { kind: record.kind as string };
   for (const field of fields) {
     const key = field.replace('?', '');
     const text = record[key];
     if (text === undefined && key !== field) continue;
-    if (typeof text !== 'string' || !text.trim() || text.length > MAX_CHECK_TEXT)
-      return fail(`${path}.${key}`, `must be text of 1 to ${MAX_CHECK_TEXT} characters`);
+    if (typeof text !== 'string' || !text.trim() || text.length > MAX_CHECK_TEXT) return fail(`${path}.${key}`, `must be 1 to ${MAX_CHECK_TEXT} characters`);
     check[key] = text.replace(/\s+/g, ' ').trim();
   }
   if (check.pattern?.[0] !== undefined && check.pattern[0] !== '/') return fail(`${path}.pattern`, 'must be a path such as /pricing');
   if (check.value !== undefined && SECRET_FIELD_NAME.test(check.field ?? ''))
-    return fail(`${path}.value`, 'must be left out for a secret field (the check is then that it is filled)');
+    return fail(`${path}.value`, 'must be left out: a secret field is only checked as filled');
   if (check.role) check.role = check.role.toLowerCase();
   return check as unknown as TodoCheck;
 }

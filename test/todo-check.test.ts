@@ -20,7 +20,7 @@ describe('todo checks: the object form', () => {
   });
 
   it('refuses what it cannot evaluate, saying where and what to write', () => {
-    expect(read('/pricing').issues[0]?.message).toMatch(/parseTodoCheck reads the compact text/);
+    expect(read('/pricing').issues[0]?.message).toMatch(/a check object with a kind/);
     expect(read({ kind: 'looks-done' }).issues).toEqual([expect.objectContaining({ path: 'check' })]);
     expect(read({ kind: 'url', pattern: 'pricing' }).issues).toEqual([{ path: 'check.pattern', message: 'must be a path such as /pricing' }]);
     expect(read({ kind: 'visible', name: '' }).issues[0]?.path).toBe('check.name');

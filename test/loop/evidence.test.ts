@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { PlannerOutputError, ValidationError } from '../../src/errors.js';
+import { ValidationError } from '../../src/errors.js';
+import { PlannerOutputError } from '../../src/model-errors.js';
 import { createLLMRouter } from '../../src/llm/provider.js';
 import { createScriptedProvider, type ScriptedResponses } from '../../src/llm/scripted.js';
 import type { ApproveHook } from '../../src/loop/action-policy.js';
