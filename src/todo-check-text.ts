@@ -4,7 +4,7 @@
  * and the line that says what is missing when a check does not hold. Not loaded at start: the
  * planner, the loop and `planloop/dom` load it.
  */
-import { MAX_CHECK_TEXT, readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from './todo-check.js';
+import { readTodoCheck, SECRET_FIELD_NAME, type TodoCheck } from './todo-check.js';
 
 /**
  * A check as a host or planner may write it: the object, or its compact text (see {@link parseTodoCheck}).
