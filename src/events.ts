@@ -14,6 +14,8 @@ export type { AdjustResult } from './envelope/apply.js';
 export interface TaskPlan {
   /** The one-sentence summary (which becomes `plan.summary`; the model writes it as `task_summary`). */
   summary: string;
+  /** The same summary under the name DESIGN.md's contract gives `makeTodos`' result (`{ task_summary, todos }`): kept. */
+  task_summary: string;
   todos: TodoItem[];
 }
 

@@ -412,6 +412,7 @@ describe('Plan.summary and setTaskPlan', () => {
     const taskPlan = plan.setTaskPlan({ summary: 'A look at pricing', todos: [{ intent: 'navigate', description: 'Open pricing' }] });
     expect(taskPlan).toEqual({
       summary: 'A look at pricing',
+      task_summary: 'A look at pricing',
       todos: [{ id: 't1', intent: 'navigate', description: 'Open pricing', status: 'pending' }],
     });
     expect(plan.summary).toBe('A look at pricing');

@@ -23,7 +23,7 @@ describe('seed 004 examples', () => {
     plan.attachTo(dddk); // exposes dddk.plan for host-wide access
     expect(dddk.plan).toBe(plan);
     const config: PlanConfig = { llm };
-    const empty: TaskPlan = { summary: '', todos: [] };
+    const empty: TaskPlan = { summary: '', task_summary: '', todos: [] };
     expect(config.llm).toBe(llm);
     expect(empty.todos).toEqual([]);
   });

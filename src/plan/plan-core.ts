@@ -124,9 +124,9 @@ export class PlanCore {
       return { state: { ...step.state, summary, task }, meta: { origin, todos: { type: 'reset', items: items.map(copy) } } };
     });
     const copies = (): TodoItem[] => items.map(copy);
-    this.events.emit('plan-create', { plan: { summary, todos: copies() } });
+    this.events.emit('plan-create', { plan: { summary, task_summary: summary, todos: copies() } });
     this.events.emit('plan-update', { todos: copies(), source: 'make-todos' });
-    return { summary, todos: copies() };
+    return { summary, task_summary: summary, todos: copies() };
   }
 
   /** `plan.transaction()`: see there. */
