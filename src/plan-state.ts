@@ -78,6 +78,18 @@ export interface TodoItem {
 export type TodoEvidence = 'checked' | 'held' | 'declined';
 
 /**
+ * The longest title, in characters. Content is not capped here (a note can be long); storage
+ * quotas bound it.
+ *
+ * @example
+ * ```ts
+ * declare const title: string; // what the user typed
+ * title.length <= MARKDOWN_TITLE_MAX;
+ * ```
+ */
+export const MARKDOWN_TITLE_MAX = 200;
+
+/**
  * The values of {@link TodoEvidence}.
  *
  * @example

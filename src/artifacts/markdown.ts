@@ -1,7 +1,7 @@
 import type { Unsubscribe } from '../emitter.js';
 import { ValidationError, type ValidationIssue } from '../errors.js';
 import { readRecord, readText } from '../guards.js';
-import type { MarkdownChange, MarkdownDoc, PlanState, PlanStateHost } from '../plan-state.js';
+import { MARKDOWN_TITLE_MAX, type MarkdownChange, type MarkdownDoc, type PlanState, type PlanStateHost } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { nextIds } from './id-sequence.js';
 
@@ -26,17 +26,7 @@ export interface MarkdownChangeEvent {
   readonly change: MarkdownChange;
 }
 
-/**
- * The longest title, in characters. Content is not capped here (a note can be long); storage
- * quotas bound it.
- *
- * @example
- * ```ts
- * declare const title: string; // what the user typed
- * title.length <= MARKDOWN_TITLE_MAX;
- * ```
- */
-export const MARKDOWN_TITLE_MAX = 200;
+export { MARKDOWN_TITLE_MAX } from '../plan-state.js';
 
 /**
  * Reads a create input or a patch (`partial`); throws {@link ValidationError}.

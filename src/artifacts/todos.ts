@@ -15,7 +15,6 @@ import {
 } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { advancedPast, nextIds } from './id-sequence.js';
-import { TODO_LIMITS } from './todo-limits.js';
 
 export { TODO_STATUSES, type TodoIntent, type TodoItem, type TodosChange, type TodoStatus } from '../plan-state.js';
 export type { TodoCheck, TodoEvidence } from '../plan-state.js';
@@ -64,7 +63,19 @@ export interface TodosChangeEvent {
   readonly change: TodosChange;
 }
 
-export { TODO_LIMITS } from './todo-limits.js';
+/**
+ * The longest todo fields, in characters: a description is one user-facing line, an intent one
+ * word. Longer input (a model that pasted a page into a todo) is refused, not stored. The caps
+ * apply to what is written now (by the model, the host or the user); a plan stored before they
+ * existed (0.1 had none) opens as it was, and its long todos stay usable.
+ *
+ * @example
+ * ```ts
+ * declare const description: string; // what the user typed
+ * description.length <= TODO_LIMITS.description;
+ * ```
+ */
+export const TODO_LIMITS = { description: 1000, intent: 40, id: 64 } as const;
 
 /**
  * Checks one todo (an id is optional; a missing status becomes `pending`) and pushes what is

@@ -1,6 +1,5 @@
-import { TODO_LIMITS } from '../artifacts/todo-limits.js';
 import { readTodoCheckInput } from '../todo-check-text.js';
-import type { TodoSeed } from '../artifacts/todos.js';
+import { TODO_LIMITS, type TodoSeed } from '../artifacts/todos.js';
 import { ValidationError, reportError, type ValidationIssue } from '../errors.js';
 import { PlannerOutputError } from '../model-errors.js';
 import { throwIfAborted } from '../abort.js';

@@ -1,10 +1,9 @@
 import { advancedPast } from '../artifacts/id-sequence.js';
-import { MARKDOWN_TITLE_MAX } from '../artifacts/markdown.js';
 import { readTodoSeed } from '../artifacts/todos.js';
 import { readTodoCheck } from '../todo-check.js';
 import { StorageError, type ValidationIssue } from '../errors.js';
 import { describeValue, isRecord, pathOf, readArray, readInteger, readRecord, readText } from '../guards.js';
-import { EMPTY_PLAN_STATE, type MarkdownDoc, type PlanState, type TodoItem } from '../plan-state.js';
+import { EMPTY_PLAN_STATE, MARKDOWN_TITLE_MAX, type MarkdownDoc, type PlanState, type TodoItem } from '../plan-state.js';
 import { formatIssues } from '../validation.js';
 import { readSyncMeta } from '../sync/clock.js';
 import { SNAPSHOT_VERSION, type PlanSnapshot } from './snapshot-format.js';
