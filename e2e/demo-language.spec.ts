@@ -59,7 +59,7 @@ test('a German ask is planned, narrated and finished in German', async ({ page }
   await shot(page, testInfo, '1-german-plan');
   await page.keyboard.press('Space');
   await expect(page.locator('#run-status')).toHaveText('Tour beendet: Die Preisseite vorgestellt.', { timeout: 20_000 });
-  await expect(page.locator('plan-panel').locator('li .status').first()).toHaveText('Erledigt');
+  await expect(page.locator('plan-panel').locator('li .status').first()).toHaveText('Erledigt, geprüft'); // the run saw the page open: a fact, not a claim
   // The ask box it leaves for the next question speaks German too.
   await expect(page.getByRole('button', { name: 'Fragen', exact: true })).toBeVisible();
   await expect(page.getByLabel('Frag den Guide')).toBeEnabled();
