@@ -45,7 +45,6 @@ type RunFact = 'acted' | 'page-moved';
 /** What the run saw happen for one todo while it was the turn's todo. */
 interface TodoFacts {
   narrated: boolean;
-  answered: boolean;
   /** Tools that ran and succeeded (a `read` tool's look included). */
   tools: Set<string>;
   /** Tools that are not `read` that ran and succeeded: the todo's page action happened. */
@@ -151,7 +150,6 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
     if (!found) {
       found = {
         narrated: false,
-        answered: false,
         tools: new Set(),
         acted: false,
         navigatedTo: undefined,
@@ -214,7 +212,6 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
       const seen = of(id);
       // Only a narration: a finish's summary ("All done.") is the claim being checked, not evidence.
       if (action.type === 'narrate') seen.narrated ||= outcome === 'ok';
-      if (action.type === 'ask') seen.answered ||= outcome === 'ok';
       if (action.type !== 'tool') return;
       if (outcome === 'refused') seen.declined = true;
       if (outcome !== 'ok') return;
