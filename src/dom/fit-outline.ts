@@ -41,6 +41,12 @@ export interface FitCost {
   runOf?: ((index: number) => number) | undefined;
   inline?: ((index: number) => number) | undefined;
   overhead?: ((index: number) => number) | undefined;
+  /**
+   * At most what `line` (in a run: `inline`) costs, known without writing the line (its indent,
+   * ref and role): an element whose least cost already does not fit is passed over without its
+   * name and state being read. Without it, every element looked at is written.
+   */
+  least?: ((index: number) => number) | undefined;
 }
 
 /** Elements in a row that do not fit before a pass takes the budget as spent. */
@@ -96,6 +102,8 @@ export function fitOutline(
   // Everything in when it all fits, written the longest way. (A line costs at least a token: more lines than the budget never fit.)
   if (found.length <= maxTokens) {
     let all = 0;
+    if (longest.least) for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += longest.least(i);
+    if (all <= maxTokens) all = 0;
     for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += longest.line(i);
     if (all <= maxTokens) return { keep: new Uint8Array(found.length).fill(1), way: 0 };
   }
@@ -133,12 +141,26 @@ export function fitOutline(
       if (run < 0 || !runKept || !cost.inline) return cost.line(i);
       return cost.inline(i) + (runKept[run] ? 0 : (cost.overhead?.(i) ?? 0));
     };
+    const least = cost.least;
+    const leastMarginal = (i: number): number => {
+      const run = cost.runOf?.(i) ?? -1;
+      return (least as (index: number) => number)(i) + (run < 0 || !runKept || !cost.inline || runKept[run] ? 0 : (cost.overhead?.(i) ?? 0));
+    };
     let left = total;
     const take = (order: readonly number[], limit: number): number => {
       let spent = 0;
       let misses = 0;
       for (const index of order) {
         if (keep[index]) continue;
+        if (least) {
+          // What cannot fit even at its least cost is a miss without being written.
+          let floor = 0;
+          for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) floor += leastMarginal(i);
+          if (floor > left || spent + floor > limit) {
+            if (++misses >= MISSES_BEFORE_STOP) break;
+            continue;
+          }
+        }
         let price = 0;
         for (let i = index; i >= 0 && !keep[i]; i = at(i).parent) price += marginal(i);
         if (price > left || spent + price > limit) {

@@ -144,14 +144,38 @@ function outlineOnce(options: OutlinePageOptions): PageOutline {
     const lineOf = (node: OutlineNode, i: number) =>
       node === draftAt(i) ? (wholeLines[i] ??= estimate(`${renderOutlineLine(node)}\n`)) : estimate(`${renderOutlineLine(node)}\n`);
     const partOf = (node: OutlineNode, i: number) => (node === draftAt(i) ? (wholeParts[i] ??= estimate(joinedPart(node))) : estimate(joinedPart(node)));
+    // The least a line costs: its indent, ref and role, which every way writes whole (see `least` in FitCost).
+    // Known only for the default estimate, which never counts a text as less than a text it begins with.
+    const leastLines: number[] = [];
+    const leastParts: number[] = [];
+    const bare = (i: number): Omit<OutlineNode, 'element'> => {
+      const item = found[i] as PageElement;
+      return {
+        ref: registry.refOf(item.element) ?? longRef,
+        kind: item.kind,
+        role: item.role,
+        name: '',
+        state: {},
+        depth: item.depth,
+        ...(item.level === undefined ? {} : { level: item.level }),
+      };
+    };
+    const leastLine = (i: number) => (leastLines[i] ??= estimate(`${renderOutlineLine(bare(i))}\n`));
+    const leastPart = (i: number) => (leastParts[i] ??= estimate(joinedPart(bare(i))));
+    const known = estimate === defaultEstimate;
     return WAYS.map((way) => {
       const lines: number[] = [];
       const inline: number[] = [];
       const draft = (i: number) => shortened(draftAt(i), way);
       return {
         line: (i: number) => (lines[i] ??= lineOf(draft(i), i)),
+        ...(known ? { least: way.joined ? (i: number) => (runOf(i) >= 0 ? leastPart(i) : leastLine(i)) : leastLine } : {}),
         ...(way.joined
-          ? { runOf, inline: (i: number) => (inline[i] ??= partOf(draft(i), i)), overhead: (i: number) => estimate(`${joinedLineStart(draftAt(i))}\n`) }
+          ? {
+              runOf,
+              inline: (i: number) => (inline[i] ??= partOf(draft(i), i)),
+              overhead: (i: number) => estimate(`${joinedLineStart(found[i] as PageElement)}\n`),
+            }
           : {}),
       };
     });

@@ -115,4 +115,22 @@ describe('fitOutline', () => {
     const { keep } = fitOutline(found, [flat(10)], 50, 10, { first: [12, 13] });
     expect([keep[11], keep[12], keep[13]]).toEqual([1, 1, 1]);
   });
+
+  it('writes no line whose least cost cannot fit: the same elements kept, with fewer names and states read', () => {
+    const found = page();
+    const asked = new Set<number>();
+    const cost = (least: boolean): FitCost => ({
+      line: (i) => {
+        if (least) asked.add(i);
+        return (found[i] as PageElement).kind === 'text' ? 30 : 10;
+      },
+      ...(least ? { least: (i: number) => ((found[i] as PageElement).kind === 'text' ? 20 : 6) } : {}),
+    });
+    const without = fitOutline(found, [cost(false)], 300, 20, { first: [12, 13] });
+    const withLeast = fitOutline(found, [cost(true)], 300, 20, { first: [12, 13] });
+    expect(Array.from(withLeast.keep)).toEqual(Array.from(without.keep));
+    // Every line written is one the budget could still take at its least: far fewer than the elements looked at.
+    const kept = Array.from(withLeast.keep).filter(Boolean).length;
+    expect(asked.size).toBeLessThan(kept + 8);
+  });
 });
