@@ -164,3 +164,43 @@ test('outlines a 2,000-element page in time that grows no faster than the page',
   // linear would take 16 times); the absolute figure is the benchmark's (npm run bench).
   expect(figures.ratio).toBeLessThan(10);
 });
+
+test('a name part drawn where its link was already hit is not hit-tested again; a covered part still is, and is left out', async ({ page }) => {
+  await open(page);
+  const run = (spans: boolean) =>
+    page.evaluate((spans) => {
+      const words = (text: string) => (spans ? `<span>${text}</span>` : text);
+      // Links with room for an icon before their words: the link's centre is on its words, not at theirs.
+      document.body.innerHTML = `<style>.icon { padding-left: 28px }</style><main><h1>Hits</h1>
+        <p><a href="/a" class="icon">${words('Pricing for teams')}</a> and <a href="/b" class="icon">${words('Contact the sales team')}</a>.</p>
+        <p><a href="/c">Open the <span id="under">SECRETWORD</span> developer documentation</a></p></main>`;
+      // An opaque patch over the middle word of the last link, drawn above it.
+      const box = (document.getElementById('under') as HTMLElement).getBoundingClientRect();
+      const cover = document.createElement('div');
+      cover.style.cssText = `position:fixed;left:${box.left - 2}px;top:${box.top - 2}px;width:${box.width + 4}px;height:${box.height + 4}px;background:#fff`;
+      document.body.append(cover);
+      const proto = Document.prototype;
+      const original = proto.elementFromPoint;
+      let hits = 0;
+      proto.elementFromPoint = function (this: Document, x: number, y: number) {
+        hits += 1;
+        return original.call(this, x, y);
+      };
+      try {
+        const { outlinePage, renderOutline } = window.planloopDom;
+        return { text: renderOutline(outlinePage()), hits };
+      } finally {
+        proto.elementFromPoint = original;
+      }
+    }, spans);
+  const plain = await run(false);
+  const wrapped = await run(true);
+  for (const { text } of [plain, wrapped]) {
+    expect(text).toContain('link "Pricing for teams"');
+    expect(text).toContain('link "Contact the sales team"');
+    expect(text).toContain('link "Open the developer documentation"');
+    expect(text).not.toContain('SECRETWORD');
+  }
+  // The link's centre lands on its span: the span is seen there, with no hit test of its own (before: one more each).
+  expect(wrapped.hits).toBe(plain.hits);
+});

@@ -345,13 +345,18 @@ function coveredNow(element: Element, acting: boolean): UnseenReason | undefined
   const document = element.ownerDocument;
   const view = document.defaultView;
   if (!view || typeof document.elementFromPoint !== 'function') return undefined;
-  const rects = Array.from(element.getClientRects()).slice(0, 3);
   const parent = composedParent(element);
   const window = intersect(parent ? sightOf(parent, true).window : undefined, { left: 0, top: 0, right: view.innerWidth, bottom: view.innerHeight });
+  // Its boxes lie within its bounding box (kept for the pass): none shows in the viewport when that does not.
+  const bounds = intersect(window, boxOf(element));
+  if (bounds.right - bounds.left <= 1 || bounds.bottom - bounds.top <= 1) return undefined;
+  const rects = Array.from(element.getClientRects()).slice(0, 3);
   const points: Array<[number, number]> = [];
+  const areas: Rect[] = [];
   rects.forEach((rect, i) => {
     const area = intersect(window, rect);
     if (area.right - area.left <= 1 || area.bottom - area.top <= 1) return;
+    areas.push(area);
     const at = (fx: number, fy: number): [number, number] => [area.left + (area.right - area.left) * fx, area.top + (area.bottom - area.top) * fy];
     points.push(at(0.5, 0.5));
     if (i === 0) points.push(at(1 / 3, 1 / 3), at(2 / 3, 1 / 3), at(1 / 3, 2 / 3), at(2 / 3, 2 / 3));
@@ -359,6 +364,9 @@ function coveredNow(element: Element, acting: boolean): UnseenReason | undefined
   if (points.length === 0) return undefined;
   if (acting) allowHits(document);
   else if (styleOf(element)?.pointerEvents === 'none') return undefined;
+  // A point already hit-tested in this pass (for the element a name part is in, say) that lands on it: it is seen there.
+  for (const [x, y, hit] of hitsSoFar(document, acting))
+    if (hit && areas.some((area) => x > area.left && x < area.right && y > area.top && y < area.bottom) && containsAcross(element, hit)) return undefined;
   for (const [x, y] of points) {
     const hit = deepElementFromPoint(document, x, y, acting);
     if (!hit || containsAcross(element, hit)) return undefined;
@@ -432,7 +440,19 @@ function deepElementFromPoint(document: Document, x: number, y: number, acting: 
   if (hits.has(key)) return hits.get(key) as Element | null;
   const hit = hitNow(document, x, y, acting);
   hits.set(key, hit);
+  hitsSoFar(document, acting).push([x, y, hit]);
   return hit;
+}
+
+/** The points hit-tested so far in this pass, with what each hit, while the hit-test sheets stay as they are. */
+function hitsSoFar(document: Document, acting: boolean): Array<[number, number, Element | null]> {
+  const lists = passShared('hit-list', () => new WeakMap<Document, Map<string, Array<[number, number, Element | null]>>>());
+  let byKey = lists.get(document);
+  if (!byKey) lists.set(document, (byKey = new Map()));
+  const key = `${String(acting)}:${hitSheets().count}`;
+  let list = byKey.get(key);
+  if (!list) byKey.set(key, (list = []));
+  return list;
 }
 
 function hitNow(document: Document, x: number, y: number, acting: boolean): Element | null {
