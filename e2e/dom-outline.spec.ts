@@ -204,3 +204,31 @@ test('a name part drawn where its link was already hit is not hit-tested again; 
   // The link's centre lands on its span: the span is seen there, with no hit test of its own (before: one more each).
   expect(wrapped.hits).toBe(plain.hits);
 });
+
+test('an icon with no words in a link or a heading is not hit-tested: it can add no word to the name', async ({ page }) => {
+  await open(page);
+  const run = (icons: boolean) =>
+    page.evaluate((icons) => {
+      const icon = icons ? '<i class="bi bi-gear" data-icon="gear"></i>' : '';
+      document.body.innerHTML = `<style>i { display: inline-block; width: 16px; height: 16px; background: #444 }</style>
+        <nav><a href="/a">${icon}<b>Dashboard</b></a> <a href="/b">${icon}<b>Settings</b></a> <a href="/c">${icon}<b>Billing</b></a></nav>
+        <main><h1>${icon}<b>Account</b></h1></main>`;
+      const proto = Document.prototype;
+      const original = proto.elementFromPoint;
+      let hits = 0;
+      proto.elementFromPoint = function (this: Document, x: number, y: number) {
+        hits += 1;
+        return original.call(this, x, y);
+      };
+      try {
+        const { outlinePage, renderOutline } = window.planloopDom;
+        return { text: renderOutline(outlinePage()), hits };
+      } finally {
+        proto.elementFromPoint = original;
+      }
+    }, icons);
+  const plain = await run(false);
+  const withIcons = await run(true);
+  expect(withIcons.text).toBe(plain.text);
+  expect(withIcons.hits).toBe(plain.hits);
+});

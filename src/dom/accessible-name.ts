@@ -186,7 +186,7 @@ function alternative(element: Element, out: NameText, walk: Walk): void {
   // Nothing it draws can be seen (the sight rule: transparent, clipped, masked, cut off, out of
   // reach): nothing inside counts. Other reasons (hidden, tiny, transparent or same-coloured text)
   // a child can undo, so they leave out the element's own text only (addContent).
-  if (walk.sighted && walk.inContent && partSight(element) === 'hidden') return;
+  if (walk.sighted && walk.inContent && !wordless(element) && partSight(element) === 'hidden') return;
   if (walk.visited.has(element)) return;
   walk.visited.add(element);
   // Inside a name, a block or an atomic box (an image, an svg) is set apart from its neighbours.
@@ -270,7 +270,7 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
   const children = renderedNodes(element);
   // How the element draws its own text is judged only when it has some (text nodes, ::before or ::after content).
   const own = drawsText(element, children);
-  const drawn = own && (!walk.sighted || partSight(element) === undefined);
+  const drawn = own && (!walk.sighted || wordless(element) || partSight(element) === undefined);
   const visibility = drawn && !walk.hiddenOk ? style?.visibility : undefined;
   const visible = drawn && (walk.hiddenOk || !style || (visibility !== 'hidden' && visibility !== 'collapse'));
   const transform = visible ? style?.textTransform : undefined;
@@ -285,6 +285,21 @@ function addContent(element: Element, style: CSSStyleDeclaration | undefined, ou
     }
   }
   if (visible) addPseudo(element, '::after', out, walk.sighted);
+}
+
+/** Attributes that give an element nothing to say in a name. */
+const MUTE_ATTRIBUTES = new Set(['class', 'id', 'style', 'aria-hidden']);
+
+/**
+ * Whether `element` can add no word to a name whatever a person sees of it: no text, no child
+ * elements, no text alternative or value (an icon `<i class="bi bi-gear"></i>`). Whether it is
+ * seen is not asked (a hit test in the viewport): at most a space between the words around it
+ * depends on it.
+ */
+function wordless(element: Element): boolean {
+  if (element.firstElementChild || ATOMIC.has(element.localName) || element.localName === 'slot' || element.shadowRoot) return false;
+  for (const attribute of Array.from(element.attributes)) if (!MUTE_ATTRIBUTES.has(attribute.name) && !attribute.name.startsWith('data-')) return false;
+  return !/\S/.test(element.textContent ?? '') && !mayHavePseudoContent(element);
 }
 
 /** Whether `element` draws text of its own: a text node among `children` (its rendered child nodes), or ::before/::after content. */
