@@ -232,3 +232,29 @@ test('an icon with no words in a link or a heading is not hit-tested: it can add
   expect(withIcons.text).toBe(plain.text);
   expect(withIcons.hits).toBe(plain.hits);
 });
+
+test('a collapsed menu (a display:none container) is left at its first link: no box is read for the rest, and none is listed', async ({ page }) => {
+  await open(page);
+  const result = await page.evaluate(() => {
+    const links = Array.from({ length: 50 }, (_, i) => `<li><a href="/m${i}">Menu item ${i}</a></li>`).join('');
+    document.body.innerHTML = `<nav><a href="/">Home</a><div class="menu" style="display:none"><ul>${links}</ul></div><a href="/help">Help</a></nav>
+      <main><h1>Collapsed</h1></main>`;
+    const proto = Element.prototype;
+    const original = proto.getBoundingClientRect;
+    let boxes = 0;
+    proto.getBoundingClientRect = function (this: Element) {
+      if (this.closest('.menu')) boxes += 1;
+      return original.call(this);
+    };
+    try {
+      const { outlinePage, renderOutline } = window.planloopDom;
+      return { text: renderOutline(outlinePage()), boxes };
+    } finally {
+      proto.getBoundingClientRect = original;
+    }
+  });
+  expect(result.text).toContain('"Home"');
+  expect(result.text).toContain('"Help"');
+  expect(result.text).not.toContain('Menu item');
+  expect(result.boxes).toBe(1);
+});

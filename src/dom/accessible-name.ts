@@ -298,7 +298,11 @@ const MUTE_ATTRIBUTES = new Set(['class', 'id', 'style', 'aria-hidden']);
  */
 function wordless(element: Element): boolean {
   if (element.firstElementChild || ATOMIC.has(element.localName) || element.localName === 'slot' || element.shadowRoot) return false;
-  for (const attribute of Array.from(element.attributes)) if (!MUTE_ATTRIBUTES.has(attribute.name) && !attribute.name.startsWith('data-')) return false;
+  const attributes = element.attributes;
+  for (let i = 0; i < attributes.length; i += 1) {
+    const name = (attributes[i] as Attr).name;
+    if (!MUTE_ATTRIBUTES.has(name) && !name.startsWith('data-')) return false;
+  }
   return !/\S/.test(element.textContent ?? '') && !mayHavePseudoContent(element);
 }
 

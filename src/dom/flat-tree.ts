@@ -50,3 +50,19 @@ export function closestAcross(element: Element, selector: string): Element | nul
   }
   return null;
 }
+
+/**
+ * The element `element` is drawn inside: its slot, its parent, or its shadow root's host.
+ *
+ * @example
+ * ```ts
+ * composedParent(shadowRoot.firstElementChild!); // the shadow root's host
+ * ```
+ */
+export function composedParent(element: Element): Element | null {
+  const slot = element.assignedSlot;
+  if (slot) return slot;
+  if (element.parentElement) return element.parentElement;
+  const parent = element.parentNode;
+  return parent && parent.nodeType === 11 ? (parent as ShadowRoot).host : null;
+}

@@ -5,7 +5,7 @@ import { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 import { documentOf, type PageRoot } from './page-root.js';
 import { createSightCheck } from './sighted.js';
 import { boxOf, hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
-import { closestAcross } from './flat-tree.js';
+import { closestAcross, composedParent } from './flat-tree.js';
 
 /*
  * One walk over the rendered page that finds what an outline lists: landmarks, headings,
@@ -168,9 +168,15 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       const name = later ? undefined : accessibleName(element, role);
       const listed = name === undefined || name !== '' || element.id !== '' || included || alwaysListed(role);
       const box = listed && layout && !hiddenHere ? boxOf(element) : undefined;
+      const drawnNot = listed ? selfHiddenBy(style, box) : undefined;
+      // Not drawn at all, inside a display:none container the walk read no style of (it reads styles of what it may list
+      // only): nothing else in that container is drawn either, and the walk leaves it.
+      if (drawnNot === 'zero-size' && !options.includeHidden && !hiddenHere) {
+        undrawn = undrawnContainer(element, walkTop);
+        if (undrawn) return;
+      }
       const selfHidden =
-        hiddenHere ||
-        (listed && (selfHiddenBy(style, box) !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));
+        hiddenHere || (listed && (drawnNot !== undefined || ((kind === 'control' || kind === 'heading') && unseen(element, style, box) !== undefined)));
       if (listed && (!selfHidden || options.includeHidden)) {
         index = found.length;
         childDepth = depth + 1;
@@ -196,18 +202,32 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     const tag = element.localName;
     if (tag !== 'slot' && tag !== 'details' && !element.shadowRoot) {
       // Most elements render their own children (see renderedChildren): walked without a collection.
-      for (let child = element.firstElementChild; child; child = child.nextElementSibling)
+      for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
         visit(child, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
+        if (undrawn) {
+          if (undrawn === element) undrawn = undefined;
+          return;
+        }
+      }
       return;
     }
     const children = renderedChildren(element);
-    for (let i = 0; i < children.length; i += 1)
+    for (let i = 0; i < children.length; i += 1) {
       visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
+      if (undrawn) {
+        if (undrawn === element) undrawn = undefined;
+        return;
+      }
+    }
   };
+  // The display:none container the walk is leaving: every element between it and the one found undrawn returns at once.
+  let undrawn: Element | undefined;
 
   // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
   // hidden, private or main container, so is everything under the root.
   const top = root.nodeType === 1 ? (root as Element) : root.nodeType === 11 ? (root as ShadowRoot).host : undefined;
+  // For the walk's undrawn containers: the element it starts below (the document: its root element).
+  const walkTop = top ?? document.documentElement;
   let hidden = false;
   let inMain = false;
   let inContent = false;
@@ -239,6 +259,16 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
  */
 export function nameOf(item: PageElement): string {
   return (item.name ??= accessibleName(item.element, item.role));
+}
+
+/**
+ * The display:none container `element` (found with a box of no size) is in, below `top`, when the
+ * browser draws nothing of it; else undefined. Styles of its containers are read only when it is not drawn.
+ */
+function undrawnContainer(element: Element, top: Element | undefined): Element | undefined {
+  if (typeof element.checkVisibility !== 'function' || element.checkVisibility()) return undefined;
+  for (let node = composedParent(element); node && node !== top; node = composedParent(node)) if (styleOf(node)?.display === 'none') return node;
+  return undefined;
 }
 
 /** The live region role of an element: alert, status, log, or what its aria-live says (assertive: alert). */

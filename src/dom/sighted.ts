@@ -1,7 +1,7 @@
 import { blend, contrastRatio, parseColor } from './colour.js';
 import { atPassEnd, duringReadPass, passCached, passShared } from './read-pass.js';
 import { boxOf, hasLayout, hiddenReason, styleOf, type HiddenReason } from './visibility.js';
-import { renderedNodes } from './flat-tree.js';
+import { composedParent, renderedNodes } from './flat-tree.js';
 
 /*
  * What a sighted user can see now: the one rule every path to the model goes through (the
@@ -689,15 +689,6 @@ function scrollsWithMore(node: Element): boolean {
   if (!style) return false;
   const scrolls = (value: string) => value === 'auto' || value === 'scroll' || value === 'overlay';
   return (scrolls(style.overflowY) && node.scrollHeight > node.clientHeight + 1) || (scrolls(style.overflowX) && node.scrollWidth > node.clientWidth + 1);
-}
-
-/** The element `element` is drawn inside: its slot, its parent, or its shadow root's host. */
-function composedParent(element: Element): Element | null {
-  const slot = element.assignedSlot;
-  if (slot) return slot;
-  if (element.parentElement) return element.parentElement;
-  const parent = element.parentNode;
-  return parent && parent.nodeType === 11 ? (parent as ShadowRoot).host : null;
 }
 
 function numberOr(text: string | undefined, fallback: number): number {
