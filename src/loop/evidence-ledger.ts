@@ -2,7 +2,8 @@
  * The run's record of what happened for each todo while it was the turn's todo (narrations shown,
  * tools that succeeded, answers, actions refused, where the page went), and the checks against it:
  * a todo's own `check`, or the one its intent and the run's actions imply. Page facts (`visible`,
- * `field`) go to the run's page checker (planloop/dom's `checkPage` by default in a browser). The
+ * `field`) go to the run's page checker (`page.check`: planloop/dom's `checkPage` in the README's
+ * wiring; without one they never hold). The
  * loop asks it before a turn (may each todo be completed?), after each action (did the action make
  * the turn's todo's check hold?) and when the model asks to finish.
  */
