@@ -80,12 +80,31 @@ function visibleHolds(check: Extract<TodoCheck, { kind: 'visible' }>, options: C
   const skip = `${offLimits}, [${PRIVATE_ATTRIBUTE}]`;
   const reads = (element: Element) => hasWords(fold(readableText(element, { maxChars: MAX_READ, skip, countMore: 1 }).text), wanted);
   const usable = (element: Element) => !isOffLimits(element, options.exclude) && !element.closest(`[${PRIVATE_ATTRIBUTE}]`) && isSeen(element, { layout });
-  const candidates = Array.from(root.querySelectorAll('*')).filter((element) => hasWords(fold(element.textContent ?? ''), wanted));
+  const candidates = holdingWords(root, wanted);
   if (check.role) return candidates.some((element) => elementRole(element) === check.role && usable(element) && reads(element));
   // Without a role: the innermost element that holds the words (a wrapper is not what a person reads), read as a person reads it.
   return candidates.some(
     (element) => !Array.from(element.children).some((child) => hasWords(fold(child.textContent ?? ''), wanted)) && usable(element) && reads(element),
   );
+}
+
+/**
+ * The elements under `root` whose text has the words, in document order: the walk goes down only
+ * into elements whose text contains them (a child's text is part of its parent's), so a page's
+ * text is read along the branches that hold the words, not once per element.
+ */
+function holdingWords(root: PageRoot, wanted: string): Element[] {
+  const found: Element[] = [];
+  const visit = (parent: ParentNode): void => {
+    for (let child = parent.firstElementChild; child; child = child.nextElementSibling) {
+      const text = fold(child.textContent ?? '');
+      if (!text.includes(wanted)) continue;
+      if (hasWords(text, wanted)) found.push(child);
+      visit(child);
+    }
+  };
+  visit(root);
+  return found;
 }
 
 function fieldHolds(check: Extract<TodoCheck, { kind: 'field' }>, options: CheckPageOptions): PageCheckResult {
