@@ -56,7 +56,8 @@ export function closestAcross(element: Element, selector: string): Element | nul
  *
  * @example
  * ```ts
- * composedParent(shadowRoot.firstElementChild!); // the shadow root's host
+ * const host = document.querySelector('my-widget')!;
+ * composedParent(host.shadowRoot!.firstElementChild!); // host
  * ```
  */
 export function composedParent(element: Element): Element | null {
