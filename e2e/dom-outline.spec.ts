@@ -258,3 +258,20 @@ test('a collapsed menu (a display:none container) is left at its first link: no 
   expect(result.text).not.toContain('Menu item');
   expect(result.boxes).toBe(1);
 });
+
+test('after a collapsed menu inside a shadow root or a slot, the walk goes on with the rest of the page', async ({ page }) => {
+  await open(page);
+  const text = await page.evaluate(() => {
+    const links = (prefix: string) => Array.from({ length: 5 }, (_, i) => `<a href="/${prefix}${i}">${prefix} item ${i}</a>`).join('');
+    document.body.innerHTML = `<nav><div id="host"><div slot="menu" style="display:none">${links('Slotted')}</div><a href="/light">Light link</a></div>
+      <a href="/after">After the host</a></nav><main><h1>Shadow menus</h1></main>`;
+    const host = document.getElementById('host') as HTMLElement;
+    host.attachShadow({
+      mode: 'open',
+    }).innerHTML = `<div style="display:none">${links('Shadow')}</div><slot name="menu"></slot><slot></slot><a href="/inside">Inside the shadow</a>`;
+    const { outlinePage, renderOutline } = window.planloopDom;
+    return renderOutline(outlinePage());
+  });
+  for (const name of ['Light link', 'Inside the shadow', 'After the host', 'Shadow menus']) expect(text).toContain(name);
+  expect(text).not.toMatch(/(Slotted|Shadow) item/);
+});

@@ -5,7 +5,7 @@ import { IGNORE_ATTRIBUTE, isOffLimits } from './host-ui.js';
 import { documentOf, type PageRoot } from './page-root.js';
 import { createSightCheck } from './sighted.js';
 import { boxOf, hasLayout, hiddenReason, renderedChildren, selfHiddenBy, styleOf, subtreeHiddenBy } from './visibility.js';
-import { closestAcross, composedParent } from './flat-tree.js';
+import { closestAcross } from './flat-tree.js';
 
 /*
  * One walk over the rendered page that finds what an outline lists: landmarks, headings,
@@ -172,7 +172,7 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
       // Not drawn at all, inside a display:none container the walk read no style of (it reads styles of what it may list
       // only): nothing else in that container is drawn either, and the walk leaves it.
       if (drawnNot === 'zero-size' && !options.includeHidden && !hiddenHere) {
-        undrawn = undrawnContainer(element, walkTop);
+        undrawn = undrawnContainer(element, path);
         if (undrawn) return;
       }
       const selfHidden =
@@ -200,34 +200,27 @@ export function collectPageElements(root: PageRoot, options: CollectOptions = {}
     if (LEAVES.has(element.localName)) return;
     const inTextHere = inText || kind === 'text' || kind === 'live' || kind === 'control';
     const tag = element.localName;
+    path.push(element);
     if (tag !== 'slot' && tag !== 'details' && !element.shadowRoot) {
       // Most elements render their own children (see renderedChildren): walked without a collection.
-      for (let child = element.firstElementChild; child; child = child.nextElementSibling) {
+      for (let child = element.firstElementChild; child && !undrawn; child = child.nextElementSibling)
         visit(child, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
-        if (undrawn) {
-          if (undrawn === element) undrawn = undefined;
-          return;
-        }
-      }
-      return;
+    } else {
+      const children = renderedChildren(element);
+      for (let i = 0; i < children.length && !undrawn; i += 1)
+        visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
     }
-    const children = renderedChildren(element);
-    for (let i = 0; i < children.length; i += 1) {
-      visit(children[i] as Element, index, childDepth, inMainHere, privateHere, hiddenHere, inContentHere, inTextHere);
-      if (undrawn) {
-        if (undrawn === element) undrawn = undefined;
-        return;
-      }
-    }
+    path.pop();
+    if (undrawn === element) undrawn = undefined;
   };
-  // The display:none container the walk is leaving: every element between it and the one found undrawn returns at once.
+  // The elements the walk is inside, and the display:none one among them it is leaving (every
+  // element between it and the one found undrawn ends its loop at once).
+  const path: Element[] = [];
   let undrawn: Element | undefined;
 
   // Start from what the root's ancestors make of it (a shadow root's: its host's): inside a
   // hidden, private or main container, so is everything under the root.
   const top = root.nodeType === 1 ? (root as Element) : root.nodeType === 11 ? (root as ShadowRoot).host : undefined;
-  // For the walk's undrawn containers: the element it starts below (the document: its root element).
-  const walkTop = top ?? document.documentElement;
   let hidden = false;
   let inMain = false;
   let inContent = false;
@@ -262,12 +255,13 @@ export function nameOf(item: PageElement): string {
 }
 
 /**
- * The display:none container `element` (found with a box of no size) is in, below `top`, when the
- * browser draws nothing of it; else undefined. Styles of its containers are read only when it is not drawn.
+ * The display:none container on the walk's `path` (the elements it is inside) that `element`, found
+ * with a box of no size, is in, when the browser draws nothing of it; else undefined. Styles of
+ * its containers are read only when it is not drawn.
  */
-function undrawnContainer(element: Element, top: Element | undefined): Element | undefined {
+function undrawnContainer(element: Element, path: readonly Element[]): Element | undefined {
   if (typeof element.checkVisibility !== 'function' || element.checkVisibility()) return undefined;
-  for (let node = composedParent(element); node && node !== top; node = composedParent(node)) if (styleOf(node)?.display === 'none') return node;
+  for (let i = path.length - 1; i >= 0; i -= 1) if (styleOf(path[i] as Element)?.display === 'none') return path[i];
   return undefined;
 }
 
