@@ -19,6 +19,38 @@ async function open(page: Page): Promise<void> {
   await expect(page.locator('body')).toHaveAttribute('data-ready', 'true');
 }
 
+/**
+ * The outline of a page made of `html`, and how many hit tests (elementFromPoint) it took; with
+ * `coverId`, an opaque patch is first drawn over that element.
+ */
+function outlineCountingHits(page: Page, html: string, coverId?: string): Promise<{ text: string; hits: number }> {
+  return page.evaluate(
+    ({ html, coverId }) => {
+      document.body.innerHTML = html;
+      if (coverId) {
+        const box = (document.getElementById(coverId) as HTMLElement).getBoundingClientRect();
+        const cover = document.createElement('div');
+        cover.style.cssText = `position:fixed;left:${box.left - 2}px;top:${box.top - 2}px;width:${box.width + 4}px;height:${box.height + 4}px;background:#fff`;
+        document.body.append(cover);
+      }
+      const proto = Document.prototype;
+      const original = proto.elementFromPoint;
+      let hits = 0;
+      proto.elementFromPoint = function (this: Document, x: number, y: number) {
+        hits += 1;
+        return original.call(this, x, y);
+      };
+      try {
+        const { outlinePage, renderOutline } = window.planloopDom;
+        return { text: renderOutline(outlinePage()), hits };
+      } finally {
+        proto.elementFromPoint = original;
+      }
+    },
+    { html, coverId },
+  );
+}
+
 const outlineText = (page: Page, options: { maxTokens?: number } = {}) =>
   page.evaluate((opts) => window.planloopDom.renderOutline(window.planloopDom.outlinePage(opts)), options);
 
@@ -167,32 +199,17 @@ test('outlines a 2,000-element page in time that grows no faster than the page',
 
 test('a name part drawn where its link was already hit is not hit-tested again; a covered part still is, and is left out', async ({ page }) => {
   await open(page);
-  const run = (spans: boolean) =>
-    page.evaluate((spans) => {
-      const words = (text: string) => (spans ? `<span>${text}</span>` : text);
-      // Links with room for an icon before their words: the link's centre is on its words, not at theirs.
-      document.body.innerHTML = `<style>.icon { padding-left: 28px }</style><main><h1>Hits</h1>
+  const run = (spans: boolean) => {
+    const words = (text: string) => (spans ? `<span>${text}</span>` : text);
+    // Links with room for an icon before their words: the link's centre is on its words, not at theirs.
+    return outlineCountingHits(
+      page,
+      `<style>.icon { padding-left: 28px }</style><main><h1>Hits</h1>
         <p><a href="/a" class="icon">${words('Pricing for teams')}</a> and <a href="/b" class="icon">${words('Contact the sales team')}</a>.</p>
-        <p><a href="/c">Open the <span id="under">SECRETWORD</span> developer documentation</a></p></main>`;
-      // An opaque patch over the middle word of the last link, drawn above it.
-      const box = (document.getElementById('under') as HTMLElement).getBoundingClientRect();
-      const cover = document.createElement('div');
-      cover.style.cssText = `position:fixed;left:${box.left - 2}px;top:${box.top - 2}px;width:${box.width + 4}px;height:${box.height + 4}px;background:#fff`;
-      document.body.append(cover);
-      const proto = Document.prototype;
-      const original = proto.elementFromPoint;
-      let hits = 0;
-      proto.elementFromPoint = function (this: Document, x: number, y: number) {
-        hits += 1;
-        return original.call(this, x, y);
-      };
-      try {
-        const { outlinePage, renderOutline } = window.planloopDom;
-        return { text: renderOutline(outlinePage()), hits };
-      } finally {
-        proto.elementFromPoint = original;
-      }
-    }, spans);
+        <p><a href="/c">Open the <span id="under">SECRETWORD</span> developer documentation</a></p></main>`,
+      'under',
+    );
+  };
   const plain = await run(false);
   const wrapped = await run(true);
   for (const { text } of [plain, wrapped]) {
@@ -207,26 +224,15 @@ test('a name part drawn where its link was already hit is not hit-tested again; 
 
 test('an icon with no words in a link or a heading is not hit-tested: it can add no word to the name', async ({ page }) => {
   await open(page);
-  const run = (icons: boolean) =>
-    page.evaluate((icons) => {
-      const icon = icons ? '<i class="bi bi-gear" data-icon="gear"></i>' : '';
-      document.body.innerHTML = `<style>i { display: inline-block; width: 16px; height: 16px; background: #444 }</style>
+  const run = (icons: boolean) => {
+    const icon = icons ? '<i class="bi bi-gear" data-icon="gear"></i>' : '';
+    return outlineCountingHits(
+      page,
+      `<style>i { display: inline-block; width: 16px; height: 16px; background: #444 }</style>
         <nav><a href="/a">${icon}<b>Dashboard</b></a> <a href="/b">${icon}<b>Settings</b></a> <a href="/c">${icon}<b>Billing</b></a></nav>
-        <main><h1>${icon}<b>Account</b></h1></main>`;
-      const proto = Document.prototype;
-      const original = proto.elementFromPoint;
-      let hits = 0;
-      proto.elementFromPoint = function (this: Document, x: number, y: number) {
-        hits += 1;
-        return original.call(this, x, y);
-      };
-      try {
-        const { outlinePage, renderOutline } = window.planloopDom;
-        return { text: renderOutline(outlinePage()), hits };
-      } finally {
-        proto.elementFromPoint = original;
-      }
-    }, icons);
+        <main><h1>${icon}<b>Account</b></h1></main>`,
+    );
+  };
   const plain = await run(false);
   const withIcons = await run(true);
   expect(withIcons.text).toBe(plain.text);
