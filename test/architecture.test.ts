@@ -81,6 +81,24 @@ function srcCycles(): string[][] {
  * use sync/sync-guard.ts); the rest of sync (merge, channel, lease); planning; plan/ (the rooms);
  * plan.ts; loop, interop, graph, ui.
  */
+/** Everything above the error catalogue (errors.ts and model-errors.ts): neither may import any of it. */
+const ABOVE_ERRORS = [
+  'abort.ts',
+  'llm/',
+  'artifacts/',
+  'envelope/',
+  'planning/',
+  'loop/',
+  'storage/',
+  'sync/',
+  'plan/',
+  'plan.ts',
+  'interop/',
+  'graph/',
+  'ui/',
+  'dom/',
+];
+
 const FORBIDDEN_UPWARD: Record<string, string[]> = {
   'artifacts/': ['planning/', 'loop/', 'envelope/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
   'envelope/': ['planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
@@ -101,39 +119,9 @@ const FORBIDDEN_UPWARD: Record<string, string[]> = {
   'sync/sync-guard.ts': ['storage/snapshot.ts', 'sync/plan-sync.ts', 'sync/merge-plan-snapshots.ts', 'planning/', 'plan/', 'plan.ts'],
   'sync/': ['planning/', 'loop/', 'envelope/', 'plan.ts', 'plan/', 'interop/', 'graph/', 'ui/'],
   'plan/': ['plan.ts', 'loop/', 'interop/', 'graph/', 'ui/'],
-  'errors.ts': [
-    'abort.ts',
-    'llm/',
-    'artifacts/',
-    'envelope/',
-    'planning/',
-    'loop/',
-    'storage/',
-    'sync/',
-    'plan/',
-    'plan.ts',
-    'interop/',
-    'graph/',
-    'ui/',
-    'dom/',
-  ],
+  'errors.ts': ABOVE_ERRORS,
   // The errors only a model call throws: beside errors.ts, as low (llm/ imports them).
-  'model-errors.ts': [
-    'abort.ts',
-    'llm/',
-    'artifacts/',
-    'envelope/',
-    'planning/',
-    'loop/',
-    'storage/',
-    'sync/',
-    'plan/',
-    'plan.ts',
-    'interop/',
-    'graph/',
-    'ui/',
-    'dom/',
-  ],
+  'model-errors.ts': ABOVE_ERRORS,
   'abort.ts': ['llm/', 'artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/', 'dom/'],
   'llm/': ['artifacts/', 'envelope/', 'planning/', 'loop/', 'storage/', 'sync/', 'plan/', 'plan.ts', 'interop/', 'graph/', 'ui/'],
 };
