@@ -9,6 +9,18 @@
 /** What stands in a text where a secret was. */
 export const SECRET_MARK = '[secret]';
 
+/**
+ * The placeholder a model types for a secret it may name but never see, `{{secret:name}}` (the
+ * name in group 1): planloop/dom's `fill` puts the host's value in its place, and the loop never
+ * compares a value that holds one. Global: use it with `matchAll`, `replace` or `search`, not `test`.
+ *
+ * @example
+ * ```ts
+ * Array.from('{{secret:password}}'.matchAll(SECRET_PLACEHOLDER), (m) => m[1]); // ['password']
+ * ```
+ */
+export const SECRET_PLACEHOLDER = /\{\{\s*secret\s*:\s*([\w.-]+)\s*\}\}/g;
+
 /** Spans (start, end) of `text` that look secret, in order, not overlapping. */
 function secretSpans(text: string): Array<[number, number]> {
   const spans: Array<[number, number]> = [];

@@ -6,6 +6,7 @@ import { closestAcross } from './flat-tree.js';
 import { fenceEffects, type EffectFenceOptions } from './effect-fence.js';
 import { fillWords } from './effect-words.js';
 import { unseenReason } from './sighted.js';
+import { SECRET_PLACEHOLDER } from '../secret-text.js';
 
 /*
  * Typing for a model, with secrets kept out of its sight: the model writes a placeholder such as
@@ -13,9 +14,6 @@ import { unseenReason } from './sighted.js';
  * action runs. The model never reads a secret (the outline withholds secret values) and never
  * writes one.
  */
-
-/** The placeholder a model types into a secret field: `{{secret:name}}`. */
-const PLACEHOLDER = /\{\{\s*secret\s*:\s*([\w.-]+)\s*\}\}/g;
 
 /** Where {@link fill} gets a secret's value from: a map of names to values, or a function (asked when the action runs). */
 export type SecretSource = Readonly<Record<string, string>> | ((name: string, field: Element) => string | undefined | Promise<string | undefined>);
@@ -117,7 +115,7 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
   }
 
   const secretField = isSecretField(element) || closestAcross(element, `[${PRIVATE_ATTRIBUTE}]`) !== null;
-  const names = Array.from(text.matchAll(PLACEHOLDER), (match) => match[1] as string);
+  const names = Array.from(text.matchAll(SECRET_PLACEHOLDER), (match) => match[1] as string);
   const offered = options.secrets && typeof options.secrets === 'object' ? Object.keys(options.secrets) : [];
   const offer = offered.length > 0 ? ` The secrets this host offers: ${offered.map((n) => `{{secret:${n}}}`).join(', ')}.` : '';
   let typed = text;
@@ -135,7 +133,7 @@ export async function fill(target: unknown, value: unknown, options: FillOptions
         return refuse('unknown-secret', `There is no secret named "${clip(secret)}" here.${offer || ' This host offers no secrets.'}`);
       values.set(secret, resolved);
     }
-    typed = text.replace(PLACEHOLDER, (_, secret: string) => values.get(secret) ?? '');
+    typed = text.replace(SECRET_PLACEHOLDER, (_, secret: string) => values.get(secret) ?? '');
   } else if (secretField && text !== '') {
     return refuse(
       'secret-literal',

@@ -11,6 +11,7 @@ import type { CompletionVerdict } from '../envelope/apply.js';
 import type { TurnAction } from '../envelope/schema.js';
 import type { TodoItem } from '../plan-state.js';
 import type { TodoCheck } from '../todo-check.js';
+import { SECRET_PLACEHOLDER } from '../secret-text.js';
 import { matchUrl, missingEvidence } from '../todo-check-text.js';
 
 /**
@@ -94,9 +95,6 @@ export interface EvidenceLedger {
   /** The verdict on completing each open todo now (`applyAdjust`'s `verdict`). */
   verdicts(todos: readonly TodoItem[]): Promise<Map<string, CompletionVerdict>>;
 }
-
-/** A placeholder a host fills in for a secret (planloop/dom's `fill`): its value is never compared. */
-const SECRET_PLACEHOLDER = /\{\{\s*secret:/i;
 
 /**
  * The line the model reads about a todo that stayed open: `t3 not done: the page is not at /pricing`.
@@ -226,7 +224,7 @@ export function createEvidenceLedger(options: EvidenceLedgerOptions = {}): Evide
       if (place !== undefined) seen.navigatedTo = place.trim().replace(/^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i, '') || '/';
       if (typeof target === 'string' && (typeof value === 'string' || typeof value === 'number' || typeof value === 'boolean')) {
         const text = String(value);
-        seen.filled = { field: target, value: SECRET_PLACEHOLDER.test(text) ? undefined : text };
+        seen.filled = { field: target, value: text.search(SECRET_PLACEHOLDER) >= 0 ? undefined : text };
       }
     },
     declined: (id) => facts.get(id)?.declined ?? false,

@@ -254,3 +254,18 @@ describe('the edges of a finish', () => {
     expect(plan.todos.get('t1')).toEqual({ id: 't1', intent: 'click', description: 'Go', status: 'pending' });
   });
 });
+
+describe("a fill's derived check", () => {
+  it('never compares a value typed as a secret placeholder, however it is spaced: only whether the field is filled', async () => {
+    const { createEvidenceLedger } = await import('../../src/loop/evidence-ledger.js');
+    const ledger = createEvidenceLedger({ checkPage: () => ({ ok: true }) });
+    const todo = { id: 't1', description: 'Type the password', status: 'in_progress', intent: 'fill' } as const;
+    for (const value of ['{{secret:password}}', '{{ secret : password }}', '{{secret :password}}']) {
+      ledger.start('t1', '/signup');
+      ledger.record('t1', { type: 'tool', name: 'fill', args: { target: 'Password', value } }, 'ok');
+      expect(ledger.checkOf(todo)).toEqual({ kind: 'field', field: 'Password' });
+    }
+    ledger.record('t1', { type: 'tool', name: 'fill', args: { target: 'Email', value: 'sam@example.com' } }, 'ok');
+    expect(ledger.checkOf(todo)).toEqual({ kind: 'field', field: 'Email', value: 'sam@example.com' });
+  });
+});
