@@ -99,14 +99,15 @@ export function fitOutline(
   priorities: FitPriorities,
 ): { keep: Uint8Array; way: number } {
   const longest = costs[0] as FitCost;
-  // Everything in when it all fits, written the longest way. (A line costs at least a token: more lines than the budget never fit.)
-  if (found.length <= maxTokens) {
+  // Everything in when it all fits, written the longest way: summed at the least costs first (no
+  // line written), then as written. (A line costs at least a token: more lines than the budget never fit.)
+  const sumFits = (cost: (index: number) => number): boolean => {
     let all = 0;
-    if (longest.least) for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += longest.least(i);
-    if (all <= maxTokens) all = 0;
-    for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += longest.line(i);
-    if (all <= maxTokens) return { keep: new Uint8Array(found.length).fill(1), way: 0 };
-  }
+    for (let i = 0; i < found.length && all <= maxTokens; i += 1) all += cost(i);
+    return all <= maxTokens;
+  };
+  if (found.length <= maxTokens && (!longest.least || sumFits(longest.least)) && sumFits(longest.line))
+    return { keep: new Uint8Array(found.length).fill(1), way: 0 };
 
   const at = (i: number) => found[i] as PageElement;
   const screen = Math.max(1, found[0]?.element.ownerDocument.defaultView?.innerHeight ?? 1);
